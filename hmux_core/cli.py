@@ -1,0 +1,136 @@
+"""The ``hmux`` executable.
+
+tmux's own command line (``hmux [-2CDlNuvV] [-L name] [-S path] [-f file] command [flags]``) is
+parsed getopt-style right here, because tools pass glued values (``-Lname``) and expect tmux's usage
+text. Only hmux's own subcommands (``hmux plugins``, ``hmux doctor``) go through click, and click is
+imported only for them, which keeps ordinary commands fast to start.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from . import protocol as P
+
+TMUX_VERSION = "3.3a"
+HMUX_VERSION = "0.1.0"
+OPTSTRING = "2c:CDdf:lL:NqS:T:uUvV"
+HMUX_SUBCOMMANDS = ("plugins", "doctor")
+
+
+def usage() -> int:
+    sys.stderr.write(
+        "usage: hmux [-2CDlNuvV] [-c shell-command] [-f file] [-L socket-name]\n"
+        "            [-S socket-path] [-T features] [command [flags]]\n"
+    )
+    return 1
+
+
+def _getopt(argv: list[str]) -> tuple[list[tuple[str, str]], list[str]] | None:
+    """POSIX getopt over OPTSTRING; stops at the first non-option, as tmux's main does."""
+    opts: list[tuple[str, str]] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            i += 1
+            break
+        if not arg.startswith("-") or arg == "-":
+            break
+        j = 1
+        while j < len(arg):
+            ch = arg[j]
+            pos = OPTSTRING.find(ch)
+            if pos < 0 or ch == ":":
+                sys.stderr.write(f"hmux: unknown option -- {ch}\n")
+                return None
+            if pos + 1 < len(OPTSTRING) and OPTSTRING[pos + 1] == ":":
+                if j + 1 < len(arg):
+                    value = arg[j + 1 :]
+                else:
+                    i += 1
+                    if i >= len(argv):
+                        sys.stderr.write(f"hmux: option requires an argument -- {ch}\n")
+                        return None
+                    value = argv[i]
+                opts.append((ch, value))
+                break
+            opts.append((ch, ""))
+            j += 1
+        i += 1
+    return opts, argv[i:]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--version"]:
+        print(f"hmux {HMUX_VERSION} (tmux {TMUX_VERSION} compatible)")
+        return 0
+    if argv and argv[0] in HMUX_SUBCOMMANDS:
+        from .tools import run_subcommand
+
+        return run_subcommand(argv)
+    parsed = _getopt(argv)
+    if parsed is None:
+        return usage()
+    opts, rest = parsed
+    flags = 0
+    path = label = None
+    config_files: list[str] | None = None
+    shell_command = None
+    if sys.argv and sys.argv[0].startswith("-"):
+        flags |= P.CLIENT_LOGIN
+    for opt, value in opts:
+        if opt == "V":
+            print(f"tmux {TMUX_VERSION}")
+            return 0
+        if opt == "C":
+            flags |= P.CLIENT_CONTROLCONTROL if flags & P.CLIENT_CONTROL else P.CLIENT_CONTROL
+        elif opt == "D":
+            flags |= P.CLIENT_NOFORK
+        elif opt == "f":
+            config_files = (config_files or []) + [value]
+        elif opt == "l":
+            flags |= P.CLIENT_LOGIN
+        elif opt == "L":
+            label = value
+        elif opt == "N":
+            flags |= P.CLIENT_NOSTARTSERVER
+        elif opt == "S":
+            path = value
+        elif opt == "u":
+            flags |= P.CLIENT_UTF8
+        elif opt == "c":
+            shell_command = value
+    if shell_command is not None and rest:
+        return usage()
+    if flags & P.CLIENT_NOFORK and rest:
+        return usage()
+    if shell_command is not None:
+        os.execl("/bin/sh", "sh", "-c", shell_command)
+    if os.environ.get("TMUX"):
+        flags |= P.CLIENT_UTF8
+    else:
+        lang = os.environ.get("LC_ALL") or os.environ.get("LC_CTYPE") or os.environ.get("LANG") or ""
+        if "UTF-8" in lang.upper() or "UTF8" in lang.upper():
+            flags |= P.CLIENT_UTF8
+
+    from .paths import SocketPathError, resolve_socket
+
+    try:
+        socket_path, is_default = resolve_socket(path, label)
+    except SocketPathError as e:
+        sys.stderr.write(f"{e}\n")
+        return 1
+    if is_default:
+        flags |= P.CLIENT_DEFAULTSOCKET
+    if config_files is not None:
+        config_files = [f for f in config_files]
+    from . import client
+
+    return client.main(rest, socket_path, flags, config_files)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

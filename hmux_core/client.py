@@ -1,0 +1,407 @@
+"""The thin client: identify, send one command, serve the server's file requests, exit.
+
+Like tmux's client it does almost nothing itself: the server expands formats, runs commands and
+(when attached) draws on the terminal whose fds we pass it. Only the standard library is imported
+here so that ``hmux display -p …`` starts fast.
+"""
+
+from __future__ import annotations
+
+import array
+import errno
+import fcntl
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+
+from . import protocol as P
+
+#: Commands that start a server when none is running (tmux's CMD_STARTSERVER).
+START_SERVER_COMMANDS = frozenset(
+    {"new-session", "new", "attach-session", "attach", "a", "at", "start-server", "start",
+     "list-commands", "lscm"}
+)
+
+
+def _needs_server_start(argv: list[str]) -> bool:
+    """Whether any command in the argv chain may start the server (unique prefixes count)."""
+    if not argv:
+        return True
+    from .commands.names import command_names
+
+    names = command_names()
+    expect_name = True
+    for arg in argv:
+        if expect_name:
+            name = arg
+            if name in START_SERVER_COMMANDS:
+                return True
+            full = names.get(name)
+            if full is None:
+                matches = [n for n in names.values() if n.startswith(name)]
+                full = matches[0] if len(set(matches)) == 1 else None
+            if full in START_SERVER_COMMANDS:
+                return True
+            expect_name = False
+        if arg == ";" or (arg.endswith("\\;") and not arg.endswith("\\\\;")):
+            expect_name = True
+    return False
+
+
+def _get_lock(lockfile: str) -> int:
+    """flock the start lock; -2 means another client held it (retry the connect)."""
+    try:
+        fd = os.open(lockfile, os.O_WRONLY | os.O_CREAT, 0o600)
+    except OSError:
+        return -1
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        os.close(fd)
+        return -2
+    return fd
+
+
+def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd: int) -> socket.socket:
+    """Spawn a detached server; our end of a socketpair is its first client (as tmux does)."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    argv = [sys.executable, "-m", "hmux_core.server", "--socket", path,
+            "--client-fd", str(theirs.fileno()), "--flags", str(flags)]
+    if lockfd >= 0:
+        argv += ["--lock-fd", str(lockfd), "--lock-file", path + ".lock"]
+    if config_files is not None:
+        for f in config_files:
+            argv += ["-f", f]
+        if not config_files:
+            argv += ["--no-config"]
+    pass_fds = [theirs.fileno()] + ([lockfd] if lockfd >= 0 else [])
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        pass_fds=pass_fds,
+        start_new_session=True,
+        close_fds=True,
+    )
+    # The launcher forks the real daemon and exits at once; reap it so no zombie remains.
+    proc.wait()
+    theirs.close()
+    return ours
+
+
+def connect(path: str, flags: int, config_files: list[str] | None) -> socket.socket:
+    """Connect, starting a server under the lock when allowed; raises OSError like connect()."""
+    if len(path.encode()) >= 108:
+        raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
+    locked = False
+    lockfd = -1
+    while True:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.connect(path)
+            if locked and lockfd >= 0:
+                os.close(lockfd)
+            return sock
+        except OSError as e:
+            sock.close()
+            if e.errno not in (errno.ECONNREFUSED, errno.ENOENT):
+                raise
+            if flags & P.CLIENT_NOSTARTSERVER or not flags & P.CLIENT_STARTSERVER:
+                if locked and lockfd >= 0:
+                    os.close(lockfd)
+                raise
+            if not locked:
+                lockfd = _get_lock(path + ".lock")
+                if lockfd == -2:
+                    continue
+                locked = True
+                continue
+            if lockfd >= 0:
+                try:
+                    os.unlink(path)
+                except FileNotFoundError:
+                    pass
+            try:
+                return _start_server(path, flags, config_files, lockfd)
+            finally:
+                if lockfd >= 0:
+                    os.close(lockfd)
+
+
+class Client:
+    """One run of the client: everything after the socket is connected."""
+
+    def __init__(self, sock: socket.socket, flags: int) -> None:
+        self.sock = sock
+        self.flags = flags
+        self.decoder = P.Decoder()
+        self.files: dict[int, int] = {}  # stream -> fd we write to
+        self.exitval = 0
+        self.exit_message: str | None = None
+        self.exit_reason: str | None = None
+        self.attached = False
+        self.done = False
+        self.saved_tio: list | None = None
+
+    def send(self, msg_type: int, data: bytes = b"") -> None:
+        self.sock.sendall(P.encode(msg_type, data))
+
+    def send_fd(self, msg_type: int, fd: int) -> None:
+        frame = P.encode_with_fd(msg_type)
+        self.sock.sendmsg([frame], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [fd]))])
+
+    def identify(self, feat: int = 0) -> None:
+        try:
+            cwd = os.getcwd()
+        except OSError:
+            cwd = os.environ.get("HOME") or "/"
+        try:
+            ttyname = os.ttyname(0)
+        except OSError:
+            ttyname = ""
+        term = os.environ.get("TERM", "")
+        self.send(P.MSG_IDENTIFY_FLAGS, P.pack_int(self.flags & 0x7FFFFFFF))
+        self.send(P.MSG_IDENTIFY_LONGFLAGS, P.pack_u64(self.flags))
+        self.send(P.MSG_IDENTIFY_TERM, P.pack_string(term))
+        self.send(P.MSG_IDENTIFY_FEATURES, P.pack_int(feat))
+        self.send(P.MSG_IDENTIFY_TTYNAME, P.pack_string(ttyname))
+        self.send(P.MSG_IDENTIFY_CWD, P.pack_string(cwd))
+        for stdfd, mtype in ((0, P.MSG_IDENTIFY_STDIN), (1, P.MSG_IDENTIFY_STDOUT)):
+            try:
+                fd = os.dup(stdfd)
+            except OSError:
+                fd = os.open(os.devnull, os.O_RDWR)
+            self.send_fd(mtype, fd)
+            os.close(fd)
+        self.send(P.MSG_IDENTIFY_CLIENTPID, P.pack_int(os.getpid()))
+        for key, value in os.environ.items():
+            entry = f"{key}={value}".encode("utf-8", "surrogateescape") + b"\0"
+            if len(entry) > P.MAX_PAYLOAD:
+                continue
+            self.send(P.MSG_IDENTIFY_ENVIRON, entry)
+        self.send(P.MSG_IDENTIFY_DONE)
+
+    # -- message handling ------------------------------------------------------------------------
+
+    def _exit_message(self, data: bytes) -> None:
+        if 0 < len(data) < 4:
+            raise P.ProtocolError("bad MSG_EXIT size")
+        if len(data) >= 4:
+            self.exitval = P.unpack_int(data[:4])
+        if len(data) > 4:
+            self.exit_message = P.unpack_string(data[4:])
+            self.exit_reason = self.exit_message
+
+    def dispatch(self, msg: P.Message) -> None:
+        t, data = msg.type, msg.data
+        if t == P.MSG_VERSION:
+            sys.stderr.write(
+                f"protocol version mismatch (client {P.PROTOCOL_VERSION}, server {msg.peerid & 0xFF})\n"
+            )
+            self.exitval = 1
+            self.done = True
+        elif t in (P.MSG_EXIT, P.MSG_SHUTDOWN):
+            if t == P.MSG_EXIT:
+                self._exit_message(data)
+            if self.attached:
+                if t == P.MSG_SHUTDOWN:
+                    self.exit_reason = "server exited"
+                    self.exitval = 1
+                elif self.exit_reason is None:
+                    self.exit_reason = "exited"
+                self.send(P.MSG_EXITING)
+            else:
+                self.done = True
+        elif t == P.MSG_READY:
+            self.attached = True
+            self.send(P.MSG_RESIZE)
+        elif t in (P.MSG_DETACH, P.MSG_DETACHKILL):
+            session = P.unpack_string(data)
+            if t == P.MSG_DETACHKILL:
+                self.exit_reason = f"detached and SIGHUP (from session {session})"
+                try:
+                    os.kill(os.getppid(), signal.SIGHUP)
+                except OSError:
+                    pass
+            else:
+                self.exit_reason = f"detached (from session {session})" if session else "detached"
+            self.send(P.MSG_EXITING)
+        elif t == P.MSG_EXITED:
+            self.done = True
+        elif t == P.MSG_SUSPEND:
+            signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTSTP)
+            self.send(P.MSG_WAKEUP)
+        elif t == P.MSG_LOCK:
+            os.system(P.unpack_string(data))
+            self.send(P.MSG_UNLOCK)
+        elif t == P.MSG_WRITE_OPEN:
+            self._write_open(data)
+        elif t == P.MSG_WRITE:
+            stream, payload = P.unpack_stream(data)
+            fd = self.files.get(stream)
+            if fd is not None:
+                _write_all(fd, payload)
+        elif t == P.MSG_WRITE_CLOSE:
+            (stream, _) = P.unpack_stream(data)
+            fd = self.files.pop(stream, None)
+            if fd is not None and fd > 2:
+                os.close(fd)
+        elif t == P.MSG_READ_OPEN:
+            self._read_open(data)
+        elif t in (P.MSG_OLDSTDERR, P.MSG_OLDSTDIN, P.MSG_OLDSTDOUT):
+            sys.stderr.write("server version is too old for client\n")
+            self.done = True
+
+    def _write_open(self, data: bytes) -> None:
+        stream, fd, flags, path = P.unpack_write_open(data)
+        error = 0
+        if fd in (1, 2) and not path:
+            self.files[stream] = fd
+        else:
+            try:
+                newfd = os.open(path, os.O_NONBLOCK | os.O_WRONLY | os.O_CREAT | flags, 0o644)
+                os.set_blocking(newfd, True)
+                self.files[stream] = newfd
+            except OSError as e:
+                error = e.errno or errno.EIO
+        self.send(P.MSG_WRITE_READY, P.pack_stream_error(stream, error))
+
+    def _read_open(self, data: bytes) -> None:
+        stream, fd, path = P.unpack_read_open(data)
+        error = 0
+        try:
+            if fd == 0 and not path:
+                rfd = 0
+            else:
+                rfd = os.open(path, os.O_RDONLY)
+            try:
+                while True:
+                    chunk = os.read(rfd, P.MAX_STREAM_DATA)
+                    if not chunk:
+                        break
+                    self.send(P.MSG_READ, P.pack_stream(stream, chunk))
+            finally:
+                if rfd != 0:
+                    os.close(rfd)
+        except OSError as e:
+            error = e.errno or errno.EIO
+        self.send(P.MSG_READ_DONE, P.pack_stream_error(stream, error))
+
+    def run(self) -> int:
+        sock = self.sock
+        rfd, wfd = os.pipe()
+        os.set_blocking(wfd, False)
+        signal.set_wakeup_fd(wfd, warn_on_full_buffer=False)
+        pending: list[int] = []
+
+        def on_signal(signum, _frame):
+            pending.append(signum)
+
+        for sig in (signal.SIGWINCH, signal.SIGTERM, signal.SIGHUP, signal.SIGCONT):
+            signal.signal(sig, on_signal)
+        try:
+            while not self.done:
+                r, _, _ = select.select([sock, rfd], [], [])
+                if rfd in r:
+                    try:
+                        os.read(rfd, 512)
+                    except BlockingIOError:
+                        pass
+                    while pending:
+                        sig = pending.pop(0)
+                        if sig == signal.SIGWINCH and self.attached:
+                            self.send(P.MSG_RESIZE)
+                        elif sig == signal.SIGCONT and self.attached:
+                            self.send(P.MSG_WAKEUP)
+                        elif sig in (signal.SIGTERM, signal.SIGHUP):
+                            if self.attached:
+                                self.exit_reason = "terminated" if sig == signal.SIGTERM else "lost tty"
+                                self.send(P.MSG_EXITING)
+                            else:
+                                return 1
+                if sock in r:
+                    fds = array.array("i")
+                    try:
+                        data, anc, _flags, _addr = sock.recvmsg(65536, socket.CMSG_SPACE(16))
+                    except ConnectionResetError:
+                        data, anc = b"", []
+                    for level, ctype, cdata in anc:
+                        if level == socket.SOL_SOCKET and ctype == socket.SCM_RIGHTS:
+                            fds.frombytes(cdata[: len(cdata) - len(cdata) % fds.itemsize])
+                    for fd in fds:
+                        os.close(fd)
+                    if not data:
+                        self.exit_reason = "server exited unexpectedly"
+                        self.exitval = 1
+                        break
+                    self.decoder.feed(data)
+                    for msg in self.decoder.messages():
+                        self.dispatch(msg)
+                        if self.done:
+                            break
+        finally:
+            signal.set_wakeup_fd(-1)
+            os.close(rfd)
+            os.close(wfd)
+        if self.attached:
+            if self.exit_reason:
+                sys.stdout.write(f"[{self.exit_reason}]\n")
+                sys.stdout.flush()
+        elif self.exit_reason:
+            sys.stderr.write(f"{self.exit_reason}\n")
+        return self.exitval
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        try:
+            n = os.write(fd, view)
+        except BlockingIOError:
+            select.select([], [fd], [])
+            continue
+        except OSError:
+            return
+        view = view[n:]
+
+
+def main(argv: list[str], socket_path: str, flags: int, config_files: list[str] | None) -> int:
+    """Run one client session and return the exit status."""
+    if not argv:
+        flags |= P.CLIENT_STARTSERVER
+    elif _needs_server_start(argv):
+        flags |= P.CLIENT_STARTSERVER
+    try:
+        sock = connect(socket_path, flags, config_files)
+    except OSError as e:
+        if e.errno == errno.ECONNREFUSED:
+            sys.stderr.write(f"no server running on {socket_path}\n")
+        else:
+            sys.stderr.write(f"error connecting to {socket_path} ({os.strerror(e.errno or 0)})\n")
+        return 1
+    size = sum(len(a.encode("utf-8", "surrogateescape")) + 1 for a in argv)
+    if size > P.MAX_PAYLOAD - 4:
+        sys.stderr.write("command too long\n")
+        return 1
+    client = Client(sock, flags)
+    try:
+        client.identify()
+        client.send(P.MSG_COMMAND, P.pack_command(argv))
+        return client.run()
+    except (BrokenPipeError, ConnectionResetError):
+        sys.stderr.write("server exited unexpectedly\n")
+        return 1
+    except P.ProtocolError as e:
+        sys.stderr.write(f"{e}\n")
+        return 1
+    finally:
+        sock.close()

@@ -1,0 +1,191 @@
+"""The command queue: parsing, target resolution and running of command lists.
+
+One item per command, as tmux's cmdq: a command that fails skips the rest of its group; the
+``current`` state (what ``new-window`` after ``new-session`` in one list targets) is shared by the
+whole list; commands may be coroutines (``run-shell``, ``wait-for``) and are awaited in order.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .. import target as T
+from .grammar import Args, CommandError, parse_args
+from .registry import CommandSpec, lookup
+
+if TYPE_CHECKING:
+    from ..server import ClientConn, Server
+
+CMD_RETURN_NORMAL = 0
+CMD_RETURN_ERROR = -1
+
+
+@dataclass
+class QueueState:
+    """State shared by the commands of one list (tmux's cmdq_state)."""
+
+    current: T.State | None = None
+    event: Any = None
+    formats: dict[str, str] = field(default_factory=dict)  # hook_* and similar extras
+    control: bool = False
+
+
+class CmdItem:
+    """One command being run: its arguments, resolved targets and output channel."""
+
+    def __init__(self, server: Server, client: ClientConn | None, spec: CommandSpec, args: Args,
+                 state: QueueState, source_file: str | None = None, line: int = 0) -> None:
+        self.server = server
+        self.client = client
+        self.spec = spec
+        self.args = args
+        self.state = state
+        self.target = T.State()
+        self.source = T.State()
+        self.target_client: ClientConn | None = None
+        self.source_file = source_file
+        self.line = line
+        self.time = time.time()
+        self.number = 0
+        self.failed = False
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def current(self) -> T.State:
+        if self.state.current is None:
+            self.state.current = T.State()
+        return self.state.current
+
+    def print(self, text: str) -> None:
+        c = self.client
+        if c is None:
+            return
+        c.print_line(text)
+
+    def error(self, text: str) -> int:
+        """Report an error as tmux's cmdq_error and return CMD_RETURN_ERROR."""
+        self.failed = True
+        c = self.client
+        if c is None or c.is_config:
+            where = self.source_file or "(null)"
+            self.server.add_cfg_cause(f"{where}:{self.line}: {text}")
+        else:
+            self.server.add_message(f"{c.name} message: {text}")
+            c.error_line(text)
+            c.retval = 1
+        return CMD_RETURN_ERROR
+
+    def find(self, target: str | None, kind: str, flags: int = 0) -> T.State | None:
+        """Resolve another target (e.g. a second -s); reports the error itself."""
+        try:
+            return T.find_target(self.server.model, target, kind, flags,
+                                 current=self.state.current, client=self.client)
+        except T.TargetError as e:
+            if str(e):
+                self.error(str(e))
+            return None
+
+    def expand(self, fmt: str, st: T.State | None = None, **extra: str) -> str:
+        from ..formats_vars import expand_for
+
+        return expand_for(self.server, fmt, st or self.target, client=self.target_client or self.client,
+                          extra={**self.state.formats, **extra})
+
+
+def _find_flag(item: CmdItem, spec_flag: tuple[str, str, int] | None, dest: T.State) -> bool:
+    if spec_flag is None:
+        st = T.from_client(item.server.model, item.target_client, 0)
+        if st is not None:
+            dest.s, dest.wl, dest.w, dest.wp, dest.idx = st.s, st.wl, st.w, st.wp, st.idx
+        return True
+    letter, kind, flags = spec_flag
+    value = item.args.get(letter)
+    try:
+        st = T.find_target(item.server.model, value, kind, flags, current=item.state.current,
+                           client=item.client)
+    except T.TargetError as e:
+        if str(e):
+            item.error(str(e))
+        else:
+            item.failed = True
+        return False
+    if st is not None:
+        dest.s, dest.wl, dest.w, dest.wp, dest.idx = st.s, st.wl, st.w, st.wp, st.idx
+    return True
+
+
+async def fire(item: CmdItem) -> int:
+    """Run one command: client and targets first, then its exec function, then its after-hook."""
+    spec = item.spec
+    server = item.server
+    args = item.args
+    quiet = spec.client_canfail
+    if spec.client_flag:
+        name = args.get(spec.client_flag)
+        tc = server.find_client(name, item)
+        if tc is None and name is not None and not quiet:
+            item.error(f"can't find client: {name[:-1] if name.endswith(':') else name}")
+            return CMD_RETURN_ERROR
+        if tc is None and name is None and not quiet and spec.client_required:
+            item.error("no current client")
+            return CMD_RETURN_ERROR
+    else:
+        tc = server.find_client(None, item)
+    item.target_client = tc
+    if spec.source is not None and not _find_flag(item, spec.source, item.source):
+        return CMD_RETURN_ERROR
+    if not _find_flag(item, spec.target, item.target):
+        return CMD_RETURN_ERROR
+    result = spec.exec(item)
+    if inspect.isawaitable(result):
+        result = await result
+    if result is None:
+        result = CMD_RETURN_ERROR if item.failed else CMD_RETURN_NORMAL
+    if result != CMD_RETURN_ERROR and spec.after_hook:
+        server.run_hook(f"after-{spec.name}", item)
+    return result
+
+
+def build_items(server: Server, client: ClientConn | None, commands: list[Any], state: QueueState,
+                source_file: str | None = None) -> list[CmdItem]:
+    """Turn parsed commands into queue items; raises CommandError with tmux's message."""
+    items: list[CmdItem] = []
+    for cmd in commands:
+        argv = list(cmd.argv)
+        line = getattr(cmd, "line", 0)
+        if not argv:
+            continue
+        name = argv[0]
+        if not isinstance(name, str):
+            raise CommandError("invalid command")
+        spec = lookup(name)
+        try:
+            args = parse_args(spec.template, argv[1:], spec.lower, spec.upper)
+        except CommandError as e:
+            raise CommandError(f"command {spec.name}: {e}") from None
+        items.append(CmdItem(server, client, spec, args, state, source_file, line))
+    return items
+
+
+async def run_items(items: list[CmdItem]) -> int:
+    """Run items in order; an error skips the rest of the list. Returns the last status."""
+    status = CMD_RETURN_NORMAL
+    for item in items:
+        item.server.command_number += 1
+        item.number = item.server.command_number
+        item.time = time.time()
+        try:
+            status = await fire(item)
+        except Exception as e:  # a command bug must never take the server down
+            item.server.log_exception(f"command {item.name} failed")
+            item.error(f"internal error in {item.name}: {e}")
+            status = CMD_RETURN_ERROR
+        if status == CMD_RETURN_ERROR:
+            break
+    return status

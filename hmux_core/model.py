@@ -1,0 +1,430 @@
+"""The server's object model: sessions, winlinks, windows and panes.
+
+tmux's shape is kept because its commands and formats are defined in its terms: a *window* can be
+linked into several sessions through *winlinks* (the index lives on the winlink), a window owns its
+panes and their layout, and ids (``$N @N %N``) are never reused for the life of the server.
+
+This module owns the structure and the rules that keep it consistent (a window without panes
+goes, a session without windows goes). It does not spawn processes (``pane.py``) or parse commands.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .layout import LayoutCell
+    from .pane import Pane
+
+# Winlink alert flags (tmux's WINLINK_*).
+WINLINK_BELL = 0x1
+WINLINK_ACTIVITY = 0x2
+WINLINK_SILENCE = 0x4
+
+
+class Environ:
+    """An environment as tmux keeps it: values, cleared entries (``-VAR``) and hidden entries."""
+
+    __slots__ = ("values", "hidden")
+
+    def __init__(self, values: dict[str, str | None] | None = None) -> None:
+        self.values: dict[str, str | None] = dict(values or {})
+        self.hidden: set[str] = set()
+
+    def set(self, name: str, value: str | None, hidden: bool = False) -> None:
+        self.values[name] = value
+        if hidden:
+            self.hidden.add(name)
+        else:
+            self.hidden.discard(name)
+
+    def clear(self, name: str) -> None:
+        """Mark as removed (``set-environment -r``): it is unset in children."""
+        self.values[name] = None
+
+    def unset(self, name: str) -> None:
+        self.values.pop(name, None)
+        self.hidden.discard(name)
+
+    def get(self, name: str) -> str | None:
+        return self.values.get(name)
+
+    def copy_into(self, other: Environ) -> None:
+        for k, v in self.values.items():
+            other.set(k, v, k in self.hidden)
+
+    def for_child(self) -> dict[str, str]:
+        return {k: v for k, v in self.values.items() if v is not None}
+
+    def sorted_items(self) -> list[tuple[str, str | None]]:
+        return sorted(self.values.items())
+
+
+@dataclass(eq=False)
+class Winlink:
+    idx: int
+    session: Session
+    window: Window
+    flags: int = 0
+
+
+@dataclass(eq=False)
+class Window:
+    id: int
+    name: str
+    options: Any
+    sx: int = 80
+    sy: int = 24
+    panes: list[Pane] = field(default_factory=list)
+    active: Pane | None = None
+    last_panes: list[Pane] = field(default_factory=list)  # most recent first
+    layout_root: LayoutCell | None = None
+    saved_layout_root: LayoutCell | None = None  # while zoomed
+    winlinks: list[Winlink] = field(default_factory=list)
+    zoomed: bool = False
+    created: float = field(default_factory=time.time)
+    activity_time: float = field(default_factory=time.time)
+    name_time: float = 0.0
+    layout_index: int = 0  # position in the preset cycle for next-layout
+    xpixel: int = 0
+    ypixel: int = 0
+    alive: bool = True
+
+    @property
+    def last(self) -> Pane | None:
+        return self.last_panes[0] if self.last_panes else None
+
+    def pane_index(self, pane: Pane) -> int:
+        return self.panes.index(pane) + int(self.options.get("pane-base-index"))
+
+    def pane_at_index(self, idx: int) -> Pane | None:
+        i = idx - int(self.options.get("pane-base-index"))
+        if 0 <= i < len(self.panes):
+            return self.panes[i]
+        return None
+
+    def set_active(self, pane: Pane) -> bool:
+        """Make ``pane`` active, remembering the previous one as last; False if unchanged."""
+        if pane is self.active:
+            return False
+        if self.active is not None:
+            if self.active in self.last_panes:
+                self.last_panes.remove(self.active)
+            self.last_panes.insert(0, self.active)
+        if pane in self.last_panes:
+            self.last_panes.remove(pane)
+        self.active = pane
+        pane.active_point = _next_active_point()
+        return True
+
+    def sessions(self) -> list[Session]:
+        seen: list[Session] = []
+        for wl in self.winlinks:
+            if wl.session not in seen:
+                seen.append(wl.session)
+        return seen
+
+
+_active_counter = 0
+
+
+def _next_active_point() -> int:
+    global _active_counter
+    _active_counter += 1
+    return _active_counter
+
+
+@dataclass(eq=False)
+class Session:
+    id: int
+    name: str
+    options: Any
+    environ: Environ
+    cwd: str
+    windows: dict[int, Winlink] = field(default_factory=dict)
+    curw: Winlink | None = None
+    lastw: list[Winlink] = field(default_factory=list)  # most recent first
+    created: float = field(default_factory=time.time)
+    activity_time: float = field(default_factory=time.time)
+    last_attached_time: float = 0.0
+    attached: int = 0
+    group: SessionGroup | None = None
+    tio: Any = None
+    alive: bool = True
+    marked: bool = False
+
+    def sorted_winlinks(self) -> list[Winlink]:
+        return [self.windows[i] for i in sorted(self.windows)]
+
+    def has_window(self, window: Window) -> bool:
+        return any(wl.window is window for wl in self.windows.values())
+
+    def winlink_for(self, window: Window) -> Winlink | None:
+        if self.curw is not None and self.curw.window is window:
+            return self.curw
+        for wl in self.sorted_winlinks():
+            if wl.window is window:
+                return wl
+        return None
+
+    def next_free_index(self, start: int) -> int:
+        idx = start
+        while idx in self.windows:
+            idx += 1
+        return idx
+
+    def set_current(self, wl: Winlink) -> bool:
+        """Select a winlink as current, pushing the old one on the last-window stack."""
+        if wl is self.curw:
+            return False
+        if self.curw is not None:
+            if self.curw in self.lastw:
+                self.lastw.remove(self.curw)
+            self.lastw.insert(0, self.curw)
+        if wl in self.lastw:
+            self.lastw.remove(wl)
+        self.curw = wl
+        wl.flags &= ~(WINLINK_BELL | WINLINK_ACTIVITY | WINLINK_SILENCE)
+        return True
+
+
+@dataclass(eq=False)
+class SessionGroup:
+    name: str
+    sessions: list[Session] = field(default_factory=list)
+
+
+class ModelError(Exception):
+    """A model rule refused an operation; the message is tmux's."""
+
+
+class Model:
+    """All sessions, windows and panes of one server, plus id counters."""
+
+    def __init__(self, server_options: Any, session_options: Any, window_options: Any,
+                 environ: Environ) -> None:
+        self.options = server_options
+        self.session_options = session_options
+        self.window_options = window_options
+        self.environ = environ
+        self.sessions: dict[str, Session] = {}
+        self.session_ids: dict[int, Session] = {}
+        self.windows: dict[int, Window] = {}
+        self.panes: dict[int, Pane] = {}
+        self.next_session_id = 0
+        self.next_window_id = 0
+        self.next_pane_id = 0
+        self.groups: dict[str, SessionGroup] = {}
+        self.marked: tuple[Session, Winlink, Pane] | None = None
+        #: Called with (event name, dict of ids/values); the server's event bus.
+        self.notify: Callable[[str, dict[str, Any]], None] = lambda name, data: None
+
+    # -- lookup ------------------------------------------------------------------------------------
+
+    def sorted_sessions(self) -> list[Session]:
+        return [self.sessions[n] for n in sorted(self.sessions)]
+
+    def find_session_by_id(self, text: str) -> Session | None:
+        try:
+            return self.session_ids.get(int(text[1:]))
+        except ValueError:
+            return None
+
+    def find_window_by_id(self, text: str) -> Window | None:
+        try:
+            return self.windows.get(int(text[1:]))
+        except ValueError:
+            return None
+
+    def find_pane_by_id(self, text: str) -> Pane | None:
+        try:
+            return self.panes.get(int(text[1:]))
+        except ValueError:
+            return None
+
+    def iter_panes(self) -> Iterator[Pane]:
+        return iter(list(self.panes.values()))
+
+    # -- sessions ----------------------------------------------------------------------------------
+
+    def new_session_id(self) -> int:
+        sid = self.next_session_id
+        self.next_session_id += 1
+        return sid
+
+    def check_session_name(self, name: str) -> str:
+        """tmux's session_check_name: no colons or periods (replaced by underscores)."""
+        return name.replace(":", "_").replace(".", "_")
+
+    def create_session(self, name: str | None, cwd: str, options: Any, environ: Environ) -> Session:
+        sid = self.new_session_id()
+        if name is None:
+            name = str(sid)
+            while name in self.sessions:
+                sid = self.new_session_id()
+                name = str(sid)
+        s = Session(id=sid, name=name, options=options, environ=environ, cwd=cwd)
+        self.sessions[name] = s
+        self.session_ids[sid] = s
+        return s
+
+    def rename_session(self, s: Session, name: str) -> None:
+        del self.sessions[s.name]
+        s.name = name
+        self.sessions[name] = s
+
+    def destroy_session(self, s: Session) -> None:
+        if not s.alive:
+            return
+        s.alive = False
+        for wl in list(s.windows.values()):
+            self.unlink_winlink(wl, destroy_session=False)
+        self.sessions.pop(s.name, None)
+        self.session_ids.pop(s.id, None)
+        if s.group is not None:
+            g = s.group
+            g.sessions.remove(s)
+            if not g.sessions:
+                self.groups.pop(g.name, None)
+            s.group = None
+        if self.marked and self.marked[0] is s:
+            self.marked = None
+        self.notify("session-closed", {"session": s})
+
+    # -- windows -----------------------------------------------------------------------------------
+
+    def create_window(self, name: str, sx: int, sy: int, options: Any) -> Window:
+        wid = self.next_window_id
+        self.next_window_id += 1
+        w = Window(id=wid, name=name, options=options, sx=sx, sy=sy)
+        self.windows[wid] = w
+        return w
+
+    def link_window(self, s: Session, w: Window, idx: int) -> Winlink:
+        if idx in s.windows:
+            raise ModelError(f"index in use: {idx}")
+        wl = Winlink(idx=idx, session=s, window=w)
+        s.windows[idx] = wl
+        w.winlinks.append(wl)
+        return wl
+
+    def unlink_winlink(self, wl: Winlink, destroy_session: bool = True) -> None:
+        """Remove a winlink; the window goes with its last link, the session with its last window."""
+        s, w = wl.session, wl.window
+        if s.windows.get(wl.idx) is wl:
+            del s.windows[wl.idx]
+        if wl in w.winlinks:
+            w.winlinks.remove(wl)
+        if wl in s.lastw:
+            s.lastw.remove(wl)
+        if s.curw is wl:
+            s.curw = None
+            if s.lastw:
+                s.curw = s.lastw.pop(0)
+            elif s.windows:
+                # tmux picks the previous window by index, else the next.
+                lower = [i for i in s.windows if i < wl.idx]
+                pick = max(lower) if lower else min(s.windows)
+                s.curw = s.windows[pick]
+        if not w.winlinks:
+            self.destroy_window(w)
+        if destroy_session and not s.windows and s.alive:
+            self.destroy_session(s)
+
+    def destroy_window(self, w: Window) -> None:
+        if not w.alive:
+            return
+        w.alive = False
+        for wl in list(w.winlinks):
+            self.unlink_winlink(wl)
+        for p in list(w.panes):
+            self.forget_pane(p)
+        w.panes.clear()
+        self.windows.pop(w.id, None)
+        self.notify("window-closed", {"window": w})
+
+    # -- panes -------------------------------------------------------------------------------------
+
+    def new_pane_id(self) -> int:
+        pid = self.next_pane_id
+        self.next_pane_id += 1
+        return pid
+
+    def forget_pane(self, p: Pane) -> None:
+        self.panes.pop(p.id, None)
+        if self.marked and self.marked[2] is p:
+            self.marked = None
+        p.destroy()
+
+    def remove_pane(self, p: Pane) -> None:
+        """Take a pane out of its window (closing its layout cell); the window may go too."""
+        from . import layout
+
+        w = p.window
+        if p in w.panes:
+            if w.zoomed:
+                unzoom(w)
+            if p.layout_cell is not None and w.layout_root is not None:
+                w.layout_root = layout.close_pane(w.layout_root, p.layout_cell)
+                p.layout_cell = None
+                apply_layout(w)
+            w.panes.remove(p)
+            if p in w.last_panes:
+                w.last_panes.remove(p)
+            if w.active is p:
+                w.active = None
+                nxt = w.last_panes[0] if w.last_panes else (w.panes[0] if w.panes else None)
+                if nxt is not None:
+                    w.set_active(nxt)
+                    if nxt in w.last_panes:
+                        w.last_panes.remove(nxt)
+        self.forget_pane(p)
+        self.notify("pane-closed", {"pane": p, "window": w})
+        if not w.panes:
+            self.destroy_window(w)
+
+
+def apply_layout(w: Window) -> None:
+    """Copy geometry from the window's layout cells to its panes and resize their PTYs."""
+    from . import layout
+
+    if w.layout_root is None:
+        return
+    for cell in layout.leaves(w.layout_root):
+        pane = cell.pane
+        if pane is None:
+            continue
+        pane.xoff, pane.yoff = cell.xoff, cell.yoff
+        if not (w.zoomed and pane is not w.active):
+            pane.resize(cell.sx, cell.sy)
+
+
+def unzoom(w: Window) -> None:
+    if not w.zoomed:
+        return
+    w.zoomed = False
+    if w.saved_layout_root is not None:
+        w.layout_root = w.saved_layout_root
+        w.saved_layout_root = None
+    apply_layout(w)
+
+
+def session_matches(pattern: str, name: str) -> bool:
+    return fnmatch.fnmatchcase(name, pattern)
+
+
+def find_home() -> str:
+    home = os.environ.get("HOME")
+    if home and os.path.isabs(home):
+        return home
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except (KeyError, ImportError):
+        return "/"

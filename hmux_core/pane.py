@@ -1,0 +1,404 @@
+"""A pane: one PTY, the child process on it, and the emulator fed from it.
+
+The pane owns its file descriptors and its two trio tasks (PTY reader/writer and child waiter),
+which run in the server's nursery. Everything else reaches the child only through ``write()``
+and ``resize()``, and reads the terminal state through ``screen``.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import signal
+import struct
+import subprocess
+import termios
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from .screen import new_screen
+
+if TYPE_CHECKING:
+    from .layout import LayoutCell
+    from .model import Window
+
+READ_SIZE = 65536
+_PATH_BSHELL = "/bin/sh"
+
+
+def _set_ctty() -> None:  # runs in the child between fork and exec
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def check_shell(shell: str | None) -> bool:
+    """tmux's checkshell: an absolute, executable path that is not tmux itself."""
+    if not shell or not shell.startswith("/"):
+        return False
+    if os.path.basename(shell) in ("hmux", "tmux"):
+        return False
+    return os.access(shell, os.X_OK)
+
+
+def window_name_from_command(text: str) -> str:
+    """tmux's parse_window_name: the program's name from a command line."""
+    name = text
+    if name.startswith('"'):
+        name = name[1:]
+    name = name.split('"', 1)[0]
+    if name.startswith("exec "):
+        name = name[5:]
+    name = name.lstrip(" -")
+    name = name.split(" ", 1)[0]
+    if name:
+        end = len(name)
+        while end > 1 and not (name[end - 1].isalnum() or _ispunct(name[end - 1])):
+            end -= 1
+        name = name[:end]
+    if name.startswith("/"):
+        name = os.path.basename(name.rstrip("/")) or "/"
+    return name
+
+
+def _ispunct(ch: str) -> bool:
+    return 33 <= ord(ch) <= 126 and not ch.isalnum()
+
+
+def stringify_argv(argv: list[str]) -> str:
+    """cmd_stringify_argv: arguments joined by spaces, quoted where they need it."""
+    out = []
+    for a in argv:
+        if a == "" or any(c in a for c in " \t\n\"'\\$;#{}~"):
+            # tmux escapes with args_escape; double quotes suffice for the common cases.
+            escaped = a.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$")
+            out.append(f'"{escaped}"')
+        else:
+            out.append(a)
+    return " ".join(out)
+
+
+class Pane:
+    """One pane of a window."""
+
+    def __init__(self, pane_id: int, window: Window, sx: int, sy: int, history_limit: int,
+                 options: Any) -> None:
+        self.id = pane_id
+        self.window = window
+        self.options = options
+        self.sx, self.sy = sx, sy
+        self.xoff = self.yoff = 0
+        self.layout_cell: LayoutCell | None = None
+        self.screen = new_screen(sx, sy, history_limit)
+        self.fd = -1
+        self.pid = -1
+        self.tty = ""
+        self.argv: list[str] = []
+        self.shell = _PATH_BSHELL
+        self.cwd = "/"
+        self.start_path = ""
+        self.created = time.time()
+        self.active_point = 0
+        self.dead = False
+        self.exited = False  # child reaped
+        self.eof = False  # PTY closed
+        self.dead_status: int | None = None
+        self.dead_signal: int | None = None
+        self.dead_time: float | None = None
+        self.input_off = False
+        self.destroyed = False
+        self.output_revision = 0
+        self.last_output_time = 0.0
+        self.flags = 0
+        self.pipe: Any = None
+        #: Set by the server: called when the pane has exited (EOF and child reaped).
+        self.on_exit: Callable[[Pane], None] = lambda p: None
+        #: Set by the server: called after each batch of output with the events the screen saw.
+        self.on_output: Callable[[Pane, list[tuple[str, object]]], None] = lambda p, ev: None
+        self._stream: trio.lowlevel.FdStream | None = None
+        self._out = bytearray()
+        self._out_event = trio.Event()
+        self._proc: subprocess.Popen | None = None
+        self._cancel = trio.CancelScope()
+
+    # -- process -----------------------------------------------------------------------------------
+
+    def spawn(self, argv: list[str], shell: str, cwd: str, env: dict[str, str],
+              tio: Any = None, backspace: int = 0x7F) -> None:
+        """Fork the child on a new PTY, as tmux's spawn_pane (login shell, ``sh -c`` or execvp)."""
+        master, slave = os.openpty()
+        try:
+            os.set_inheritable(master, False)
+            ws = struct.pack("HHHH", self.sy, self.sx, 0, 0)
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, ws)
+            attrs = termios.tcgetattr(slave)
+            if tio is not None:
+                attrs[6] = list(tio[6])
+            attrs[6][termios.VERASE] = b"\x7f" if backspace >= 0x7F else bytes([backspace])
+            attrs[0] |= getattr(termios, "IUTF8", 0)
+            termios.tcsetattr(slave, termios.TCSANOW, attrs)
+            self.tty = os.ttyname(slave)
+            if not os.path.isdir(cwd):
+                from .model import find_home
+
+                cwd = find_home()
+                if not os.path.isdir(cwd):
+                    cwd = "/"
+            env = dict(env)
+            env["PWD"] = cwd
+            self.shell = shell
+            self.cwd = cwd
+            if argv:
+                self.argv = list(argv)
+            slash = shell.rfind("/")
+            base = shell[slash + 1 :] if slash >= 0 and shell[slash + 1 :] else shell
+            if len(self.argv) > 1:
+                exec_argv, executable = self.argv, None
+            elif len(self.argv) == 1:
+                exec_argv, executable = [base, "-c", self.argv[0]], shell
+            else:
+                exec_argv, executable = ["-" + base], shell
+            try:
+                self._proc = subprocess.Popen(
+                    exec_argv,
+                    executable=executable,
+                    stdin=slave,
+                    stdout=slave,
+                    stderr=slave,
+                    cwd=cwd,
+                    env=env,
+                    start_new_session=True,
+                    preexec_fn=_set_ctty,
+                    close_fds=True,
+                    restore_signals=True,
+                )
+                self.pid = self._proc.pid
+            except OSError:
+                # tmux's child would _exit(1) after a failed exec: the pane exits at once.
+                self._proc = None
+                self.pid = -1
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)
+        self.fd = master
+        self.dead = self.exited = self.eof = False
+        self.dead_status = self.dead_signal = self.dead_time = None
+        self._stream = trio.lowlevel.FdStream(master)
+        if self._proc is None:
+            self.exited = True
+            self.dead_status = 1
+
+    def start(self, nursery: trio.Nursery) -> None:
+        """Start the pane's tasks; they end when the pane is destroyed or its child exits."""
+        self._cancel = trio.CancelScope()
+        nursery.start_soon(self._run, self._cancel, self._stream, self._proc)
+
+    async def _run(self, scope: trio.CancelScope, stream: trio.lowlevel.FdStream | None,
+                   proc: subprocess.Popen | None) -> None:
+        with scope:
+            async with trio.open_nursery() as nursery:
+                if proc is not None:
+                    nursery.start_soon(self._wait_child, proc)
+                if stream is not None:
+                    nursery.start_soon(self._writer, stream)
+                    await self._reader(stream)
+                    nursery.cancel_scope.cancel() if self.exited else None
+        if proc is not None and proc.returncode is None:
+            _reap_later(proc)
+
+    async def _reader(self, stream: trio.lowlevel.FdStream) -> None:
+        screen = self.screen
+        while True:
+            try:
+                data = await stream.receive_some(READ_SIZE)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                data = b""
+            if not data:
+                break
+            screen.feed(data)
+            replies = screen.take_replies()
+            if replies:
+                self.write(replies)
+            self.output_revision += 1
+            self.last_output_time = time.time()
+            self.on_output(self, screen.take_events())
+        self.eof = True
+        if self.exited:
+            self._finish()
+
+    async def _wait_child(self, proc: subprocess.Popen) -> None:
+        try:
+            pidfd = os.pidfd_open(proc.pid)
+        except OSError:
+            pidfd = -1
+        try:
+            while True:
+                if pidfd >= 0:
+                    await trio.lowlevel.wait_readable(pidfd)
+                else:
+                    await trio.sleep(0.05)
+                try:
+                    pid, status = os.waitpid(proc.pid, os.WNOHANG)
+                except ChildProcessError:
+                    pid, status = proc.pid, 0
+                if pid:
+                    break
+        finally:
+            if pidfd >= 0:
+                os.close(pidfd)
+        proc.returncode = os.waitstatus_to_exitcode(status) if status else 0
+        if os.WIFSIGNALED(status):
+            self.dead_signal = os.WTERMSIG(status)
+            self.dead_status = None
+        else:
+            self.dead_status = os.WEXITSTATUS(status)
+        self.exited = True
+        if self.eof:
+            self._finish()
+        else:
+            # The child is gone; give the reader a moment to drain what is buffered in the PTY.
+            with trio.move_on_after(0.5):
+                while not self.eof:
+                    await trio.sleep(0.01)
+            if not self.eof:
+                self.eof = True
+                self._finish()
+
+    def _finish(self) -> None:
+        if self.dead or self.destroyed:
+            return
+        self.dead = True
+        self.dead_time = time.time()
+        self._close_fd()
+        self.on_exit(self)
+
+    async def _writer(self, stream: trio.lowlevel.FdStream) -> None:
+        while True:
+            if not self._out:
+                self._out_event = trio.Event()
+                await self._out_event.wait()
+                continue
+            data = bytes(self._out)
+            self._out.clear()
+            try:
+                await stream.send_all(data)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                return
+
+    def write(self, data: bytes) -> None:
+        """Queue bytes for the child's input (keys, paste, replies)."""
+        if self.fd < 0 or self.dead or not data:
+            return
+        self._out += data
+        self._out_event.set()
+
+    def resize(self, sx: int, sy: int) -> None:
+        if sx == self.sx and sy == self.sy:
+            return
+        self.sx, self.sy = sx, sy
+        self.screen.resize(sx, sy)
+        if self.fd >= 0:
+            try:
+                fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", sy, sx, 0, 0))
+            except OSError:
+                pass
+
+    # -- introspection (formats, plugins) ------------------------------------------------------
+
+    def foreground_pgrp(self) -> int:
+        if self.fd < 0:
+            return -1
+        try:
+            return os.tcgetpgrp(self.fd)
+        except OSError:
+            return -1
+
+    def current_command(self) -> str:
+        """pane_current_command: the foreground process's argv[0], as tmux reads it."""
+        cmd = ""
+        pgrp = self.foreground_pgrp()
+        if pgrp > 0:
+            try:
+                with open(f"/proc/{pgrp}/cmdline", "rb") as f:
+                    cmd = f.read().split(b"\0", 1)[0].decode("utf-8", "replace")
+            except OSError:
+                cmd = ""
+        if not cmd:
+            cmd = stringify_argv(self.argv) if self.argv else ""
+            if not cmd:
+                cmd = self.shell
+        return window_name_from_command(cmd)
+
+    def current_path(self) -> str | None:
+        pgrp = self.foreground_pgrp()
+        if pgrp <= 0:
+            return None
+        try:
+            return os.readlink(f"/proc/{pgrp}/cwd")
+        except OSError:
+            pass
+        try:
+            sid = os.getsid(self.pid) if self.pid > 0 else -1
+            if sid > 0:
+                return os.readlink(f"/proc/{sid}/cwd")
+        except OSError:
+            pass
+        return None
+
+    def start_command(self) -> str:
+        return stringify_argv(self.argv) if self.argv else ""
+
+    # -- teardown --------------------------------------------------------------------------------
+
+    def _close_fd(self) -> None:
+        if self._stream is not None:
+            stream, self._stream = self._stream, None
+            try:
+                stream.close()
+            except OSError:
+                pass
+        self.fd = -1
+
+    def kill(self) -> None:
+        """Hang up the child (closing the PTY master does that, as in tmux)."""
+        self._close_fd()
+        if self._proc is not None and self._proc.returncode is None and self.pid > 0:
+            try:
+                os.killpg(self.pid, signal.SIGHUP)
+            except OSError:
+                pass
+
+    def destroy(self) -> None:
+        if self.destroyed:
+            return
+        self.destroyed = True
+        self.kill()
+        self._cancel.cancel()
+
+
+_zombies: list[subprocess.Popen] = []
+
+
+def _reap_later(proc: subprocess.Popen) -> None:
+    """Children of destroyed panes are reaped by the server's periodic sweep."""
+    _zombies.append(proc)
+
+
+def reap_zombies() -> None:
+    for proc in list(_zombies):
+        try:
+            pid, status = os.waitpid(proc.pid, os.WNOHANG)
+        except ChildProcessError:
+            pid, status = proc.pid, 0
+        except OSError as e:
+            if e.errno != errno.EINTR:
+                pid, status = proc.pid, 0
+            else:
+                continue
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status) if status else 0
+            _zombies.remove(proc)

@@ -1,0 +1,103 @@
+"""The emulator engine boundary.
+
+Everything outside ``hmux_core.screen`` talks to a pane's terminal emulator only through this
+protocol, so a native engine can replace the default one without touching panes, formats,
+capture-pane or the renderer.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """A terminal emulator holding one pane's screen, alternate screen and history."""
+
+    #: Engine name for introspection (``#{pane_engine}``, ``hmux doctor``).
+    name: str
+
+    cols: int
+    rows: int
+
+    # -- cursor and screen state (read by format variables) -----------------------------------
+    cursor_x: int
+    cursor_y: int
+    cursor_visible: bool
+    cursor_style: int  # DECSCUSR value, 0 = default
+    title: str  # OSC 0/2 title (pane_title)
+    path: str  # OSC 7 current directory, "" if never set
+    alternate_on: bool
+    alternate_saved_x: int
+    alternate_saved_y: int
+    scroll_region_upper: int
+    scroll_region_lower: int
+    insert_mode: bool  # IRM (insert_flag)
+    keypad_cursor: bool  # DECCKM (keypad_cursor_flag)
+    keypad: bool  # DECKPAM (keypad_flag)
+    origin_mode: bool  # DECOM (origin_flag)
+    wrap_mode: bool  # DECAWM (wrap_flag)
+    mouse_standard: bool  # 1000
+    mouse_button: bool  # 1002
+    mouse_any: bool  # 1003
+    mouse_utf8: bool  # 1005
+    mouse_sgr: bool  # 1006
+    bracketed_paste: bool  # 2004
+    focus_events: bool  # 1004
+    history_limit: int  # writable: history-limit changes apply to new lines
+    revision: int  # bumped on every feed() that changed something
+
+    # -- input ---------------------------------------------------------------------------------
+    def feed(self, data: bytes) -> None:
+        """Parse a chunk of child output. Must never raise, whatever the bytes."""
+
+    def resize(self, cols: int, rows: int) -> None: ...
+
+    def reset(self) -> None:
+        """Full terminal reset (send-keys -R / RIS)."""
+
+    def take_replies(self) -> bytes:
+        """Bytes to write back to the child (DA1/DA2/DSR/CPR answers), cleared on read."""
+
+    def take_events(self) -> list[tuple[str, object]]:
+        """Events since the last call: ("bell", None), ("title", str), ("path", str)."""
+
+    # -- history -------------------------------------------------------------------------------
+    @property
+    def history_size(self) -> int: ...
+
+    def history_bytes(self) -> int:
+        """Approximate bytes held by history (tmux's history_bytes)."""
+
+    def clear_history(self) -> None: ...
+
+    # -- reading -------------------------------------------------------------------------------
+    def capture(
+        self,
+        start: int | None = None,
+        end: int | None = None,
+        *,
+        escapes: bool = False,
+        join: bool = False,
+        trailing: bool = False,
+        octal: bool = False,
+        alternate: bool = False,
+    ) -> list[str]:
+        """Lines exactly as ``capture-pane -p`` prints them (without the final newlines).
+
+        ``start``/``end`` are tmux line numbers: 0 is the first visible row, negative numbers reach
+        into history, ``None`` means the default (visible top / visible bottom); callers map ``-``
+        to ``-history_size`` / ``rows - 1``. ``escapes`` = -e, ``join`` = -J, ``trailing`` = -N,
+        ``octal`` = -C, ``alternate`` = -a (the saved main screen while the alternate is active).
+        """
+
+    def tail(self, n: int) -> list[str]:
+        """The last ``n`` visible rows as plain text, trailing blanks stripped (plugins read this)."""
+
+    def cursor_character(self) -> str: ...
+
+    def tabs(self) -> list[int]:
+        """Columns of the tab stops (pane_tabs)."""
+
+    def search(self, pattern: str, regex: bool, ignore_case: bool) -> int:
+        """``#{C:}``: the first visible line (1-based) that matches, else 0."""

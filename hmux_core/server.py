@@ -1,0 +1,860 @@
+"""The hmux server: one trio program owning the socket, the clients and the panes.
+
+Structure (one nursery, owned by ``Server.run``): the accept loop, one task per client
+connection, two tasks per pane (in ``pane.py``), the configuration loader and a housekeeping
+timer. Nothing blocks the loop: PTYs and sockets are non-blocking, children are waited for with
+pidfds, and a command that must wait (``run-shell``) is a coroutine awaited by its client's queue
+only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import array
+import ctypes
+import errno
+import logging
+import os
+import signal
+import socket
+import stat
+import sys
+import time
+import traceback
+from collections import deque
+from typing import Any
+
+import trio
+
+from . import protocol as P
+from . import target as T
+from .commands import cmdparse
+from .commands.grammar import CommandError
+from .commands.queue import QueueState, build_items, run_items
+from .model import Environ, Model, Session
+from .options import Options, new_global_options
+
+log = logging.getLogger("hmux.server")
+
+DEFAULT_CONFIG_FILES = (
+    "/etc/hmux.conf",
+    "~/.hmux.conf",
+    "$XDG_CONFIG_HOME/hmux/hmux.conf",
+    "~/.config/hmux/hmux.conf",
+)
+MESSAGE_LIMIT = 1000
+
+
+def set_process_name(name: str) -> None:
+    """``ps -o comm=`` shows ``hmux`` rather than ``python3`` (prctl PR_SET_NAME)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(15, name.encode(), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+
+
+class _Stream:
+    __slots__ = ("opened", "ready", "error", "buf", "closed")
+
+    def __init__(self) -> None:
+        self.opened = False
+        self.ready = False
+        self.error = 0
+        self.buf = bytearray()
+        self.closed = False
+
+
+class ClientConn:
+    """A connected client: identify data, its command queue, its output streams."""
+
+    is_config = False
+
+    def __init__(self, server: Server, sock: trio.socket.SocketType, uid: int) -> None:
+        self.server = server
+        self.sock = sock
+        self.uid = uid
+        self.decoder = P.Decoder()
+        self.flags = 0
+        self.term = "unknown"
+        self.ttyname = ""
+        self.cwd = ""
+        self.environ = Environ()
+        self.pid = -1
+        self.features = 0
+        self.terminfo: list[str] = []
+        self.fd = -1  # the client's terminal (stdin), kept only when it is a tty
+        self.out_fd = -1
+        self.identified = False
+        self.session: Session | None = None
+        self.last_session: Session | None = None
+        self.created = time.time()
+        self.activity_time = time.time()
+        self.key_table = "root"
+        self.retval = 0
+        self.exit_message: str | None = None
+        self.exiting = False
+        self.exited = False
+        self.readonly = False
+        self.written = 0
+        self.discarded = 0
+        self.sx, self.sy = 80, 24
+        self._out: deque[bytes] = deque()
+        self._streams: dict[int, _Stream] = {}
+        self._reads: dict[int, tuple[bytearray, trio.Event, list[int]]] = {}
+        self._next_stream = 3
+        self._wake = trio.Event()
+        self._queue: deque[list[Any]] = deque()
+        self._queue_wake = trio.Event()
+
+    @property
+    def name(self) -> str:
+        if self.ttyname:
+            return self.ttyname
+        return f"client-{self.pid}"
+
+    @property
+    def utf8(self) -> bool:
+        return bool(self.flags & P.CLIENT_UTF8)
+
+    @property
+    def control(self) -> bool:
+        return bool(self.flags & P.CLIENT_CONTROL)
+
+    # -- sending ---------------------------------------------------------------------------------
+
+    def send(self, msg_type: int, data: bytes = b"") -> None:
+        if self.exited:
+            return
+        self._out.append(P.encode(msg_type, data))
+        self._wake.set()
+
+    def _stream(self, number: int) -> _Stream:
+        st = self._streams.get(number)
+        if st is None:
+            st = self._streams[number] = _Stream()
+        if not st.opened:
+            st.opened = True
+            fd = number if number in (1, 2) else -1
+            self.send(P.MSG_WRITE_OPEN, P.pack_write_open(number, fd, 0))
+        return st
+
+    def write_stream(self, number: int, data: bytes) -> None:
+        st = self._stream(number)
+        st.buf += data
+        self._wake.set()
+
+    def print_line(self, text: str) -> None:
+        if not self.utf8:
+            text = _utf8_sanitize(text)
+        self.write_stream(1, text.encode("utf-8", "surrogateescape") + b"\n")
+
+    def error_line(self, text: str) -> None:
+        if not self.utf8:
+            text = _utf8_sanitize(text)
+        self.write_stream(2, text.encode("utf-8", "surrogateescape") + b"\n")
+
+    def _pending_output(self) -> bool:
+        return any(st.buf and not st.error for st in self._streams.values())
+
+    async def _sender(self) -> None:
+        sock = self.sock
+        while True:
+            progressed = False
+            while self._out:
+                frame = self._out.popleft()
+                await _sendall(sock, frame)
+                progressed = True
+            for number, st in list(self._streams.items()):
+                if st.ready and st.buf:
+                    if st.error:
+                        st.buf.clear()
+                        continue
+                    chunk = bytes(st.buf[: P.MAX_STREAM_DATA])
+                    del st.buf[: len(chunk)]
+                    self.written += len(chunk)
+                    await _sendall(sock, P.encode(P.MSG_WRITE, P.pack_stream(number, chunk)))
+                    progressed = True
+            if self.exiting and not self.exited and not self._pending_output() and not self._out:
+                self._send_exit()
+                continue
+            if not progressed:
+                self._wake = trio.Event()
+                if self._out or any(st.ready and st.buf for st in self._streams.values()):
+                    continue
+                if self.exiting and not self.exited and not self._pending_output():
+                    continue
+                await self._wake.wait()
+
+    def _send_exit(self) -> None:
+        data = P.pack_int(self.retval)
+        if self.exit_message is not None:
+            data += P.pack_string(self.exit_message)
+        self._out.append(P.encode(P.MSG_EXIT, data))
+        self.exited = True
+        self._wake.set()
+
+    def request_exit(self, retval: int | None = None, message: str | None = None) -> None:
+        if retval is not None:
+            self.retval = retval
+        if message is not None:
+            self.exit_message = message
+        self.exiting = True
+        self._wake.set()
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    async def read_file(self, path: str) -> tuple[bytes, int]:
+        """Ask the client to read a file (or its stdin for "-"): tmux's READ_OPEN exchange."""
+        number = self._next_stream
+        self._next_stream += 1
+        buf, done, err = bytearray(), trio.Event(), [0]
+        self._reads[number] = (buf, done, err)
+        fd = 0 if path == "-" else -1
+        self.send(P.MSG_READ_OPEN, P.pack_read_open(number, fd, "" if path == "-" else path))
+        await done.wait()
+        del self._reads[number]
+        return bytes(buf), err[0]
+
+    # -- main loop -------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        server = self.server
+        try:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._sender)
+                nursery.start_soon(self._command_loop)
+                await self._receiver()
+                nursery.cancel_scope.cancel()
+        except (OSError, trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        finally:
+            server.remove_client(self)
+            self.decoder.close_fds()
+            for fd in (self.fd, self.out_fd):
+                if fd >= 0:
+                    try:
+                        os.close(fd)
+                    except OSError:
+                        pass
+            self.fd = self.out_fd = -1
+            try:
+                self.sock.close()
+            except OSError:
+                pass
+
+    async def _receiver(self) -> None:
+        sock = self.sock
+        identify_deadline = trio.current_time() + 5.0
+        while True:
+            fds = array.array("i")
+            with trio.move_on_at(identify_deadline) if not self.identified else _null_scope():
+                data, anc, _flags, _addr = await sock.recvmsg(65536, socket.CMSG_SPACE(4 * 8))
+                for level, ctype, cdata in anc:
+                    if level == socket.SOL_SOCKET and ctype == socket.SCM_RIGHTS:
+                        fds.frombytes(cdata[: len(cdata) - len(cdata) % fds.itemsize])
+                if not data:
+                    for fd in fds:
+                        os.close(fd)
+                    return
+                self.decoder.feed(data, list(fds))
+                try:
+                    messages = self.decoder.messages()
+                except P.ProtocolError as e:
+                    log.warning("client %s: %s", self.name, e)
+                    return
+                for msg in messages:
+                    if msg.peerid & 0xFF != P.PROTOCOL_VERSION:
+                        await _sendall(sock, P.encode(P.MSG_VERSION))
+                        if msg.fd is not None:
+                            os.close(msg.fd)
+                        return
+                    if not self.dispatch(msg):
+                        return
+                continue
+            if not self.identified:
+                log.warning("client never finished identifying; dropped")
+                return
+
+    def dispatch(self, msg: P.Message) -> bool:
+        """Handle one message; False drops the connection."""
+        t, data = msg.type, msg.data
+        try:
+            if P.MSG_IDENTIFY_FLAGS <= t <= P.MSG_IDENTIFY_TERMINFO:
+                return self._identify(msg)
+            if msg.fd is not None:
+                os.close(msg.fd)
+            if t == P.MSG_COMMAND:
+                if not self.identified:
+                    return False
+                if self.exiting:
+                    return True
+                argv = P.unpack_command(data)
+                self._queue.append(argv)
+                self._queue_wake.set()
+            elif t == P.MSG_RESIZE:
+                self.server.client_resized(self)
+            elif t == P.MSG_EXITING:
+                self.send(P.MSG_EXITED)
+                self.server.detach_client(self, quiet=True)
+            elif t == P.MSG_WRITE_READY:
+                number, error = P.unpack_stream_error(data)
+                st = self._streams.get(number)
+                if st is not None:
+                    st.ready = True
+                    st.error = error
+                    self._wake.set()
+            elif t == P.MSG_READ:
+                number, chunk = P.unpack_stream(data)
+                entry = self._reads.get(number)
+                if entry is not None:
+                    entry[0].extend(chunk)
+            elif t == P.MSG_READ_DONE:
+                number, error = P.unpack_stream_error(data)
+                entry = self._reads.get(number)
+                if entry is not None:
+                    entry[2][0] = error
+                    entry[1].set()
+            elif t == P.MSG_SHELL:
+                shell = self.server.default_shell()
+                self.send(P.MSG_SHELL, P.pack_string(shell))
+            elif t in (P.MSG_WAKEUP, P.MSG_UNLOCK):
+                self.server.client_woke(self)
+        except P.ProtocolError as e:
+            log.warning("client %s: %s", self.name, e)
+            return False
+        return True
+
+    def _identify(self, msg: P.Message) -> bool:
+        t, data = msg.type, msg.data
+        if self.identified:
+            if msg.fd is not None:
+                os.close(msg.fd)
+            return False
+        if t == P.MSG_IDENTIFY_FLAGS:
+            self.flags |= P.unpack_int(data) & 0xFFFFFFFF
+        elif t == P.MSG_IDENTIFY_LONGFLAGS:
+            self.flags |= P.unpack_u64(data)
+        elif t == P.MSG_IDENTIFY_TERM:
+            self.term = P.unpack_string(data) or "unknown"
+        elif t == P.MSG_IDENTIFY_FEATURES:
+            self.features = P.unpack_int(data)
+        elif t == P.MSG_IDENTIFY_TTYNAME:
+            self.ttyname = P.unpack_string(data)
+        elif t == P.MSG_IDENTIFY_CWD:
+            self.cwd = P.unpack_string(data)
+        elif t == P.MSG_IDENTIFY_TERMINFO:
+            self.terminfo.append(P.unpack_string(data))
+        elif t == P.MSG_IDENTIFY_STDIN:
+            if msg.fd is None:
+                return False
+            self.fd = msg.fd
+        elif t == P.MSG_IDENTIFY_STDOUT:
+            if msg.fd is None:
+                return False
+            self.out_fd = msg.fd
+        elif t == P.MSG_IDENTIFY_CLIENTPID:
+            self.pid = P.unpack_int(data)
+        elif t == P.MSG_IDENTIFY_ENVIRON:
+            text = P.unpack_string(data)
+            if "=" in text:
+                k, v = text.split("=", 1)
+                self.environ.set(k, v)
+        elif t == P.MSG_IDENTIFY_DONE:
+            self.identified = True
+            if not self.cwd or not os.path.isabs(self.cwd):
+                self.cwd = self.environ.get("HOME") or "/"
+            if self.control:
+                pass  # control mode comes with a later issue; keep the fds
+            else:
+                if self.fd >= 0 and not os.isatty(self.fd):
+                    os.close(self.fd)
+                    self.fd = -1
+                if self.out_fd >= 0:
+                    os.close(self.out_fd)
+                    self.out_fd = -1
+        if msg.fd is not None and t not in (P.MSG_IDENTIFY_STDIN, P.MSG_IDENTIFY_STDOUT):
+            os.close(msg.fd)
+        return True
+
+    async def _command_loop(self) -> None:
+        await self.server.config_loaded.wait()
+        while True:
+            while not self._queue:
+                self._queue_wake = trio.Event()
+                await self._queue_wake.wait()
+            argv = self._queue.popleft()
+            await self.server.run_client_command(self, argv)
+
+
+class _null_scope:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> bool:
+        return False
+
+
+async def _sendall(sock: trio.socket.SocketType, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = await sock.send(view)
+        view = view[n:]
+
+
+def _utf8_sanitize(text: str) -> str:
+    """tmux's utf8_sanitize for non-UTF-8 clients: every non-ASCII character becomes ``_``."""
+    if text.isascii():
+        return text
+    import unicodedata
+
+    out = []
+    for ch in text:
+        if ord(ch) < 0x80:
+            out.append(ch)
+        else:
+            w = 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+            out.append("_" * w)
+    return "".join(out)
+
+
+class Server:
+    """The whole server state and its event loop."""
+
+    def __init__(self, socket_path: str, flags: int, config_files: list[str] | None,
+                 quiet_config: bool) -> None:
+        self.socket_path = socket_path
+        self.flags = flags
+        self.config_files = config_files
+        self.quiet_config = quiet_config
+        self.pid = os.getpid()
+        self.start_time = time.time()
+        self.options, self.session_options, self.window_options = new_global_options()
+        env = Environ({k: v for k, v in os.environ.items()})
+        try:
+            env.set("PWD", os.getcwd())
+        except OSError:
+            pass
+        env.unset("TMUX")
+        env.unset("TMUX_PANE")
+        self.environ = env
+        self.model = Model(self.options, self.session_options, self.window_options, env)
+        self.model.clients = []  # type: ignore[attr-defined]
+        self.model.notify = self.notify
+        self.clients: list[ClientConn] = self.model.clients  # type: ignore[attr-defined]
+        self.messages: deque[tuple[float, int, str]] = deque(maxlen=MESSAGE_LIMIT)
+        self.message_number = 0
+        self.cfg_causes: list[str] = []
+        self.cfg_files_loaded: list[str] = []
+        self.command_number = 0
+        self.config_loaded = trio.Event()
+        self.exit_requested = False
+        self.nursery: trio.Nursery | None = None
+        self.listen_sock: trio.socket.SocketType | None = None
+        self.buffers: Any = None
+        self.hooks: Any = None
+        self.subscribers: list[Any] = []
+        self._loop_wake = trio.Event()
+
+    # -- logging and messages --------------------------------------------------------------------
+
+    def log_exception(self, what: str) -> None:
+        log.error("%s\n%s", what, traceback.format_exc())
+
+    def add_message(self, text: str) -> None:
+        self.message_number += 1
+        self.messages.append((time.time(), self.message_number, text))
+
+    def add_cfg_cause(self, text: str) -> None:
+        self.cfg_causes.append(text)
+
+    def notify(self, name: str, data: dict[str, Any]) -> None:
+        for sub in list(self.subscribers):
+            try:
+                sub(name, data)
+            except Exception:
+                self.log_exception(f"event subscriber failed on {name}")
+        self._loop_wake.set()
+
+    def run_hook(self, name: str, item: Any) -> None:
+        """Hooks arrive with the command-surface issue; the call sites are already in place."""
+
+    # -- clients ---------------------------------------------------------------------------------
+
+    def find_client(self, name: str | None, item: Any) -> ClientConn | None:
+        if name is None:
+            c = item.client if item is not None else None
+            if c is not None and c.session is not None:
+                return c
+            wp = T.inside_pane(self.model, c) if c is not None else None
+            if wp is not None:
+                f = T.Finder(self.model, None, T.QUIET)
+                f.fs.w = wp.window
+                s = f.fs.s if f.best_session_with_window() else None
+            else:
+                s = T.best_session(self.model)
+            if s is None:
+                return None
+            best = None
+            for cl in self.clients:
+                if cl.session is s and (best is None or cl.activity_time > best.activity_time):
+                    best = cl
+            return best
+        return T.find_client_by_name(self.clients, name)
+
+    def remove_client(self, c: ClientConn) -> None:
+        if c in self.clients:
+            self.clients.remove(c)
+        if c.session is not None:
+            self.detach_client(c, quiet=True)
+        self._loop_wake.set()
+
+    def detach_client(self, c: ClientConn, quiet: bool = False) -> None:
+        s = c.session
+        if s is None:
+            return
+        c.session = None
+        s.attached = max(0, s.attached - 1)
+        self.notify("client-detached", {"client": c, "session": s})
+
+    def client_resized(self, c: ClientConn) -> None:
+        """MSG_RESIZE: attached drawing arrives with the attach issue."""
+
+    def client_woke(self, c: ClientConn) -> None:
+        """MSG_WAKEUP/MSG_UNLOCK after suspend/lock."""
+
+    def default_shell(self) -> str:
+        from .pane import check_shell
+
+        shell = str(self.session_options.get("default-shell"))
+        return shell if check_shell(shell) else "/bin/sh"
+
+    # -- commands --------------------------------------------------------------------------------
+
+    async def run_client_command(self, c: ClientConn, argv: list[str]) -> None:
+        if not argv:
+            argv = ["new-session"]
+        try:
+            commands = cmdparse.parse_argv(argv)
+            items = build_items(self, c, [_Cmd(a) for a in commands], QueueState())
+        except CommandError as e:
+            c.error_line(str(e))
+            self.add_message(f"{c.name} message: {e}")
+            c.request_exit(1)
+            return
+        await run_items(items)
+        if c.session is None or c.exiting:
+            c.request_exit()
+
+    async def run_commands_text(self, text: str, client: ClientConn | None, *,
+                                file: str | None = None, state: QueueState | None = None) -> int:
+        """Parse and run command text (config files, hooks, bindings); errors become causes."""
+        try:
+            parsed = cmdparse.parse_string(text, file=file, environ=self.environ.values)
+        except CommandError as e:
+            self.add_cfg_cause(str(e))
+            return -1
+        try:
+            items = build_items(self, client, parsed, state or QueueState(), source_file=file)
+        except CommandError as e:
+            self.add_cfg_cause(f"{file}:{getattr(e, 'line', 0)}: {e}" if file else str(e))
+            return -1
+        return await run_items(items)
+
+    # -- configuration ---------------------------------------------------------------------------
+
+    async def load_config(self) -> None:
+        try:
+            if self.config_files is None:
+                files = [os.path.expanduser(os.path.expandvars(f)) for f in DEFAULT_CONFIG_FILES]
+                quiet = True
+            else:
+                files, quiet = list(self.config_files), False
+            for path in files:
+                if "$XDG_CONFIG_HOME" in path:
+                    continue
+                try:
+                    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+                        text = f.read()
+                except OSError as e:
+                    if quiet and e.errno == errno.ENOENT:
+                        continue
+                    self.add_cfg_cause(f"{path}: {e.strerror}")
+                    continue
+                self.cfg_files_loaded.append(path)
+                await self.run_commands_text(text, None, file=path)
+        except Exception:
+            self.log_exception("loading configuration failed")
+        finally:
+            self.config_loaded.set()
+
+    # -- lifetime --------------------------------------------------------------------------------
+
+    def create_socket(self) -> trio.socket.SocketType:
+        path = self.socket_path
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        if self.flags & P.CLIENT_DEFAULTSOCKET:
+            mask = os.umask(stat.S_IXUSR | stat.S_IXGRP | stat.S_IRWXO)
+        else:
+            mask = os.umask(stat.S_IXUSR | stat.S_IRWXG | stat.S_IRWXO)
+        try:
+            sock.bind(path)
+        finally:
+            os.umask(mask)
+        sock.listen(128)
+        sock.setblocking(False)
+        return trio.socket.from_stdlib_socket(sock)
+
+    def update_socket(self) -> None:
+        """Set the socket's x bits while any session is attached, as tmux does (tools read it)."""
+        attached = any(s.attached for s in self.model.sessions.values())
+        try:
+            mode = os.stat(self.socket_path).st_mode & 0o777
+        except OSError:
+            return
+        if attached:
+            new = mode | ((mode & 0o444) >> 2)
+        else:
+            new = mode & ~0o111
+        if new != mode:
+            try:
+                os.chmod(self.socket_path, new)
+            except OSError:
+                pass
+
+    def should_exit(self) -> bool:
+        if self.exit_requested:
+            return not self.clients or all(c.exited for c in self.clients)
+        if not self.options.get("exit-empty"):
+            return False
+        if self.options.get("exit-unattached"):
+            if any(s.attached for s in self.model.sessions.values()):
+                return False
+        elif self.model.sessions:
+            return False
+        if not self.config_loaded.is_set():
+            return False
+        return not self.clients
+
+    def kill_server(self) -> None:
+        self.exit_requested = True
+        for c in list(self.clients):
+            if c.session is not None:
+                c.send(P.MSG_SHUTDOWN)
+            c.request_exit()
+        for s in list(self.model.sessions.values()):
+            self.model.destroy_session(s)
+        self._loop_wake.set()
+
+    async def _accept_loop(self, nursery: trio.Nursery) -> None:
+        assert self.listen_sock is not None
+        while True:
+            try:
+                conn, _ = await self.listen_sock.accept()
+            except OSError as e:
+                if e.errno in (errno.EMFILE, errno.ENFILE):
+                    await trio.sleep(1)
+                    continue
+                if e.errno in (errno.EAGAIN, errno.EINTR, errno.ECONNABORTED):
+                    continue
+                raise
+            self.add_connection(conn, nursery)
+
+    def add_connection(self, conn: trio.socket.SocketType, nursery: trio.Nursery) -> None:
+        try:
+            creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
+            _pid, uid, _gid = array.array("i", creds)
+        except OSError:
+            uid = -1
+        c = ClientConn(self, conn, uid)
+        if self.exit_requested:
+            conn.close()
+            return
+        if uid not in (0, os.getuid()) and not self.acl_allows(uid):
+            c.request_exit(1, "access not allowed")
+        self.clients.append(c)
+        nursery.start_soon(c.run)
+
+    def acl_allows(self, uid: int) -> bool:
+        return False
+
+    async def _signals(self) -> None:
+        with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGUSR1,
+                                       signal.SIGHUP) as sigs:
+            async for sig in sigs:
+                if sig in (signal.SIGTERM, signal.SIGINT):
+                    self.kill_server()
+                elif sig == signal.SIGUSR1:
+                    await self._recreate_socket()
+
+    async def _recreate_socket(self) -> None:
+        old = self.listen_sock
+        try:
+            self.listen_sock = self.create_socket()
+        except OSError:
+            self.log_exception("recreating the socket failed")
+            return
+        if old is not None:
+            old.close()
+        if self.nursery is not None:
+            self.nursery.cancel_scope  # accept loop picks up the new socket on restart
+            self.nursery.start_soon(self._accept_loop, self.nursery)
+
+    async def _housekeeping(self) -> None:
+        from .pane import reap_zombies
+
+        while True:
+            await trio.sleep(1.0)
+            reap_zombies()
+            self.tick_second()
+
+    def tick_second(self) -> None:
+        """Once a second: automatic-rename and other timers."""
+        from .commands.windows import check_window_names
+
+        try:
+            check_window_names(self)
+        except Exception:
+            self.log_exception("automatic-rename failed")
+
+    async def run(self, first_client_fd: int | None) -> None:
+        set_process_name("hmux")
+        try:
+            self.listen_sock = self.create_socket()
+            cause = None
+        except OSError as e:
+            cause = f"error creating {self.socket_path} ({e.strerror})"
+        async with trio.open_nursery() as nursery:
+            self.nursery = nursery
+            if first_client_fd is not None:
+                sock = socket.socket(fileno=first_client_fd)
+                sock.setblocking(False)
+                self.add_connection(trio.socket.from_stdlib_socket(sock), nursery)
+                if cause is not None:
+                    self.clients[-1].request_exit(1, cause)
+            if cause is not None and not self.clients:
+                sys.stderr.write(cause + "\n")
+                return
+            if self.listen_sock is not None:
+                nursery.start_soon(self._accept_loop, nursery)
+            nursery.start_soon(self._signals)
+            nursery.start_soon(self._housekeeping)
+            await self.load_config()
+            while not self.should_exit():
+                self._loop_wake = trio.Event()
+                with trio.move_on_after(1.0):
+                    await self._loop_wake.wait()
+            nursery.cancel_scope.cancel()
+        for p in list(self.model.panes.values()):
+            p.destroy()
+
+    def wake(self) -> None:
+        self._loop_wake.set()
+
+    # -- panes -----------------------------------------------------------------------------------
+
+    def start_pane(self, pane: Any) -> None:
+        pane.on_exit = self.pane_exited
+        pane.on_output = self.pane_output
+        assert self.nursery is not None
+        pane.start(self.nursery)
+
+    def pane_output(self, pane: Any, events: list[tuple[str, object]]) -> None:
+        for name, value in events:
+            if name == "bell":
+                self.notify("bell", {"pane": pane})
+            elif name == "title":
+                self.notify("pane-title-changed", {"pane": pane, "title": value})
+
+    def pane_exited(self, pane: Any) -> None:
+        from .commands.panes import pane_exited
+
+        try:
+            pane_exited(self, pane)
+        except Exception:
+            self.log_exception("pane exit handling failed")
+        self._loop_wake.set()
+
+
+class _Cmd:
+    __slots__ = ("argv", "line")
+
+    def __init__(self, argv: list[Any]) -> None:
+        self.argv = argv
+        self.line = 0
+
+
+def _daemonize() -> None:
+    """Fork once more so the server is not a child of the starting client (tmux's daemon())."""
+    pid = os.fork()
+    if pid > 0:
+        os._exit(0)
+    os.setsid() if os.getsid(0) != os.getpid() else None
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    if devnull > 2:
+        os.close(devnull)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="hmux-server")
+    parser.add_argument("--socket", required=True)
+    parser.add_argument("--client-fd", type=int)
+    parser.add_argument("--lock-fd", type=int, default=-1)
+    parser.add_argument("--lock-file")
+    parser.add_argument("--flags", type=int, default=0)
+    parser.add_argument("-f", dest="config", action="append")
+    parser.add_argument("--no-config", action="store_true")
+    parser.add_argument("--foreground", action="store_true")
+    ns = parser.parse_args(argv)
+    if not ns.foreground:
+        _daemonize()
+    log_path = os.environ.get("HMUX_LOG")
+    if log_path:
+        logging.basicConfig(filename=log_path, level=logging.DEBUG,
+                            format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    for sig in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU, signal.SIGQUIT):
+        signal.signal(sig, signal.SIG_IGN)
+    config = ns.config if ns.config is not None else ([] if ns.no_config else None)
+    server = Server(ns.socket, ns.flags, config, quiet_config=config is None)
+
+    async def _run() -> None:
+        # The lock is released only once the socket is bound, so racing clients retry and find us.
+        async def release_lock() -> None:
+            if ns.lock_fd >= 0:
+                try:
+                    if ns.lock_file:
+                        os.unlink(ns.lock_file)
+                except OSError:
+                    pass
+                os.close(ns.lock_fd)
+
+        runner = server.run(ns.client_fd)
+        async with trio.open_nursery() as n:
+            async def go() -> None:
+                await runner
+
+            n.start_soon(go)
+            await trio.sleep(0)
+            while server.listen_sock is None and server.nursery is None:
+                await trio.sleep(0.001)
+            await release_lock()
+
+    try:
+        trio.run(_run)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ["Server", "ClientConn", "Options", "main"]
