@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .layout import LayoutCell
+    from .layout import Layout
     from .pane import Pane
 
 # Winlink alert flags (tmux's WINLINK_*).
@@ -80,13 +80,10 @@ class Window:
     options: Any
     sx: int = 80
     sy: int = 24
-    panes: list[Pane] = field(default_factory=list)
+    layout: Layout | None = None  # owns pane order, geometry and zoom
     active: Pane | None = None
     last_panes: list[Pane] = field(default_factory=list)  # most recent first
-    layout_root: LayoutCell | None = None
-    saved_layout_root: LayoutCell | None = None  # while zoomed
     winlinks: list[Winlink] = field(default_factory=list)
-    zoomed: bool = False
     created: float = field(default_factory=time.time)
     activity_time: float = field(default_factory=time.time)
     name_time: float = 0.0
@@ -94,6 +91,14 @@ class Window:
     xpixel: int = 0
     ypixel: int = 0
     alive: bool = True
+
+    @property
+    def panes(self) -> list[Pane]:
+        return self.layout.panes if self.layout is not None else []
+
+    @property
+    def zoomed(self) -> bool:
+        return self.layout is not None and self.layout.zoomed
 
     @property
     def last(self) -> Pane | None:
@@ -261,13 +266,15 @@ class Model:
         """tmux's session_check_name: no colons or periods (replaced by underscores)."""
         return name.replace(":", "_").replace(".", "_")
 
-    def create_session(self, name: str | None, cwd: str, options: Any, environ: Environ) -> Session:
+    def create_session(self, name: str | None, cwd: str, options: Any, environ: Environ,
+                       prefix: str | None = None) -> Session:
+        """session_create: an unnamed session is called by its id (``prefix-id`` in a group)."""
         sid = self.new_session_id()
         if name is None:
-            name = str(sid)
+            name = f"{prefix}-{sid}" if prefix is not None else str(sid)
             while name in self.sessions:
                 sid = self.new_session_id()
-                name = str(sid)
+                name = f"{prefix}-{sid}" if prefix is not None else str(sid)
         s = Session(id=sid, name=name, options=options, environ=environ, cwd=cwd)
         self.sessions[name] = s
         self.session_ids[sid] = s
@@ -344,7 +351,7 @@ class Model:
             self.unlink_winlink(wl)
         for p in list(w.panes):
             self.forget_pane(p)
-        w.panes.clear()
+        w.layout = None
         self.windows.pop(w.id, None)
         self.notify("window-closed", {"window": w})
 
@@ -363,17 +370,10 @@ class Model:
 
     def remove_pane(self, p: Pane) -> None:
         """Take a pane out of its window (closing its layout cell); the window may go too."""
-        from . import layout
-
         w = p.window
-        if p in w.panes:
-            if w.zoomed:
-                unzoom(w)
-            if p.layout_cell is not None and w.layout_root is not None:
-                w.layout_root = layout.close_pane(w.layout_root, p.layout_cell)
-                p.layout_cell = None
-                apply_layout(w)
-            w.panes.remove(p)
+        if w.layout is not None and p in w.panes:
+            w.layout.close_pane(p)
+            apply_layout(w)
             if p in w.last_panes:
                 w.last_panes.remove(p)
             if w.active is p:
@@ -390,28 +390,16 @@ class Model:
 
 
 def apply_layout(w: Window) -> None:
-    """Copy geometry from the window's layout cells to its panes and resize their PTYs."""
-    from . import layout
-
-    if w.layout_root is None:
+    """Copy geometry from the window's layout to its panes, resizing their PTYs."""
+    lay = w.layout
+    if lay is None:
         return
-    for cell in layout.leaves(w.layout_root):
-        pane = cell.pane
-        if pane is None:
-            continue
-        pane.xoff, pane.yoff = cell.xoff, cell.yoff
-        if not (w.zoomed and pane is not w.active):
-            pane.resize(cell.sx, cell.sy)
-
-
-def unzoom(w: Window) -> None:
-    if not w.zoomed:
-        return
-    w.zoomed = False
-    if w.saved_layout_root is not None:
-        w.layout_root = w.saved_layout_root
-        w.saved_layout_root = None
-    apply_layout(w)
+    w.sx, w.sy = lay.sx, lay.sy
+    for pane in lay.panes:
+        g = lay.geometry(pane)
+        pane.xoff, pane.yoff = g.xoff, g.yoff
+        pane.resize(g.sx, g.sy)
+    lay.take_resized()
 
 
 def session_matches(pattern: str, name: str) -> bool:

@@ -23,7 +23,6 @@ import trio
 from .screen import new_screen
 
 if TYPE_CHECKING:
-    from .layout import LayoutCell
     from .model import Window
 
 READ_SIZE = 65536
@@ -90,7 +89,6 @@ class Pane:
         self.options = options
         self.sx, self.sy = sx, sy
         self.xoff = self.yoff = 0
-        self.layout_cell: LayoutCell | None = None
         self.screen = new_screen(sx, sy, history_limit)
         self.fd = -1
         self.pid = -1

@@ -451,7 +451,9 @@ class Server:
         self.exit_requested = False
         self.nursery: trio.Nursery | None = None
         self.listen_sock: trio.socket.SocketType | None = None
-        self.buffers: Any = None
+        from .buffers import Buffers
+
+        self.buffers = Buffers()
         self.hooks: Any = None
         self.subscribers: list[Any] = []
         self._loop_wake = trio.Event()
@@ -769,6 +771,82 @@ class Server:
                 self.notify("bell", {"pane": pane})
             elif name == "title":
                 self.notify("pane-title-changed", {"pane": pane, "title": value})
+
+    # -- model operations with server-side effects (server-fn.c) -------------------------------
+
+    def kill_pane(self, pane: Any) -> None:
+        w = pane.window
+        if len(w.panes) == 1:
+            self.kill_window(w, renumber=True)
+        else:
+            self.model.remove_pane(pane)
+        self.wake()
+
+    def kill_window(self, w: Any, renumber: bool) -> None:
+        for s in self.model.sorted_sessions():
+            if not s.has_window(w):
+                continue
+            while True:
+                wl = next((x for x in s.sorted_winlinks() if x.window is w), None)
+                if wl is None:
+                    break
+                self.model.unlink_winlink(wl)
+                if not s.alive:
+                    break
+            if renumber and s.alive:
+                self.renumber_session(s)
+        self.wake()
+
+    def unlink_window(self, s: Session, wl: Any) -> None:
+        self.model.unlink_winlink(wl)
+        self.wake()
+
+    def renumber_session(self, s: Session) -> None:
+        if not s.options.get("renumber-windows"):
+            return
+        base = int(s.options.get("base-index"))
+        old = s.sorted_winlinks()
+        s.windows = {}
+        for i, wl in enumerate(old):
+            wl.idx = base + i
+            s.windows[wl.idx] = wl
+
+    def renumber_all(self) -> None:
+        for s in self.model.sorted_sessions():
+            self.renumber_session(s)
+
+    def destroy_session(self, s: Session) -> None:
+        for c in self.clients:
+            if c.session is s:
+                c.session = None
+                c.send(P.MSG_DETACH, P.pack_string(s.name))
+        self.model.destroy_session(s)
+        self.wake()
+
+    def best_client(self, s: Session) -> ClientConn | None:
+        best = None
+        for c in self.clients:
+            if c.session is s and (best is None or c.activity_time > best.activity_time):
+                best = c
+        return best
+
+    def attach_supported(self) -> bool:
+        """Drawing on an attached terminal arrives with the attach issue."""
+        return False
+
+    def attach_client(self, c: ClientConn, s: Session, new_client: bool) -> None:
+        if new_client:
+            c.send(P.MSG_READY)
+        elif c.session is not None:
+            c.last_session = c.session
+        c.session = s
+        s.attached += 1
+        s.last_attached_time = time.time()
+        self.update_socket()
+
+    def status_message(self, c: ClientConn, text: str) -> None:
+        """display-message without -p on an attached client: shown on its status line."""
+        self.add_message(text)
 
     def pane_exited(self, pane: Any) -> None:
         from .commands.panes import pane_exited

@@ -14,8 +14,6 @@ import fnmatch
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import layout
-
 if TYPE_CHECKING:
     from .model import Model, Session, Window, Winlink
     from .pane import Pane
@@ -304,7 +302,8 @@ class Finder:
             return fs.wp is not None
         directions = {"{up-of}": "up", "{down-of}": "down", "{left-of}": "left", "{right-of}": "right"}
         if pane in directions:
-            fs.wp = layout.find_neighbour(cur_wp, directions[pane]) if cur_wp else None
+            fs.wp = (cur_wp.window.layout.find_pane(cur_wp, directions[pane])
+                     if cur_wp is not None and cur_wp.window.layout is not None else None)
             return fs.wp is not None
         if pane[:1] in ("+", "-"):
             n = _strtonum(pane[1:], 1) if len(pane) > 1 else 1
@@ -318,8 +317,34 @@ class Finder:
             fs.wp = w.pane_at_index(idx)
             if fs.wp is not None:
                 return True
-        fs.wp = layout.find_by_description(w, pane)
+        fs.wp = find_by_description(w, pane)
         return fs.wp is not None
+
+
+def find_by_description(w: Window, text: str) -> Pane | None:
+    """window_find_string: ``top``, ``bottom-left`` … name the pane at that edge's midpoint."""
+    top, bottom = 0, w.sy - 1
+    status = str(w.options.get("pane-border-status"))
+    if status == "top":
+        top += 1
+    elif status == "bottom":
+        bottom -= 1
+    x, y = w.sx // 2, w.sy // 2
+    spots = {
+        "top": (x, top), "bottom": (x, bottom), "left": (0, y), "right": (w.sx - 1, y),
+        "top-left": (0, top), "top-right": (w.sx - 1, top),
+        "bottom-left": (0, bottom), "bottom-right": (w.sx - 1, bottom),
+    }
+    spot = spots.get(text.lower())
+    if spot is None:
+        return None
+    x, y = spot
+    for p in w.panes:
+        if w.zoomed and p is not w.active:
+            continue
+        if p.xoff <= x <= p.xoff + p.sx and p.yoff <= y <= p.yoff + p.sy:
+            return p
+    return None
 
 
 def _strtonum(text: str, minimum: int) -> int | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import target as T
-from .grammar import Args, CommandError, parse_args
+from .grammar import TMUX_COMMAND_ARG_TYPES, Args, CommandError, UsageError, parse_args
 from .registry import CommandSpec, lookup
 
 if TYPE_CHECKING:
@@ -166,7 +166,10 @@ def build_items(server: Server, client: ClientConn | None, commands: list[Any], 
             raise CommandError("invalid command")
         spec = lookup(name)
         try:
-            args = parse_args(spec.template, argv[1:], spec.lower, spec.upper)
+            args = parse_args(spec.template, argv[1:], spec.lower, spec.upper,
+                              TMUX_COMMAND_ARG_TYPES.get(spec.name))
+        except UsageError:
+            raise CommandError(f"usage: {spec.name} {spec.usage}") from None
         except CommandError as e:
             raise CommandError(f"command {spec.name}: {e}") from None
         items.append(CmdItem(server, client, spec, args, state, source_file, line))

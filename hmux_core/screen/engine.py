@@ -3,11 +3,24 @@
 Everything outside ``hmux_core.screen`` talks to a pane's terminal emulator only through this
 protocol, so a native engine can replace the default one without touching panes, formats,
 capture-pane or the renderer.
+
+Semantics follow tmux 3.3a exactly, including where they surprise:
+
+- ``cursor_x`` may equal ``cols``: after writing the last column the cursor waits there until
+  the next character wraps (tmux's ``cursor_x`` shows the same value).
+- History receives lines scrolled off the top of the scroll region in the main screen, for a
+  partial scroll region too (grid_scroll_history_region), and the screen contents on ED 2 /
+  ED 0 at the home position when ``scroll_on_clear`` is set. The alternate screen never writes
+  history. When history is full, the oldest 10% of ``history_limit`` is dropped at once.
+- ``alternate_saved_x`` / ``alternate_saved_y`` are 4294967295 until a 1049 switch saved them.
 """
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
+
+#: ``(attr, fg, bg, us)`` in tmux's encoding; see :mod:`hmux_core.screen.cells`.
+Style = tuple[int, int, int, int]
 
 
 @runtime_checkable
@@ -25,6 +38,7 @@ class Engine(Protocol):
     cursor_y: int
     cursor_visible: bool
     cursor_style: int  # DECSCUSR value, 0 = default
+    cursor_blinking: bool  # DECSCUSR odd values, ?12
     title: str  # OSC 0/2 title (pane_title)
     path: str  # OSC 7 current directory, "" if never set
     alternate_on: bool
@@ -39,19 +53,29 @@ class Engine(Protocol):
     wrap_mode: bool  # DECAWM (wrap_flag)
     mouse_standard: bool  # 1000
     mouse_button: bool  # 1002
-    mouse_any: bool  # 1003
+    mouse_any: bool  # 1003 (tmux's mouse_all_flag; mouse_any_flag is any of the three)
     mouse_utf8: bool  # 1005
     mouse_sgr: bool  # 1006
     bracketed_paste: bool  # 2004
     focus_events: bool  # 1004
+    extended_keys: bool  # CSI > 4 ; 1|2 m (MODE_KEXTENDED)
     history_limit: int  # writable: history-limit changes apply to new lines
     revision: int  # bumped on every feed() that changed something
 
+    # -- pane options the model keeps in sync ---------------------------------------------------
+    scroll_on_clear: bool  # scroll-on-clear: ED 2 moves the screen into history
+    alternate_screen: bool  # alternate-screen: 1049/47/1047 are honoured
+
     # -- input ---------------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
-        """Parse a chunk of child output. Must never raise, whatever the bytes."""
+        """Parse a chunk of child output. Must never raise, whatever the bytes.
 
-    def resize(self, cols: int, rows: int) -> None: ...
+        Sequences and UTF-8 characters split across calls are handled: parser state persists.
+        """
+
+    def resize(self, cols: int, rows: int) -> None:
+        """tmux's pane resize: height rules, then reflow of wrapped lines if the width changed
+        (no reflow while the alternate screen is active)."""
 
     def reset(self) -> None:
         """Full terminal reset (send-keys -R / RIS)."""
@@ -60,7 +84,12 @@ class Engine(Protocol):
         """Bytes to write back to the child (DA1/DA2/DSR/CPR answers), cleared on read."""
 
     def take_events(self) -> list[tuple[str, object]]:
-        """Events since the last call: ("bell", None), ("title", str), ("path", str)."""
+        """Events since the last call: ("bell", None), ("title", str), ("path", str),
+        ("rename", str) for ``ESC k name ESC \\`` (apply only if allow-rename), and
+        ("clipboard", str) with the raw OSC 52 payload (apply per set-clipboard)."""
+
+    def take_dirty(self) -> set[int]:
+        """Visible rows changed since the last call, for the renderer."""
 
     # -- history -------------------------------------------------------------------------------
     @property
@@ -89,6 +118,9 @@ class Engine(Protocol):
         into history, ``None`` means the default (visible top / visible bottom); callers map ``-``
         to ``-history_size`` / ``rows - 1``. ``escapes`` = -e, ``join`` = -J, ``trailing`` = -N,
         ``octal`` = -C, ``alternate`` = -a (the saved main screen while the alternate is active).
+        ``"\\n".join(lines) + "\\n"`` is byte-identical to tmux's output. With ``alternate`` and
+        no alternate screen active, raises :class:`hmux_core.screen.NoAlternateScreen` (its
+        message is tmux's error text, "no alternate screen").
         """
 
     def tail(self, n: int) -> list[str]:
@@ -101,3 +133,10 @@ class Engine(Protocol):
 
     def search(self, pattern: str, regex: bool, ignore_case: bool) -> int:
         """``#{C:}``: the first visible line (1-based) that matches, else 0."""
+
+    def row_runs(self, y: int) -> list[tuple[str, Style]]:
+        """Visible row ``y`` as text runs with their style, covering every column.
+
+        Wide characters appear once (they cover two columns); cleared cells keep their
+        background colour.
+        """

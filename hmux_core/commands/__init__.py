@@ -1,0 +1,5 @@
+"""tmux's commands, one module per family; ``load_all`` registers them in the table."""
+
+
+def load_all() -> None:
+    from . import clients, misc, panes, sessions, windows  # noqa: F401

@@ -1,0 +1,93 @@
+"""Server-wide and informational commands: start-server, kill-server, list-commands,
+display-message."""
+
+from __future__ import annotations
+
+from .. import target as T
+from .names import COMMANDS
+from .queue import CMD_RETURN_NORMAL, CmdItem
+from .registry import PANE, all_commands, command
+
+DISPLAY_MESSAGE_TEMPLATE = (
+    "[#{session_name}] #{window_index}:"
+    "#{window_name}, current pane #{pane_index} "
+    "- (%H:%M %d-%b-%y)"
+)
+LIST_COMMANDS_TEMPLATE = (
+    "#{command_list_name}#{?command_list_alias, (#{command_list_alias}),} #{command_list_usage}"
+)
+
+
+@command("start-server", start_server=True)
+def cmd_start_server(item: CmdItem) -> int:
+    return CMD_RETURN_NORMAL
+
+
+@command("kill-server")
+def cmd_kill_server(item: CmdItem) -> int:
+    item.server.kill_server()
+    return CMD_RETURN_NORMAL
+
+
+@command("list-commands", start_server=True, after_hook=True)
+def cmd_list_commands(item: CmdItem) -> int:
+    template = item.args.get("F") or LIST_COMMANDS_TEMPLATE
+    only = item.args.argv[0] if item.args.argv else None
+    specs = {s.name: s for s in all_commands()}
+    for name, _alias in COMMANDS:
+        spec = specs[name]
+        if only is not None and only != spec.name and (not spec.alias or only != spec.alias):
+            continue
+        line = item.expand(template, T.State(), command_list_name=spec.name,
+                           command_list_alias=spec.alias, command_list_usage=spec.usage)
+        if line:
+            item.print(line)
+    return CMD_RETURN_NORMAL
+
+
+@command("display-message", target=("t", PANE, T.CANFAIL), after_hook=True, client_flag="c",
+         client_canfail=True)
+def cmd_display_message(item: CmdItem) -> int:
+    from ..format import EXPAND_TIME, expand
+    from ..formats_vars import VARIABLES, context_for
+
+    args = item.args
+    st = item.target
+    if args.has("I"):
+        return CMD_RETURN_NORMAL
+    if args.has("F") and args.argv:
+        return item.error("only one of -F or argument must be given")
+    if args.has("d"):
+        try:
+            delay = int(args.get("d") or "", 10)
+            if delay < 0:
+                return item.error("delay too small")
+        except ValueError:
+            return item.error("delay invalid")
+    template = args.argv[0] if args.argv else args.get("F")
+    if template is None:
+        template = DISPLAY_MESSAGE_TEMPLATE
+    tc = item.target_client
+    s = st.s
+    if tc is not None and tc.session is s:
+        c = tc
+    elif s is not None:
+        c = item.server.best_client(s)
+    else:
+        c = None
+    ctx = context_for(item.server, c, s, st.wl, st.wp, dict(item.state.formats))
+    if args.has("a"):
+        names = sorted(set(VARIABLES) | set(ctx.extra))
+        for name in names:
+            value = ctx.lookup(name)
+            if value is not None:
+                item.print(f"{name}={value}")
+        return CMD_RETURN_NORMAL
+    msg = expand(template, ctx, flags=EXPAND_TIME)
+    if item.client is None or item.client.is_config:
+        return item.error(msg)
+    if args.has("p"):
+        item.print(msg)
+    elif tc is not None:
+        item.server.status_message(tc, msg)
+    return CMD_RETURN_NORMAL

@@ -1,0 +1,416 @@
+"""Pane commands: split-window, list-panes, select-pane, last-pane, kill-pane, capture-pane,
+clear-history, send-keys, and what happens when a pane's process exits."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import target as T
+from ..keys import encode_key, send_keys_bytes, string_to_key
+from ..model import Environ, apply_layout
+from ..spawn import SpawnContext, SpawnError, spawn_split
+from .queue import CMD_RETURN_NORMAL, CmdItem
+from .registry import PANE, WINDOW, command
+from .util import filter_true, parse_environ_args
+
+if TYPE_CHECKING:
+    from ..pane import Pane
+    from ..server import Server
+
+SPLIT_WINDOW_TEMPLATE = "#{session_name}:#{window_index}.#{pane_index}"
+_PANE_TAIL = (
+    "[#{pane_width}x#{pane_height}] [history "
+    "#{history_size}/#{history_limit}, "
+    "#{history_bytes} bytes] #{pane_id}"
+    "#{?pane_active, (active),}#{?pane_dead, (dead),}"
+)
+LIST_PANES_TEMPLATES = (
+    "#{pane_index}: " + _PANE_TAIL,
+    "#{window_index}.#{pane_index}: " + _PANE_TAIL,
+    "#{session_name}:#{window_index}.#{pane_index}: " + _PANE_TAIL,
+)
+
+
+def _strtonum(text: str, lo: int, hi: int) -> tuple[int, str | None]:
+    try:
+        n = int(text, 10)
+    except ValueError:
+        return 0, "invalid"
+    if n < lo:
+        return 0, "too small"
+    if n > hi:
+        return 0, "too large"
+    return n, None
+
+
+def parse_percentage(text: str, lo: int, hi: int, curval: int) -> tuple[int, str | None]:
+    """args_percentage: ``N`` or ``N%`` of ``curval``, with strtonum's causes."""
+    if text.endswith("%"):
+        n, err = _strtonum(text[:-1], 0, 100)
+        if err is not None:
+            return 0, err
+        n = curval * n // 100
+        if n < lo:
+            return 0, "too small"
+        if n > hi:
+            return 0, "too large"
+        return n, None
+    return _strtonum(text, lo, hi)
+
+
+@command("split-window", target=("t", PANE, 0))
+def cmd_split_window(item: CmdItem) -> int:
+    args = item.args
+    st = item.target
+    s, wl, wp = st.s, st.wl, st.wp
+    assert s is not None and wl is not None and wp is not None
+    w = wl.window
+    horizontal = args.has("h")
+    curval = 0
+    if args.has("l") or args.has("p"):
+        if args.has("f"):
+            curval = w.sx if horizontal else w.sy
+        else:
+            curval = wp.sx if horizontal else wp.sy
+    size: int | None = None
+    if args.has("l"):
+        value = item.expand(args.get("l") or "", st)
+        n, err = parse_percentage(value, 0, 2147483647, curval)
+        if err is not None:
+            return item.error(f"size {err}")
+        size = n
+    elif args.has("p"):
+        n, err = _strtonum(item.expand(args.get("p") or "", st), 0, 100)
+        if err is not None:
+            return item.error(f"size {err}")
+        size = curval * n // 100
+    zoomed_before = w.zoomed
+    if zoomed_before and w.layout is not None:
+        w.layout.unzoom()
+        apply_layout(w)
+    env = None
+    if args.values("e"):
+        env = Environ()
+        for entry in parse_environ_args(args.values("e")):
+            env.set(*entry)
+    c = item.client if item.client is not None and not item.client.is_config else None
+    sc = SpawnContext(
+        s=s, argv=[a for a in args.argv if isinstance(a, str)],
+        cwd=item.expand(args.get("c") or "", st) if args.get("c") else None, environ=env,
+        detached=args.has("d"), client=c, tc=item.target_client)
+    try:
+        new = spawn_split(item.server, sc, wl, wp, horizontal, size, args.has("b"), args.has("f"))
+    except SpawnError as e:
+        if str(e) == "no space for new pane":
+            return item.error(str(e))
+        return item.error(f"create pane failed: {e}")
+    if args.has("Z") and w.layout is not None:
+        w.layout.zoom(w.active)
+        apply_layout(w)
+    if not args.has("d"):
+        item.state.current = T.from_winlink(wl, new)
+    if args.has("P"):
+        template = args.get("F") or SPLIT_WINDOW_TEMPLATE
+        item.print(item.expand(template, T.from_winlink(wl, new)))
+    item.target = T.from_winlink(wl, new)
+    return CMD_RETURN_NORMAL
+
+
+@command("list-panes", target=("t", WINDOW, 0), after_hook=True)
+def cmd_list_panes(item: CmdItem) -> int:
+    args = item.args
+    model = item.server.model
+    st = item.target
+    if args.has("a"):
+        for s in model.sorted_sessions():
+            for wl in s.sorted_winlinks():
+                _list_window_panes(item, wl, 2)
+    elif args.has("s"):
+        assert st.s is not None
+        for wl in st.s.sorted_winlinks():
+            _list_window_panes(item, wl, 1)
+    else:
+        assert st.wl is not None
+        _list_window_panes(item, st.wl, 0)
+    return CMD_RETURN_NORMAL
+
+
+def _list_window_panes(item: CmdItem, wl: Any, kind: int) -> None:
+    args = item.args
+    template = args.get("F") or LIST_PANES_TEMPLATES[kind]
+    flt = args.get("f")
+    for n, p in enumerate(list(wl.window.panes)):
+        st = T.from_winlink(wl, p)
+        if flt is not None and not filter_true(item.expand(flt, st, line=str(n))):
+            continue
+        item.print(item.expand(template, st, line=str(n)))
+
+
+def _set_active(item: CmdItem, w: Any, wl: Any, pane: Pane) -> None:
+    if w.set_active(pane):
+        item.state.current = T.from_winlink(wl, pane)
+        item.server.notify("window-pane-changed", {"window": w, "pane": pane})
+
+
+@command("select-pane", target=("t", PANE, 0))
+def cmd_select_pane(item: CmdItem) -> int:
+    return _select_pane(item, last=False)
+
+
+@command("last-pane", target=("t", WINDOW, 0))
+def cmd_last_pane(item: CmdItem) -> int:
+    return _select_pane(item, last=True)
+
+
+def _select_pane(item: CmdItem, last: bool) -> int:
+    args = item.args
+    st = item.target
+    s, wl, wp = st.s, st.wl, st.wp
+    assert s is not None and wl is not None and wp is not None
+    w = wl.window
+    model = item.server.model
+    if last or args.has("l"):
+        lastwp = w.last
+        if lastwp is None and len(w.panes) == 2:
+            i = w.panes.index(w.active)
+            lastwp = w.panes[i - 1] if i > 0 else w.panes[i + 1]
+        if lastwp is None:
+            return item.error("no last pane")
+        if args.has("e"):
+            lastwp.input_off = False
+        elif args.has("d"):
+            lastwp.input_off = True
+        else:
+            _push_zoom(w, args.has("Z"))
+            _set_active(item, w, wl, lastwp)
+            item.state.current = T.from_winlink(wl)
+            _pop_zoom(w)
+        return CMD_RETURN_NORMAL
+    if args.has("m") or args.has("M"):
+        marked = model.marked
+        if args.has("M") or (marked is not None and marked[2] is wp):
+            model.marked = None
+        else:
+            model.marked = (s, wl, wp)
+        return CMD_RETURN_NORMAL
+    style = args.get("P")
+    if style is not None:
+        try:
+            wp.options.set("window-style", style)
+            wp.options.set("window-active-style", style)
+        except Exception:
+            return item.error(f"bad style: {style}")
+    if args.has("g"):
+        item.print(str(wp.options.get("window-style")))
+        return CMD_RETURN_NORMAL
+    for flag, direction in (("L", "left"), ("R", "right"), ("U", "up"), ("D", "down")):
+        if args.has(flag):
+            assert w.layout is not None
+            wp = w.layout.find_pane(wp, direction)
+            break
+    if wp is None:
+        return CMD_RETURN_NORMAL
+    if args.has("e"):
+        wp.input_off = False
+        return CMD_RETURN_NORMAL
+    if args.has("d"):
+        wp.input_off = True
+        return CMD_RETURN_NORMAL
+    if args.has("T"):
+        title = item.expand(args.get("T") or "", st)
+        if wp.screen.title != title:
+            wp.screen.title = title
+            item.server.notify("pane-title-changed", {"pane": wp})
+        return CMD_RETURN_NORMAL
+    if wp is w.active:
+        return CMD_RETURN_NORMAL
+    _push_zoom(w, args.has("Z"))
+    _set_active(item, w, wl, wp)
+    item.server.run_hook("after-select-pane", item)
+    _pop_zoom(w)
+    return CMD_RETURN_NORMAL
+
+
+def _push_zoom(w: Any, keep: bool) -> None:
+    w._zoom_pushed = bool(keep and w.zoomed)
+    if w.zoomed and w.layout is not None:
+        w.layout.unzoom()
+        apply_layout(w)
+
+
+def _pop_zoom(w: Any) -> None:
+    if getattr(w, "_zoom_pushed", False) and w.layout is not None:
+        w.layout.zoom(w.active)
+        apply_layout(w)
+    w._zoom_pushed = False
+
+
+@command("kill-pane", target=("t", PANE, 0), after_hook=True)
+def cmd_kill_pane(item: CmdItem) -> int:
+    st = item.target
+    wl, wp = st.wl, st.wp
+    assert wl is not None and wp is not None
+    server = item.server
+    w = wl.window
+    if item.args.has("a"):
+        if w.layout is not None:
+            w.layout.unzoom()
+        for other in list(w.panes):
+            if other is not wp:
+                server.model.remove_pane(other)
+        return CMD_RETURN_NORMAL
+    server.kill_pane(wp)
+    return CMD_RETURN_NORMAL
+
+
+@command("capture-pane", target=("t", PANE, 0), after_hook=True)
+def cmd_capture_pane(item: CmdItem) -> int:
+    return _capture(item, clear=False)
+
+
+@command("clear-history", target=("t", PANE, 0), after_hook=True)
+def cmd_clear_history(item: CmdItem) -> int:
+    return _capture(item, clear=True)
+
+
+def _line_number(value: str | None, hsize: int, sy: int, dash: int, default: int) -> int:
+    """capture-pane's -S/-E: ``-`` for the extreme, a number (negative into history)."""
+    if value == "-":
+        return dash
+    try:
+        n = int(value, 10) if value is not None else None
+        if n is not None and not (-2147483648 <= n <= 32767):
+            n = None
+    except ValueError:
+        n = None
+    if n is None:
+        return default
+    if n < 0 and -n > hsize:
+        pos = 0
+    else:
+        pos = hsize + n
+    return min(pos, hsize + sy - 1)
+
+
+def _capture(item: CmdItem, clear: bool) -> int:
+    args = item.args
+    wp = item.target.wp
+    assert wp is not None
+    screen = wp.screen
+    if clear:
+        screen.clear_history()
+        return CMD_RETURN_NORMAL
+    if args.has("P"):
+        text = ""
+    else:
+        if args.has("a") and not screen.alternate_on:
+            if not args.has("q"):
+                return item.error("no alternate screen")
+            text = ""
+        else:
+            hsize = 0 if args.has("a") else screen.history_size
+            sy = screen.rows
+            top = _line_number(args.get("S"), hsize, sy, 0, hsize)
+            bottom = _line_number(args.get("E"), hsize, sy, hsize + sy - 1, hsize + sy - 1)
+            if bottom < top:
+                top, bottom = bottom, top
+            lines = screen.capture(top - hsize, bottom - hsize, escapes=args.has("e"),
+                                   join=args.has("J"), trailing=args.has("N"),
+                                   octal=args.has("C"), alternate=args.has("a"))
+            text = "\n".join(lines) + "\n"
+    if args.has("p"):
+        c = item.client
+        if c is None:
+            return CMD_RETURN_NORMAL
+        if text.endswith("\n"):
+            text = text[:-1]
+        c.write_stream(1, text.encode("utf-8", "surrogateescape") + b"\n")
+        return CMD_RETURN_NORMAL
+    err = item.server.buffers.set(text.encode("utf-8", "surrogateescape"), args.get("b"))
+    if err:
+        return item.error(err)
+    return CMD_RETURN_NORMAL
+
+
+@command("send-keys", target=("t", PANE, 0), after_hook=True)
+def cmd_send_keys(item: CmdItem) -> int:
+    args = item.args
+    st = item.target
+    wp = st.wp
+    assert wp is not None
+    repeat = 1
+    if args.has("N"):
+        n, err = _strtonum(args.get("N") or "", 1, 4294967295)
+        if err is not None:
+            return item.error(f"repeat count {err}")
+        repeat = n
+        if getattr(wp, "modes", None) and (args.has("X") or not args.argv):
+            wp.modes[0].prefix = repeat
+    if args.has("X"):
+        if not getattr(wp, "modes", None):
+            return item.error("not in a mode")
+        return wp.modes[0].command(item)
+    if args.has("M"):
+        return item.error("no mouse target")
+    if args.has("R"):
+        wp.screen.reset()
+    keys = [a for a in args.argv if isinstance(a, str)]
+    if not keys:
+        return CMD_RETURN_NORMAL
+    if args.has("F"):
+        keys = [item.expand(k, st) for k in keys]
+    screen = wp.screen
+    try:
+        data = send_keys_bytes(keys, literal=args.has("l"), hex_input=args.has("H"),
+                               cursor_app=screen.keypad_cursor, keypad_app=screen.keypad)
+    except ValueError as e:
+        return item.error(str(e))
+    if wp.input_off:
+        return CMD_RETURN_NORMAL
+    data = data * repeat
+    targets = [wp]
+    if wp.options.get("synchronize-panes"):
+        targets = [p for p in wp.window.panes if not p.input_off]
+    for p in targets:
+        p.write(data)
+    return CMD_RETURN_NORMAL
+
+
+@command("send-prefix", target=("t", PANE, 0), after_hook=True)
+def cmd_send_prefix(item: CmdItem) -> int:
+    st = item.target
+    assert st.s is not None and st.wp is not None
+    name = str(st.s.options.get("prefix2" if item.args.has("2") else "prefix"))
+    key = string_to_key(name)
+    data = encode_key(key, cursor_app=st.wp.screen.keypad_cursor, keypad_app=st.wp.screen.keypad)
+    if data:
+        st.wp.write(data)
+    return CMD_RETURN_NORMAL
+
+
+def pane_exited(server: Server, pane: Pane) -> None:
+    """server_destroy_pane: keep the pane with remain-on-exit, else close it."""
+    if pane.destroyed or pane not in pane.window.panes:
+        return
+    remain = pane.options.get("remain-on-exit")
+    keep = False
+    if remain in (True, "on", 1):
+        keep = True
+    elif remain == "failed":
+        keep = not (pane.dead_signal is None and pane.dead_status == 0)
+    if keep:
+        server.notify("pane-died", {"pane": pane})
+        from ..formats_vars import context_for
+        from ..format import expand
+
+        fmt = str(pane.options.get("remain-on-exit-format"))
+        if fmt:
+            w = pane.window
+            wl = w.winlinks[0] if w.winlinks else None
+            text = expand(fmt, context_for(server, None, wl.session if wl else None, wl, pane))
+            sy = pane.sy
+            pane.screen.feed(f"\x1b[r\x1b[{sy};1H\n\r{text[: pane.sx]}".encode())
+        pane.screen.cursor_visible = False
+        return
+    server.notify("pane-exited", {"pane": pane})
+    server.kill_pane(pane)

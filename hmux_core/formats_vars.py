@@ -1,0 +1,693 @@
+"""tmux's format variables over hmux's model, and the context the format expander reads.
+
+Lookup order is tmux's ``format_find``: options (server, pane, window, global window, session,
+global session), then this variable table, then extra entries (``hook_*``, loop state), then plugin
+variables, then the session and global environment. Each variable is a small function of the
+context so a format only pays for what it names.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import signal
+import socket
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import format as F
+
+if TYPE_CHECKING:
+    from .model import Session, Window, Winlink
+    from .pane import Pane
+    from .server import ClientConn, Server
+
+FORMAT_TYPE_UNKNOWN, FORMAT_TYPE_SESSION, FORMAT_TYPE_WINDOW, FORMAT_TYPE_PANE = range(4)
+VERSION = "3.3a"
+
+#: Plugin lookup hook: (context, name) -> str | None. Installed by the plugin layer.
+plugin_lookup: Callable[[ModelContext, str], str | None] | None = None
+
+
+def _b(flag: bool) -> str:
+    return "1" if flag else "0"
+
+
+class ModelContext:
+    """A FormatContext for one (client, session, winlink, pane) tuple."""
+
+    __slots__ = ("server", "c", "s", "wl", "w", "wp", "type", "extra", "_cache")
+
+    def __init__(self, server: Server, c: ClientConn | None, s: Session | None,
+                 wl: Winlink | None, wp: Pane | None, extra: dict[str, str] | None = None) -> None:
+        self.server = server
+        self.c = c
+        if wp is not None:
+            self.type = FORMAT_TYPE_PANE
+        elif wl is not None:
+            self.type = FORMAT_TYPE_WINDOW
+        elif s is not None:
+            self.type = FORMAT_TYPE_SESSION
+        else:
+            self.type = FORMAT_TYPE_UNKNOWN
+        if s is None and c is not None:
+            s = c.session
+        if wl is None and s is not None:
+            wl = s.curw
+        if wp is None and wl is not None:
+            wp = wl.window.active
+        self.s, self.wl, self.wp = s, wl, wp
+        self.w = wl.window if wl is not None else (wp.window if wp is not None else None)
+        self.extra = extra or {}
+        self._cache: dict[str, str | None] = {}
+
+    # -- FormatContext -----------------------------------------------------------------------------
+
+    def lookup(self, name: str) -> str | None:
+        cache = self._cache
+        if name in cache:
+            return cache[name]
+        value = self._lookup(name)
+        cache[name] = value
+        return value
+
+    def _lookup(self, name: str) -> str | None:
+        value = self._option(name)
+        if value is not None:
+            return value
+        fn = VARIABLES.get(name)
+        if fn is not None:
+            return fn(self)
+        if name in self.extra:
+            return self.extra[name]
+        if plugin_lookup is not None:
+            value = plugin_lookup(self, name)
+            if value is not None:
+                return value
+        env = None
+        if self.s is not None:
+            env = self.s.environ.get(name)
+        if env is None:
+            env = self.server.environ.get(name)
+        return env
+
+    def _option(self, name: str) -> str | None:
+        if not name or not (name[0] == "@" or "-" in name or name in _PLAIN_OPTION_NAMES
+                            or "[" in name):
+            return None
+        srv = self.server
+        from .options import option_string
+
+        scopes = [srv.options]
+        if self.wp is not None:
+            scopes.append(self.wp.options)
+        if self.w is not None:
+            scopes.append(self.w.options)
+        scopes.append(srv.window_options)
+        if self.s is not None:
+            scopes.append(self.s.options)
+        scopes.append(srv.session_options)
+        for opts in scopes:
+            value = option_string(opts, name)
+            if value is not None:
+                return value
+        return None
+
+    def loop_sessions(self) -> list[tuple[ModelContext, bool]]:
+        out = []
+        for s in self.server.model.sorted_sessions():
+            out.append((ModelContext(self.server, self.c, s, None, None, self.extra), s is self.s))
+        return out
+
+    def loop_windows(self) -> list[tuple[ModelContext, bool]] | None:
+        if self.s is None:
+            return None
+        out = []
+        for wl in self.s.sorted_winlinks():
+            out.append((ModelContext(self.server, self.c, self.s, wl, None, self.extra),
+                        wl is self.s.curw))
+        return out
+
+    def loop_panes(self) -> list[tuple[ModelContext, bool]] | None:
+        if self.w is None or self.wl is None:
+            return None
+        out = []
+        for p in self.w.panes:
+            out.append((ModelContext(self.server, self.c, self.s, self.wl, p, self.extra),
+                        p is self.w.active))
+        return out
+
+    def search_pane(self, pattern: str, regex: bool, ignore_case: bool) -> int | None:
+        if self.wp is None:
+            return None
+        return self.wp.screen.search(pattern, regex, ignore_case)
+
+    def session_exists(self, name: str) -> bool:
+        return name in self.server.model.sessions
+
+    def window_exists(self, name: str) -> bool | None:
+        if self.s is None:
+            return None
+        return any(wl.window.name == name for wl in self.s.windows.values())
+
+    def run_job(self, command: str) -> str:
+        jobs = getattr(self.server, "jobs", None)
+        if jobs is None:
+            return ""
+        return jobs.run_format_job(command, self)
+
+    def now(self) -> float:
+        return time.time()
+
+
+def _plain_option_names() -> frozenset[str]:
+    from .options_table import OPTIONS_BY_NAME
+
+    return frozenset(n for n in OPTIONS_BY_NAME if "-" not in n)
+
+
+_PLAIN_OPTION_NAMES = _plain_option_names()
+
+
+def expand_for(server: Server, fmt: str, st: Any, *, client: Any = None,
+               extra: dict[str, str] | None = None) -> str:
+    """Expand ``fmt`` for a resolved target state (anything with s, wl, wp)."""
+    ctx = ModelContext(server, client, getattr(st, "s", None), getattr(st, "wl", None),
+                       getattr(st, "wp", None), extra)
+    return F.expand(fmt, ctx)
+
+
+def context_for(server: Server, client: Any, s: Any, wl: Any, wp: Any,
+                extra: dict[str, str] | None = None) -> ModelContext:
+    return ModelContext(server, client, s, wl, wp, extra)
+
+
+# -- the variable table --------------------------------------------------------------------------
+
+V = Callable[[ModelContext], "str | None"]
+VARIABLES: dict[str, V] = {}
+
+
+def var(name: str) -> Callable[[V], V]:
+    def deco(fn: V) -> V:
+        VARIABLES[name] = fn
+        return fn
+
+    return deco
+
+
+def _pane(attr: str, conv: Callable[[Any], str] = str) -> V:
+    def fn(ctx: ModelContext) -> str | None:
+        return conv(getattr(ctx.wp, attr)) if ctx.wp is not None else None
+
+    return fn
+
+
+def _screen_flag(attr: str) -> V:
+    def fn(ctx: ModelContext) -> str | None:
+        return _b(bool(getattr(ctx.wp.screen, attr))) if ctx.wp is not None else None
+
+    return fn
+
+
+def _screen_num(attr: str) -> V:
+    def fn(ctx: ModelContext) -> str | None:
+        return str(int(getattr(ctx.wp.screen, attr))) if ctx.wp is not None else None
+
+    return fn
+
+
+_hostname_cache: list[str] = []
+
+
+def _hostname() -> str:
+    if not _hostname_cache:
+        _hostname_cache.append(socket.gethostname())
+    return _hostname_cache[0]
+
+
+# server
+VARIABLES["host"] = lambda ctx: _hostname()
+VARIABLES["host_short"] = lambda ctx: _hostname().split(".", 1)[0]
+VARIABLES["pid"] = lambda ctx: str(ctx.server.pid)
+VARIABLES["version"] = lambda ctx: VERSION
+VARIABLES["socket_path"] = lambda ctx: ctx.server.socket_path
+VARIABLES["start_time"] = lambda ctx: str(int(ctx.server.start_time))
+VARIABLES["uid"] = lambda ctx: str(os.getuid())
+VARIABLES["next_session_id"] = lambda ctx: f"${ctx.server.model.next_session_id}"
+VARIABLES["config_files"] = lambda ctx: ",".join(ctx.server.cfg_files_loaded)
+
+
+@var("user")
+def _user(ctx: ModelContext) -> str | None:
+    try:
+        return pwd.getpwuid(os.getuid()).pw_name
+    except KeyError:
+        return None
+
+
+# session
+def _sess(fn: Callable[[Session], str]) -> V:
+    def wrapped(ctx: ModelContext) -> str | None:
+        return fn(ctx.s) if ctx.s is not None else None
+
+    return wrapped
+
+
+VARIABLES["session_id"] = _sess(lambda s: f"${s.id}")
+VARIABLES["session_name"] = _sess(lambda s: s.name)
+VARIABLES["session_windows"] = _sess(lambda s: str(len(s.windows)))
+VARIABLES["session_attached"] = _sess(lambda s: str(s.attached))
+VARIABLES["session_many_attached"] = _sess(lambda s: _b(s.attached > 1))
+VARIABLES["session_created"] = _sess(lambda s: str(int(s.created)))
+VARIABLES["session_activity"] = _sess(lambda s: str(int(s.activity_time)))
+VARIABLES["session_path"] = _sess(lambda s: s.cwd)
+VARIABLES["session_marked"] = lambda ctx: (
+    _b(ctx.server.model.marked is not None and ctx.server.model.marked[0] is ctx.s)
+    if ctx.s is not None else None)
+VARIABLES["session_format"] = lambda ctx: _b(ctx.type == FORMAT_TYPE_SESSION)
+VARIABLES["session_grouped"] = _sess(lambda s: _b(s.group is not None))
+VARIABLES["session_group"] = lambda ctx: (
+    ctx.s.group.name if ctx.s is not None and ctx.s.group is not None else None)
+VARIABLES["session_group_size"] = lambda ctx: (
+    str(len(ctx.s.group.sessions)) if ctx.s is not None and ctx.s.group is not None else None)
+
+
+@var("session_last_attached")
+def _session_last_attached(ctx: ModelContext) -> str | None:
+    if ctx.s is None:
+        return None
+    t = int(ctx.s.last_attached_time)
+    return str(t) if t else None
+
+
+@var("session_attached_list")
+def _session_attached_list(ctx: ModelContext) -> str | None:
+    if ctx.s is None:
+        return None
+    names = [c.name for c in ctx.server.clients if c.session is ctx.s]
+    return ",".join(names) if names else None
+
+
+@var("session_alerts")
+def _session_alerts(ctx: ModelContext) -> str | None:
+    from .model import WINLINK_ACTIVITY, WINLINK_BELL, WINLINK_SILENCE
+
+    if ctx.s is None:
+        return None
+    parts = []
+    for wl in ctx.s.sorted_winlinks():
+        if not wl.flags & (WINLINK_ACTIVITY | WINLINK_BELL | WINLINK_SILENCE):
+            continue
+        part = str(wl.idx)
+        if wl.flags & WINLINK_ACTIVITY:
+            part += "#"
+        if wl.flags & WINLINK_BELL:
+            part += "!"
+        if wl.flags & WINLINK_SILENCE:
+            part += "~"
+        parts.append(part)
+    return ",".join(parts)
+
+
+@var("session_stack")
+def _session_stack(ctx: ModelContext) -> str | None:
+    s = ctx.s
+    if s is None or s.curw is None:
+        return None
+    return ",".join(str(wl.idx) for wl in [s.curw, *s.lastw])
+
+
+def _group_sessions(ctx: ModelContext) -> list[Session] | None:
+    if ctx.s is None or ctx.s.group is None:
+        return None
+    return sorted(ctx.s.group.sessions, key=lambda x: x.name)
+
+
+VARIABLES["session_group_list"] = lambda ctx: (
+    ",".join(x.name for x in g) if (g := _group_sessions(ctx)) else None)
+VARIABLES["session_group_attached"] = lambda ctx: (
+    str(sum(x.attached for x in g)) if (g := _group_sessions(ctx)) else None)
+VARIABLES["session_group_many_attached"] = lambda ctx: (
+    _b(sum(x.attached for x in g) > 1) if (g := _group_sessions(ctx)) else None)
+
+
+@var("session_group_attached_list")
+def _session_group_attached_list(ctx: ModelContext) -> str | None:
+    g = _group_sessions(ctx)
+    if not g:
+        return None
+    names = [c.name for c in ctx.server.clients if c.session in g]
+    return ",".join(names) if names else None
+
+
+# window / winlink
+def _win(fn: Callable[[Window], str]) -> V:
+    def wrapped(ctx: ModelContext) -> str | None:
+        return fn(ctx.w) if ctx.w is not None else None
+
+    return wrapped
+
+
+def _wl(fn: Callable[[Winlink], str]) -> V:
+    def wrapped(ctx: ModelContext) -> str | None:
+        return fn(ctx.wl) if ctx.wl is not None else None
+
+    return wrapped
+
+
+VARIABLES["window_id"] = _win(lambda w: f"@{w.id}")
+VARIABLES["window_name"] = _win(lambda w: w.name)
+VARIABLES["window_width"] = _win(lambda w: str(w.sx))
+VARIABLES["window_height"] = _win(lambda w: str(w.sy))
+VARIABLES["window_panes"] = _win(lambda w: str(len(w.panes)))
+VARIABLES["window_zoomed_flag"] = _win(lambda w: _b(w.zoomed))
+VARIABLES["window_activity"] = _win(lambda w: str(int(w.activity_time)))
+VARIABLES["window_cell_width"] = _win(lambda w: str(w.xpixel))
+VARIABLES["window_cell_height"] = _win(lambda w: str(w.ypixel))
+VARIABLES["window_layout"] = _win(lambda w: w.layout.dump() if w.layout else "")
+VARIABLES["window_visible_layout"] = _win(lambda w: w.layout.visible_dump() if w.layout else "")
+VARIABLES["window_linked"] = _win(lambda w: _b(len(w.winlinks) > 1))
+VARIABLES["window_linked_sessions"] = _win(lambda w: str(len(w.winlinks)))
+VARIABLES["window_format"] = lambda ctx: _b(ctx.type == FORMAT_TYPE_WINDOW)
+VARIABLES["window_index"] = _wl(lambda wl: str(wl.idx))
+VARIABLES["window_active"] = _wl(lambda wl: _b(wl.session.curw is wl))
+VARIABLES["window_last_flag"] = _wl(lambda wl: _b(bool(wl.session.lastw) and wl.session.lastw[0] is wl))
+VARIABLES["window_start_flag"] = _wl(lambda wl: _b(wl.idx == min(wl.session.windows)))
+VARIABLES["window_end_flag"] = _wl(lambda wl: _b(wl.idx == max(wl.session.windows)))
+VARIABLES["window_bell_flag"] = _wl(lambda wl: _b(bool(wl.flags & 0x1)))
+VARIABLES["window_activity_flag"] = _wl(lambda wl: _b(bool(wl.flags & 0x2)))
+VARIABLES["window_silence_flag"] = _wl(lambda wl: _b(bool(wl.flags & 0x4)))
+VARIABLES["window_flags"] = lambda ctx: (
+    window_flags(ctx.wl, True, ctx.server.model.marked) if ctx.wl is not None else None)
+VARIABLES["window_raw_flags"] = lambda ctx: (
+    window_flags(ctx.wl, False, ctx.server.model.marked) if ctx.wl is not None else None)
+VARIABLES["window_linked_sessions_list"] = _wl(
+    lambda wl: ",".join(x.session.name for x in wl.window.winlinks))
+VARIABLES["window_active_sessions"] = _wl(
+    lambda wl: str(sum(1 for x in wl.window.winlinks if x.session.curw is x)))
+
+
+@var("window_marked_flag")
+def _window_marked_flag(ctx: ModelContext) -> str | None:
+    if ctx.wl is None:
+        return None
+    m = ctx.server.model.marked
+    return _b(m is not None and m[1] is ctx.wl)
+
+
+@var("window_active_sessions_list")
+def _window_active_sessions_list(ctx: ModelContext) -> str | None:
+    if ctx.wl is None:
+        return None
+    names = [x.session.name for x in ctx.wl.window.winlinks if x.session.curw is x]
+    return ",".join(names) if names else None
+
+
+def _active_clients(ctx: ModelContext) -> list[Any]:
+    w = ctx.wl.window if ctx.wl is not None else None
+    return [c for c in ctx.server.clients
+            if c.session is not None and c.session.curw is not None and c.session.curw.window is w]
+
+
+VARIABLES["window_active_clients"] = lambda ctx: (
+    str(len(_active_clients(ctx))) if ctx.wl is not None else None)
+VARIABLES["window_active_clients_list"] = lambda ctx: (
+    (",".join(c.name for c in cl) or None) if ctx.wl is not None and (cl := _active_clients(ctx)) else None)
+
+
+@var("window_stack_index")
+def _window_stack_index(ctx: ModelContext) -> str | None:
+    if ctx.wl is None:
+        return None
+    lastw = ctx.wl.session.lastw
+    if ctx.wl in lastw:
+        return str(lastw.index(ctx.wl) + 1)
+    return "0"
+
+
+VARIABLES["window_bigger"] = lambda ctx: "0" if ctx.c is not None and ctx.c.session is not None else None
+VARIABLES["window_offset_x"] = lambda ctx: None
+VARIABLES["window_offset_y"] = lambda ctx: None
+
+
+def window_flags(wl: Winlink, escape: bool, marked: Any = None) -> str:
+    """window_printable_flags: activity, bell, silence, current, last, marked, zoomed."""
+    out = ""
+    if wl.flags & 0x2:
+        out += "##" if escape else "#"
+    if wl.flags & 0x1:
+        out += "!"
+    if wl.flags & 0x4:
+        out += "~"
+    s = wl.session
+    if wl is s.curw:
+        out += "*"
+    if s.lastw and s.lastw[0] is wl:
+        out += "-"
+    if marked is not None and marked[1] is wl:
+        out += "M"
+    if wl.window.zoomed:
+        out += "Z"
+    return out
+
+
+VARIABLES["active_window_index"] = lambda ctx: (
+    str(ctx.s.curw.idx) if ctx.s is not None and ctx.s.curw is not None else None)
+VARIABLES["last_window_index"] = lambda ctx: (
+    str(max(ctx.s.windows)) if ctx.s is not None and ctx.s.windows else None)
+
+# pane
+VARIABLES["pane_id"] = _pane("id", lambda i: f"%{i}")
+VARIABLES["pane_width"] = _pane("sx")
+VARIABLES["pane_height"] = _pane("sy")
+VARIABLES["pane_left"] = _pane("xoff")
+VARIABLES["pane_top"] = _pane("yoff")
+VARIABLES["pane_right"] = lambda ctx: str(ctx.wp.xoff + ctx.wp.sx - 1) if ctx.wp is not None else None
+VARIABLES["pane_bottom"] = lambda ctx: str(ctx.wp.yoff + ctx.wp.sy - 1) if ctx.wp is not None else None
+VARIABLES["pane_tty"] = _pane("tty")
+VARIABLES["pane_pid"] = lambda ctx: str(ctx.wp.pid) if ctx.wp is not None else None
+VARIABLES["pane_format"] = lambda ctx: _b(ctx.type == FORMAT_TYPE_PANE)
+VARIABLES["pane_dead"] = lambda ctx: _b(ctx.wp.fd < 0) if ctx.wp is not None else None
+VARIABLES["pane_input_off"] = _pane("input_off", _b)
+VARIABLES["pane_in_mode"] = lambda ctx: str(len(getattr(ctx.wp, "modes", []))) if ctx.wp is not None else None
+VARIABLES["pane_mode"] = lambda ctx: (
+    (ctx.wp.modes[0].name if getattr(ctx.wp, "modes", None) else None) if ctx.wp is not None else None)
+VARIABLES["pane_synchronized"] = lambda ctx: (
+    _b(bool(ctx.wp.options.get("synchronize-panes"))) if ctx.wp is not None else None)
+VARIABLES["pane_pipe"] = lambda ctx: _b(ctx.wp.pipe is not None) if ctx.wp is not None else None
+VARIABLES["pane_search_string"] = lambda ctx: getattr(ctx.wp, "search_string", "") if ctx.wp is not None else None
+VARIABLES["pane_title"] = lambda ctx: ctx.wp.screen.title if ctx.wp is not None else None
+VARIABLES["pane_path"] = lambda ctx: ctx.wp.screen.path if ctx.wp is not None else None
+VARIABLES["pane_start_command"] = lambda ctx: ctx.wp.start_command() if ctx.wp is not None else None
+VARIABLES["pane_start_path"] = lambda ctx: (ctx.wp.cwd or "") if ctx.wp is not None else None
+VARIABLES["pane_current_command"] = lambda ctx: ctx.wp.current_command() if ctx.wp is not None else None
+VARIABLES["pane_current_path"] = lambda ctx: ctx.wp.current_path() if ctx.wp is not None else None
+VARIABLES["pane_fg"] = lambda ctx: "default" if ctx.wp is not None else None
+VARIABLES["pane_bg"] = lambda ctx: "default" if ctx.wp is not None else None
+
+
+@var("pane_index")
+def _pane_index(ctx: ModelContext) -> str | None:
+    wp = ctx.wp
+    if wp is None or wp not in wp.window.panes:
+        return None
+    return str(wp.window.pane_index(wp))
+
+
+@var("pane_active")
+def _pane_active(ctx: ModelContext) -> str | None:
+    return _b(ctx.wp.window.active is ctx.wp) if ctx.wp is not None else None
+
+
+@var("pane_last")
+def _pane_last(ctx: ModelContext) -> str | None:
+    return _b(ctx.wp.window.last is ctx.wp) if ctx.wp is not None else None
+
+
+@var("pane_at_left")
+def _pane_at_left(ctx: ModelContext) -> str | None:
+    return _b(ctx.wp.xoff == 0) if ctx.wp is not None else None
+
+
+@var("pane_at_right")
+def _pane_at_right(ctx: ModelContext) -> str | None:
+    wp = ctx.wp
+    return _b(wp.xoff + wp.sx == wp.window.sx) if wp is not None else None
+
+
+def _border_status(wp: Pane) -> str:
+    try:
+        return str(wp.window.options.get("pane-border-status"))
+    except Exception:
+        return "off"
+
+
+@var("pane_at_top")
+def _pane_at_top(ctx: ModelContext) -> str | None:
+    wp = ctx.wp
+    if wp is None:
+        return None
+    return _b(wp.yoff == (1 if _border_status(wp) == "top" else 0))
+
+
+@var("pane_at_bottom")
+def _pane_at_bottom(ctx: ModelContext) -> str | None:
+    wp = ctx.wp
+    if wp is None:
+        return None
+    limit = wp.window.sy - (1 if _border_status(wp) == "bottom" else 0)
+    return _b(wp.yoff + wp.sy == limit)
+
+
+@var("pane_marked")
+def _pane_marked(ctx: ModelContext) -> str | None:
+    if ctx.wp is None:
+        return None
+    m = ctx.server.model.marked
+    return _b(m is not None and m[2] is ctx.wp)
+
+
+@var("pane_marked_set")
+def _pane_marked_set(ctx: ModelContext) -> str | None:
+    if ctx.wp is None:
+        return None
+    return _b(ctx.server.model.marked is not None)
+
+
+@var("pane_dead_status")
+def _pane_dead_status(ctx: ModelContext) -> str | None:
+    wp = ctx.wp
+    if wp is None or not wp.exited or wp.dead_signal is not None or wp.dead_status is None:
+        return None
+    return str(wp.dead_status)
+
+
+@var("pane_dead_signal")
+def _pane_dead_signal(ctx: ModelContext) -> str | None:
+    wp = ctx.wp
+    if wp is None or not wp.exited or wp.dead_signal is None:
+        return None
+    try:
+        return signal.Signals(wp.dead_signal).name[3:]
+    except ValueError:
+        return str(wp.dead_signal)
+
+
+@var("pane_dead_time")
+def _pane_dead_time(ctx: ModelContext) -> str | None:
+    wp = ctx.wp
+    if wp is None or wp.dead_time is None:
+        return None
+    return str(int(wp.dead_time))
+
+
+@var("pane_tabs")
+def _pane_tabs(ctx: ModelContext) -> str | None:
+    if ctx.wp is None:
+        return None
+    tabs = ctx.wp.screen.tabs()
+    return ",".join(str(t) for t in tabs) if tabs else None
+
+
+# screen state
+VARIABLES["cursor_x"] = _screen_num("cursor_x")
+VARIABLES["cursor_y"] = _screen_num("cursor_y")
+VARIABLES["cursor_flag"] = _screen_flag("cursor_visible")
+VARIABLES["insert_flag"] = _screen_flag("insert_mode")
+VARIABLES["keypad_cursor_flag"] = _screen_flag("keypad_cursor")
+VARIABLES["keypad_flag"] = _screen_flag("keypad")
+VARIABLES["origin_flag"] = _screen_flag("origin_mode")
+VARIABLES["wrap_flag"] = _screen_flag("wrap_mode")
+VARIABLES["mouse_standard_flag"] = _screen_flag("mouse_standard")
+VARIABLES["mouse_button_flag"] = _screen_flag("mouse_button")
+VARIABLES["mouse_all_flag"] = _screen_flag("mouse_any")
+VARIABLES["mouse_utf8_flag"] = _screen_flag("mouse_utf8")
+VARIABLES["mouse_sgr_flag"] = _screen_flag("mouse_sgr")
+VARIABLES["alternate_on"] = _screen_flag("alternate_on")
+VARIABLES["alternate_saved_x"] = _screen_num("alternate_saved_x")
+VARIABLES["alternate_saved_y"] = _screen_num("alternate_saved_y")
+VARIABLES["scroll_region_upper"] = _screen_num("scroll_region_upper")
+VARIABLES["scroll_region_lower"] = _screen_num("scroll_region_lower")
+VARIABLES["history_size"] = lambda ctx: str(ctx.wp.screen.history_size) if ctx.wp is not None else None
+VARIABLES["history_limit"] = lambda ctx: str(ctx.wp.screen.history_limit) if ctx.wp is not None else None
+VARIABLES["history_bytes"] = lambda ctx: str(ctx.wp.screen.history_bytes()) if ctx.wp is not None else None
+
+
+@var("mouse_any_flag")
+def _mouse_any_flag(ctx: ModelContext) -> str | None:
+    if ctx.wp is None:
+        return None
+    sc = ctx.wp.screen
+    return _b(sc.mouse_standard or sc.mouse_button or sc.mouse_any)
+
+
+@var("cursor_character")
+def _cursor_character(ctx: ModelContext) -> str | None:
+    return ctx.wp.screen.cursor_character() if ctx.wp is not None else None
+
+
+# client
+def _cl(fn: Callable[[ClientConn], str | None]) -> V:
+    def wrapped(ctx: ModelContext) -> str | None:
+        return fn(ctx.c) if ctx.c is not None else None
+
+    return wrapped
+
+
+VARIABLES["client_name"] = _cl(lambda c: c.name)
+VARIABLES["client_pid"] = _cl(lambda c: str(c.pid))
+VARIABLES["client_tty"] = _cl(lambda c: c.ttyname)
+VARIABLES["client_termname"] = _cl(lambda c: c.term)
+VARIABLES["client_termtype"] = _cl(lambda c: "")
+VARIABLES["client_termfeatures"] = _cl(lambda c: "")
+VARIABLES["client_utf8"] = _cl(lambda c: _b(c.utf8))
+VARIABLES["client_readonly"] = _cl(lambda c: _b(c.readonly))
+VARIABLES["client_control_mode"] = _cl(lambda c: _b(c.control))
+VARIABLES["client_created"] = _cl(lambda c: str(int(c.created)))
+VARIABLES["client_activity"] = _cl(lambda c: str(int(c.activity_time)))
+VARIABLES["client_written"] = _cl(lambda c: str(c.written))
+VARIABLES["client_discarded"] = _cl(lambda c: str(c.discarded))
+VARIABLES["client_key_table"] = _cl(lambda c: c.key_table)
+VARIABLES["client_prefix"] = _cl(lambda c: _b(c.key_table != "root"))
+VARIABLES["client_session"] = _cl(lambda c: c.session.name if c.session is not None else None)
+VARIABLES["client_last_session"] = _cl(
+    lambda c: c.last_session.name if c.last_session is not None and c.last_session.alive else None)
+VARIABLES["client_width"] = _cl(lambda c: str(c.sx) if c.session is not None else None)
+VARIABLES["client_height"] = _cl(lambda c: str(c.sy) if c.session is not None else None)
+VARIABLES["client_cell_width"] = _cl(lambda c: None)
+VARIABLES["client_cell_height"] = _cl(lambda c: None)
+VARIABLES["client_uid"] = _cl(lambda c: str(c.uid) if c.uid >= 0 else None)
+
+
+@var("client_user")
+def _client_user(ctx: ModelContext) -> str | None:
+    if ctx.c is None or ctx.c.uid < 0:
+        return None
+    try:
+        return pwd.getpwuid(ctx.c.uid).pw_name
+    except KeyError:
+        return None
+
+
+@var("client_flags")
+def _client_flags(ctx: ModelContext) -> str | None:
+    c = ctx.c
+    if c is None:
+        return None
+    parts = []
+    if c.session is not None:
+        parts.append("attached")
+    if c.control:
+        parts.append("control-mode")
+    if c.readonly:
+        parts.append("read-only")
+    if c.utf8:
+        parts.append("UTF-8")
+    return ",".join(parts)
+
+
+# buffers (filled by the buffer store when one exists)
+for _name in ("buffer_name", "buffer_size", "buffer_sample", "buffer_created"):
+    VARIABLES.setdefault(_name, lambda ctx, _n=_name: ctx.extra.get(_n))

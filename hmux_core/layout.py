@@ -1,0 +1,1667 @@
+"""Window layout cell tree, computed exactly as tmux 3.3a does it.
+
+A window's panes are arranged by a tree of cells: left-right containers, top-bottom containers and
+leaves holding one pane.  Cells sit side by side with one column/row between them for the border.
+Every arithmetic quirk of tmux (unsigned wrap-around, one-unit-at-a-time shrinking, the order in
+which space is taken from neighbours) is reproduced, because clients (iTerm2, scripts, the regress
+suite) compare ``#{window_layout}`` strings and pane geometry byte for byte.
+
+The :class:`Layout` object is the per-window geometry owner:
+
+* ``sx``/``sy`` are the *window* size (tmux's ``w->sx``/``w->sy``); presets and layout strings
+  can change it, exactly as they do in tmux.
+* ``panes`` is the window's pane list in tmux order (``w->panes``: ``pane_index`` order), kept
+  with tmux's insertion rules (``window_add_pane``).
+* ``geometry(pane)`` is the pane's own offset and size (``wp->xoff`` … ``wp->sy``), which is not
+  always its cell's: with ``pane-border-status`` a row is lost, and while zoomed the hidden panes
+  keep their old geometry.
+* ``take_resized()`` returns the panes whose size changed since the last call, so the owner can
+  resize their PTYs and screens.
+
+Panes are opaque: anything with an integer ``id`` attribute.
+
+Every mutating operation unzooms first, as every tmux caller does (``server_unzoom_window`` /
+``window_push_zoom``); only :meth:`Layout.resize_window` re-zooms afterwards (as tmux's
+``resize_window`` does).  Re-zooming after ``split-window -Z`` etc. is the caller's job.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from enum import IntEnum
+from typing import Any, NamedTuple
+
+__all__ = [
+    "LEFTRIGHT",
+    "TOPBOTTOM",
+    "WINDOWPANE",
+    "PANE_MINIMUM",
+    "WINDOW_MINIMUM",
+    "WINDOW_MAXIMUM",
+    "PRESET_NAMES",
+    "Layout",
+    "LayoutCell",
+    "LayoutError",
+    "LayoutType",
+    "PaneGeometry",
+    "checksum",
+    "dump",
+    "lookup_preset",
+    "parse_percentage",
+    "parse_split_size",
+    "swap_panes",
+]
+
+
+class LayoutType(IntEnum):
+    """Cell types (tmux's ``enum layout_type``)."""
+
+    LEFTRIGHT = 0
+    TOPBOTTOM = 1
+    WINDOWPANE = 2
+
+
+LEFTRIGHT = LayoutType.LEFTRIGHT
+TOPBOTTOM = LayoutType.TOPBOTTOM
+WINDOWPANE = LayoutType.WINDOWPANE
+
+PANE_MINIMUM = 1
+WINDOW_MINIMUM = PANE_MINIMUM
+WINDOW_MAXIMUM = 10000
+
+PANE_STATUS_OFF = 0
+PANE_STATUS_TOP = 1
+PANE_STATUS_BOTTOM = 2
+_STATUS_NAMES = {"off": PANE_STATUS_OFF, "top": PANE_STATUS_TOP, "bottom": PANE_STATUS_BOTTOM}
+
+PRESET_NAMES = ("even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled")
+
+_UINT_MAX = 0xFFFFFFFF
+_INT_MAX = 0x7FFFFFFF
+_LAYOUT_BUFSIZE = 8192  # tmux dumps into a fixed buffer; longer layouts dump as nothing
+
+
+def _u32(v: int) -> int:
+    """C ``u_int`` wrap-around, which tmux's arithmetic relies on in edge cases."""
+    return v & _UINT_MAX
+
+
+def _i32(v: int) -> int:
+    """C conversion of an unsigned value to ``int``."""
+    v &= _UINT_MAX
+    return v - 0x100000000 if v > _INT_MAX else v
+
+
+class LayoutError(Exception):
+    """An operation tmux refuses; ``str()`` is tmux's exact message."""
+
+    def __init__(self, message: str, cause: str | None = None) -> None:
+        super().__init__(message)
+        self.cause = cause if cause is not None else message
+
+
+class PaneGeometry(NamedTuple):
+    """A pane's position and size (``pane_left``, ``pane_top``, ``pane_width``, ``pane_height``)."""
+
+    xoff: int
+    yoff: int
+    sx: int
+    sy: int
+
+
+class LayoutCell:
+    """One node of the layout tree (tmux's ``struct layout_cell``)."""
+
+    __slots__ = ("type", "sx", "sy", "xoff", "yoff", "parent", "children", "pane")
+
+    def __init__(self, parent: LayoutCell | None = None) -> None:
+        self.type = WINDOWPANE
+        self.parent = parent
+        self.children: list[LayoutCell] = []
+        self.sx = _UINT_MAX
+        self.sy = _UINT_MAX
+        self.xoff = _UINT_MAX
+        self.yoff = _UINT_MAX
+        self.pane: Any = None
+
+    def set_size(self, sx: int, sy: int, xoff: int, yoff: int) -> None:
+        self.sx = sx
+        self.sy = sy
+        self.xoff = xoff
+        self.yoff = yoff
+
+    def make_leaf(self, pane: Any) -> None:
+        self.type = WINDOWPANE
+        self.children = []
+        self.pane = pane
+
+    def make_node(self, type_: LayoutType) -> None:
+        if type_ == WINDOWPANE:
+            raise ValueError("bad layout type")
+        self.type = type_
+        self.children = []
+        self.pane = None
+
+    def leaves(self) -> Iterator[LayoutCell]:
+        """Leaf cells in tree order (the order of a layout string)."""
+        if self.type == WINDOWPANE:
+            yield self
+            return
+        stack = list(reversed(self.children))
+        while stack:
+            c = stack.pop()
+            if c.type == WINDOWPANE:
+                yield c
+            else:
+                stack.extend(reversed(c.children))
+
+    def count_cells(self) -> int:
+        if self.type == WINDOWPANE:
+            return 1
+        return sum(c.count_cells() for c in self.children)
+
+    def __repr__(self) -> str:
+        name = ("LEFTRIGHT", "TOPBOTTOM", "WINDOWPANE")[self.type]
+        pid = getattr(self.pane, "id", None)
+        return f"<LayoutCell {name} {self.sx}x{self.sy},{self.xoff},{self.yoff} pane={pid}>"
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout strings
+
+def checksum(body: str | bytes) -> int:
+    """tmux's 16-bit rotating checksum of a layout body (``layout_checksum``)."""
+    data = body.encode("utf-8", "surrogateescape") if isinstance(body, str) else body
+    csum = 0
+    for ch in data:
+        csum = (csum >> 1) + ((csum & 1) << 15)
+        # tmux adds a (signed on x86) char
+        csum = (csum + (ch - 256 if ch >= 128 else ch)) & 0xFFFF
+    return csum
+
+
+def _append(lc: LayoutCell, out: list[str]) -> None:
+    if lc.pane is not None:
+        out.append(f"{lc.sx}x{lc.sy},{lc.xoff},{lc.yoff},{lc.pane.id}")
+    else:
+        out.append(f"{lc.sx}x{lc.sy},{lc.xoff},{lc.yoff}")
+    if lc.type == WINDOWPANE:
+        return
+    opening, closing = ("{", "}") if lc.type == LEFTRIGHT else ("[", "]")
+    out.append(opening)
+    for i, child in enumerate(lc.children):
+        if i:
+            out.append(",")
+        _append(child, out)
+    out.append(closing)
+
+
+def dump(root: LayoutCell | None) -> str:
+    """The layout string tmux shows as ``#{window_layout}`` (``csum,body``).
+
+    Returns "" when there is no tree or the body would not fit tmux's 8 KiB buffer (tmux then
+    yields no value)."""
+    if root is None:
+        return ""
+    parts: list[str] = []
+    _append(root, parts)
+    body = "".join(parts)
+    if len(body) >= _LAYOUT_BUFSIZE:
+        return ""
+    return f"{checksum(body):04x},{body}"
+
+
+_HEX_RE = re.compile(r"[ \t\n\v\f\r]*([+-]?)(?:0[xX](?=[0-9a-fA-F]))?([0-9a-fA-F]+)")
+_DIGITS_RE = re.compile(r"[0-9]*")
+
+
+def _isdigit(ch: str) -> bool:
+    return "0" <= ch <= "9"
+
+
+def _scan_u(text: str, pos: int) -> tuple[int, int]:
+    """Digits at pos as sscanf's %u would store them; returns (value, end)."""
+    end = _DIGITS_RE.match(text, pos).end()  # type: ignore[union-attr]
+    v = int(text[pos:end]) if end > pos else 0
+    if v > 0xFFFFFFFFFFFFFFFF:
+        v = 0xFFFFFFFFFFFFFFFF
+    return v & _UINT_MAX, end
+
+
+def _construct(parent: LayoutCell | None, text: str, pos: int) -> tuple[LayoutCell | None, int]:
+    """Parse one cell at pos (``layout_construct``); returns (cell or None, new pos)."""
+    n = len(text)
+    if pos >= n or not _isdigit(text[pos]):
+        return None, pos
+    sx, pos = _scan_u(text, pos)
+    if pos >= n or text[pos] != "x":
+        return None, pos
+    pos += 1
+    if pos >= n or not _isdigit(text[pos]):
+        return None, pos
+    sy, pos = _scan_u(text, pos)
+    if pos >= n or text[pos] != ",":
+        return None, pos
+    pos += 1
+    if pos >= n or not _isdigit(text[pos]):
+        return None, pos
+    xoff, pos = _scan_u(text, pos)
+    if pos >= n or text[pos] != ",":
+        return None, pos
+    pos += 1
+    if pos >= n or not _isdigit(text[pos]):
+        return None, pos
+    yoff, pos = _scan_u(text, pos)
+    if pos < n and text[pos] == ",":
+        # optional pane id (ignored); ",digits x" is really the next cell
+        saved = pos
+        _, pos = _scan_u(text, pos + 1)
+        if pos < n and text[pos] == "x":
+            pos = saved
+    lc = LayoutCell(parent)
+    lc.set_size(sx, sy, xoff, yoff)
+    ch = text[pos] if pos < n else "\0"
+    if ch in ",}]\0":
+        return lc, pos
+    if ch == "{":
+        lc.type = LEFTRIGHT
+    elif ch == "[":
+        lc.type = TOPBOTTOM
+    else:
+        return None, pos
+    while True:
+        pos += 1
+        child, pos = _construct(lc, text, pos)
+        if child is None:
+            return None, pos
+        lc.children.append(child)
+        if not (pos < n and text[pos] == ","):
+            break
+    closing = "}" if lc.type == LEFTRIGHT else "]"
+    if pos >= n or text[pos] != closing:
+        return None, pos
+    return lc, pos + 1
+
+
+def _check(lc: LayoutCell) -> bool:
+    """Do the children exactly fill each container (``layout_check``)?"""
+    if lc.type == WINDOWPANE:
+        return True
+    total = 0
+    for c in lc.children:
+        if lc.type == LEFTRIGHT:
+            if c.sy != lc.sy:
+                return False
+            total += c.sx + 1
+        else:
+            if c.sx != lc.sx:
+                return False
+            total += c.sy + 1
+        if not _check(c):
+            return False
+    return _u32(total - 1) == (lc.sx if lc.type == LEFTRIGHT else lc.sy)
+
+
+# ---------------------------------------------------------------------------------------------
+# Option value parsing shared with the commands
+
+def _strtonum(value: str, minval: int, maxval: int) -> tuple[int, str | None]:
+    """OpenBSD strtonum: (value, None) or (0, "invalid" / "too small" / "too large")."""
+    m = re.fullmatch(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", value)
+    if m is None:
+        return 0, "invalid"
+    v = int(m.group(1))
+    if v < minval:
+        return 0, "too small"
+    if v > maxval:
+        return 0, "too large"
+    return v, None
+
+
+def parse_percentage(value: str, minval: int, maxval: int, curval: int) -> tuple[int, str | None]:
+    """``args_string_percentage``: "N" or "N%" of curval; returns (value, error cause or None)."""
+    if value.endswith("%"):
+        pct, err = _strtonum(value[:-1], 0, 100)
+        if err is not None:
+            return 0, err
+        v = (curval * pct) // 100
+        if v < minval:
+            return 0, "too small"
+        if v > maxval:
+            return 0, "too large"
+        return v, None
+    if value == "":
+        return 0, "invalid"
+    return _strtonum(value, minval, maxval)
+
+
+def parse_split_size(lines: str | None, percent: str | None = None) -> tuple[int | None, int | None]:
+    """Turn split-window/join-pane ``-l`` / ``-p`` values into (size, percent) for :meth:`split`.
+
+    Raises LayoutError with tmux's messages ("lines invalid", "percentage too small", …)."""
+    if lines is not None:
+        if lines.endswith("%"):
+            v, err = _strtonum(lines[:-1], 0, _INT_MAX)
+            if err is not None:
+                raise LayoutError(f"percentage {err}")
+            return None, v
+        v, err = _strtonum(lines, 0, _INT_MAX)
+        if err is not None:
+            raise LayoutError(f"lines {err}")
+        return v, None
+    if percent is not None:
+        v, err = _strtonum(percent, 0, _INT_MAX)
+        if err is not None:
+            raise LayoutError(f"create pane failed: -p {err}")
+        return None, v
+    return None, None
+
+
+def lookup_preset(name: str) -> int:
+    """Index of the preset a (possibly abbreviated) name means, or -1 if none or ambiguous."""
+    matched = -1
+    for i, preset in enumerate(PRESET_NAMES):
+        if preset.startswith(name):
+            if matched != -1:
+                return -1
+            matched = i
+    return matched
+
+
+# ---------------------------------------------------------------------------------------------
+
+def _pid(pane: Any) -> int:
+    return pane.id
+
+
+class Layout:
+    """The layout of one window: window size, pane order, cell tree, pane geometry and zoom."""
+
+    def __init__(self, sx: int, sy: int, pane: Any = None, border_status: str | int = "off") -> None:
+        self.sx = sx
+        self.sy = sy
+        self.root: LayoutCell | None = None
+        self.panes: list[Any] = []
+        self.last_preset = -1  # w->lastlayout
+        self._status = self._status_value(border_status)
+        self._geom: dict[int, list[int]] = {}
+        self._resized: dict[int, Any] = {}
+        self._saved_root: LayoutCell | None = None
+        self._zoom_pane: Any = None
+        # Set when the last spread_out would make tmux 3.3a spin forever, or a split would
+        # crash it; hmux leaves the layout unchanged instead.
+        self.tmux_would_hang = False
+        self.tmux_would_crash = False
+        if pane is not None:
+            self.init(pane)
+
+    # -- basic state ------------------------------------------------------------------------
+
+    @staticmethod
+    def _status_value(value: str | int) -> int:
+        if isinstance(value, str):
+            return _STATUS_NAMES[value]
+        return int(value)
+
+    @property
+    def border_status(self) -> int:
+        """``pane-border-status`` as 0 (off), 1 (top), 2 (bottom)."""
+        return self._status
+
+    def set_border_status(self, value: str | int) -> None:
+        """Change ``pane-border-status``; tmux refits the panes (a row is gained or lost)."""
+        self._status = self._status_value(value)
+        if self.root is not None:
+            self._fix_panes()
+
+    @property
+    def zoomed(self) -> bool:
+        return self._saved_root is not None
+
+    @property
+    def zoomed_pane(self) -> Any:
+        return self._zoom_pane
+
+    @property
+    def full_root(self) -> LayoutCell | None:
+        """The real tree (the saved one while zoomed)."""
+        return self._saved_root if self._saved_root is not None else self.root
+
+    def init(self, pane: Any) -> None:
+        """Root leaf for the first pane of a window (``window_add_pane`` + ``layout_init``)."""
+        self.panes = [pane]
+        self._new_geometry(pane)
+        self._layout_init(pane)
+
+    def _layout_init(self, pane: Any) -> None:
+        lc = self.root = LayoutCell(None)
+        lc.set_size(self.sx, self.sy, 0, 0)
+        lc.make_leaf(pane)
+        self._fix_panes()
+
+    def _new_geometry(self, pane: Any) -> None:
+        # window_pane_create: at the window size, offset 0,0
+        self._geom[_pid(pane)] = [0, 0, self.sx, self.sy]
+
+    def geometry(self, pane: Any) -> PaneGeometry:
+        g = self._geom[_pid(pane)]
+        return PaneGeometry(g[0], g[1], g[2], g[3])
+
+    def take_resized(self) -> list[Any]:
+        """Panes whose size changed since the last call (``window_pane_resize`` happened)."""
+        out = list(self._resized.values())
+        self._resized.clear()
+        return out
+
+    def sane(self) -> bool:
+        """False when tmux's unsigned arithmetic wrapped somewhere (e.g. ``tiled`` in a window
+        narrower than its columns): tmux keeps such layouts, so does hmux, but a screen must
+        not be allocated at that size."""
+        return _tree_sane(self.full_root) and all(
+            max(g) <= WINDOW_MAXIMUM * 2 for g in self._geom.values())
+
+    def leaves(self) -> list[LayoutCell]:
+        """Leaf cells of the visible tree in tree order."""
+        return [] if self.root is None else list(self.root.leaves())
+
+    def cell_of(self, pane: Any) -> LayoutCell | None:
+        """The pane's cell in the visible tree (None for hidden panes while zoomed)."""
+        if self.root is None:
+            return None
+        pid = _pid(pane)
+        for lc in self.root.leaves():
+            if lc.pane is not None and _pid(lc.pane) == pid:
+                return lc
+        return None
+
+    def _cell(self, pane: Any) -> LayoutCell:
+        lc = self.cell_of(pane)
+        if lc is None:
+            raise ValueError(f"pane {_pid(pane)} is not in the layout")
+        return lc
+
+    def dump(self) -> str:
+        """``#{window_layout}``: the full layout even while zoomed."""
+        return dump(self.full_root)
+
+    def visible_dump(self) -> str:
+        """``#{window_visible_layout}``: what is shown (one cell while zoomed)."""
+        return dump(self.root)
+
+    # -- border helpers ---------------------------------------------------------------------
+
+    @staticmethod
+    def _is_top(lc: LayoutCell) -> bool:
+        while lc.parent is not None:
+            parent = lc.parent
+            if parent.type == TOPBOTTOM and lc is not parent.children[0]:
+                return False
+            lc = parent
+        return True
+
+    @staticmethod
+    def _is_bottom(lc: LayoutCell) -> bool:
+        while lc.parent is not None:
+            parent = lc.parent
+            if parent.type == TOPBOTTOM and lc is not parent.children[-1]:
+                return False
+            lc = parent
+        return True
+
+    def _add_border(self, lc: LayoutCell) -> bool:
+        if self._status == PANE_STATUS_TOP:
+            return self._is_top(lc)
+        if self._status == PANE_STATUS_BOTTOM:
+            return self._is_bottom(lc)
+        return False
+
+    # -- offsets and pane geometry ----------------------------------------------------------
+
+    @staticmethod
+    def _fix_offsets1(lc: LayoutCell) -> None:
+        if lc.type == LEFTRIGHT:
+            xoff = lc.xoff
+            for c in lc.children:
+                c.xoff = xoff
+                c.yoff = lc.yoff
+                if c.type != WINDOWPANE:
+                    Layout._fix_offsets1(c)
+                xoff = _u32(xoff + c.sx + 1)
+        else:
+            yoff = lc.yoff
+            for c in lc.children:
+                c.xoff = lc.xoff
+                c.yoff = yoff
+                if c.type != WINDOWPANE:
+                    Layout._fix_offsets1(c)
+                yoff = _u32(yoff + c.sy + 1)
+
+    def _fix_offsets(self) -> None:
+        lc = self.root
+        if lc is None:
+            return
+        lc.xoff = 0
+        lc.yoff = 0
+        self._fix_offsets1(lc)
+
+    def _fix_panes(self, skip: Any = None) -> None:
+        if self.root is None:
+            return
+        status = self._status
+        skip_id = None if skip is None else _pid(skip)
+        for lc in self.root.leaves():
+            wp = lc.pane
+            if wp is None:
+                continue
+            pid = _pid(wp)
+            if pid == skip_id:
+                continue
+            g = self._geom.get(pid)
+            if g is None:
+                g = self._geom[pid] = [0, 0, self.sx, self.sy]
+            g[0] = lc.xoff
+            g[1] = lc.yoff
+            if self._add_border(lc):
+                if status == PANE_STATUS_TOP:
+                    g[1] += 1
+                sx, sy = lc.sx, _u32(lc.sy - 1)
+            else:
+                sx, sy = lc.sx, lc.sy
+            if g[2] != sx or g[3] != sy:
+                g[2] = sx
+                g[3] = sy
+                self._resized[pid] = wp
+
+    # -- core resizing (layout.c) -----------------------------------------------------------
+
+    def _resize_check(self, lc: LayoutCell, type_: LayoutType) -> int:
+        """How much can be taken from a cell in one direction (``layout_resize_check``)."""
+        if lc.type == WINDOWPANE:
+            if type_ == LEFTRIGHT:
+                available = lc.sx
+                minimum = PANE_MINIMUM
+            else:
+                available = lc.sy
+                minimum = PANE_MINIMUM + 1 if self._add_border(lc) else PANE_MINIMUM
+            return available - minimum if available > minimum else 0
+        if lc.type == type_:
+            return _u32(sum(self._resize_check(c, type_) for c in lc.children))
+        minimum = _UINT_MAX
+        for c in lc.children:
+            a = self._resize_check(c, type_)
+            if a < minimum:
+                minimum = a
+        return minimum
+
+    def _grow_units(self, lc: LayoutCell, type_: LayoutType, k: int) -> None:
+        """k separate ``layout_resize_adjust(lc, type, 1)`` calls, done at once."""
+        while True:
+            if type_ == LEFTRIGHT:
+                lc.sx = _u32(lc.sx + k)
+            else:
+                lc.sy = _u32(lc.sy + k)
+            if not lc.children:
+                return
+            if lc.type != type_:
+                for c in lc.children:
+                    self._grow_units(c, type_, k)
+                return
+            # same direction: each +1 call goes to the first child
+            lc = lc.children[0]
+
+    def _adjust(self, lc: LayoutCell, type_: LayoutType, change: int) -> None:
+        """``layout_resize_adjust``: change a cell and spread it over its children."""
+        if change == 0:
+            return
+        if change > 0:
+            if type_ == LEFTRIGHT:
+                lc.sx = _u32(lc.sx + change)
+            else:
+                lc.sy = _u32(lc.sy + change)
+            children = lc.children
+            if not children:
+                return
+            if lc.type != type_:
+                for c in children:
+                    self._adjust(c, type_, change)
+                return
+            q, r = divmod(change, len(children))
+            for i, c in enumerate(children):
+                k = q + (1 if i < r else 0)
+                if k:
+                    self._grow_units(c, type_, k)
+            return
+        if type_ == LEFTRIGHT:
+            lc.sx = _u32(lc.sx + change)
+        else:
+            lc.sy = _u32(lc.sy + change)
+        if lc.type != type_:
+            for c in lc.children:
+                self._adjust(c, type_, change)
+            return
+        # shrinking in the same direction: one unit at a time from each child that can give
+        while change != 0:
+            progressed = False
+            for c in lc.children:
+                if change == 0:
+                    break
+                if self._resize_check(c, type_) > 0:
+                    self._adjust(c, type_, -1)
+                    change += 1
+                    progressed = True
+            if not progressed:
+                # tmux loops forever here (only select-layout -E on nested cells gets here)
+                self.tmux_would_hang = True
+                break
+
+    def _destroy_cell(self, lc: LayoutCell, root: LayoutCell | None) -> LayoutCell | None:
+        """Remove a cell, giving its space to a neighbour; returns the (new) root."""
+        parent = lc.parent
+        if parent is None:
+            return None
+        siblings = parent.children
+        idx = next(i for i, c in enumerate(siblings) if c is lc)
+        if idx == 0:
+            other = siblings[1] if len(siblings) > 1 else None
+        else:
+            other = siblings[idx - 1]
+        if other is not None:
+            if parent.type == LEFTRIGHT:
+                self._adjust(other, parent.type, lc.sx + 1)
+            else:
+                self._adjust(other, parent.type, lc.sy + 1)
+        del siblings[idx]
+        lc.parent = None
+        if len(siblings) == 1:
+            only = siblings[0]
+            del siblings[0]
+            only.parent = parent.parent
+            if only.parent is None:
+                only.xoff = 0
+                only.yoff = 0
+                root = only
+            else:
+                gsib = only.parent.children
+                gsib[next(i for i, c in enumerate(gsib) if c is parent)] = only
+        return root
+
+    def _new_pane_size(self, previous: int, lc: LayoutCell, type_: LayoutType, size: int,
+                       count_left: int, size_left: int) -> int:
+        if count_left == 1:
+            return size_left
+        available = self._resize_check(lc, type_)
+        minimum = (PANE_MINIMUM + 1) * (count_left - 1)
+        if type_ == LEFTRIGHT:
+            if _u32(lc.sx - available) > minimum:
+                minimum = _u32(lc.sx - available)
+            new_size = _u32(lc.sx * size) // previous
+        else:
+            if _u32(lc.sy - available) > minimum:
+                minimum = _u32(lc.sy - available)
+            new_size = _u32(lc.sy * size) // previous
+        maximum = _u32(size_left - minimum)
+        if new_size > maximum:
+            new_size = maximum
+        if new_size < PANE_MINIMUM:
+            new_size = PANE_MINIMUM
+        return new_size
+
+    def _set_size_check(self, lc: LayoutCell, type_: LayoutType, size: int) -> bool:
+        if lc.type == WINDOWPANE:
+            return size >= PANE_MINIMUM
+        available = _u32(size)
+        count = len(lc.children)
+        if lc.type == type_:
+            if available < count * 2 - 1:
+                return False
+            previous = lc.sx if type_ == LEFTRIGHT else lc.sy
+            for idx, c in enumerate(lc.children):
+                new_size = self._new_pane_size(previous, c, type_, _u32(size), count - idx,
+                                               available)
+                if idx == count - 1:
+                    if new_size > available:
+                        return False
+                    available -= new_size
+                else:
+                    if _u32(new_size + 1) > available:
+                        return False
+                    available = _u32(available - (new_size + 1))
+                if not self._set_size_check(c, type_, _i32(new_size)):
+                    return False
+        else:
+            for c in lc.children:
+                if c.type == WINDOWPANE:
+                    continue
+                if not self._set_size_check(c, type_, size):
+                    return False
+        return True
+
+    def _resize_child_cells(self, lc: LayoutCell) -> None:
+        if lc.type == WINDOWPANE:
+            return
+        count = len(lc.children)
+        if lc.type == LEFTRIGHT:
+            previous = sum(c.sx for c in lc.children)
+            available = lc.sx
+        else:
+            previous = sum(c.sy for c in lc.children)
+            available = lc.sy
+        previous = _u32(previous + count - 1)
+        for idx, c in enumerate(lc.children):
+            if lc.type == TOPBOTTOM:
+                c.sx = lc.sx
+                c.xoff = lc.xoff
+            else:
+                c.sx = self._new_pane_size(previous, c, lc.type, lc.sx, count - idx, available)
+                available = _u32(available - (c.sx + 1))
+            if lc.type == LEFTRIGHT:
+                c.sy = lc.sy
+            else:
+                c.sy = self._new_pane_size(previous, c, lc.type, lc.sy, count - idx, available)
+                available = _u32(available - (c.sy + 1))
+            self._resize_child_cells(c)
+
+    # -- pane list --------------------------------------------------------------------------
+
+    def _index(self, pane: Any) -> int:
+        pid = _pid(pane)
+        for i, p in enumerate(self.panes):
+            if _pid(p) == pid:
+                return i
+        raise ValueError(f"pane {pid} is not in this window")
+
+    def add_pane(self, pane: Any, other: Any = None, before: bool = False,
+                 full: bool = False) -> None:
+        """Insert a pane into the pane list as ``window_add_pane`` does (no cell yet)."""
+        if not self.panes:
+            self.panes.insert(0, pane)
+        elif before:
+            if full:
+                self.panes.insert(0, pane)
+            else:
+                self.panes.insert(self._index(other), pane)
+        else:
+            if full:
+                self.panes.append(pane)
+            else:
+                self.panes.insert(self._index(other) + 1, pane)
+        self._new_geometry(pane)
+
+    def remove_pane(self, pane: Any) -> None:
+        """Drop a pane from the list and forget its geometry (after its cell is closed)."""
+        del self.panes[self._index(pane)]
+        self._geom.pop(_pid(pane), None)
+        self._resized.pop(_pid(pane), None)
+        if self._zoom_pane is not None and _pid(self._zoom_pane) == _pid(pane):
+            self._zoom_pane = None
+
+    # -- split / assign / close -------------------------------------------------------------
+
+    def split(self, pane: Any, horizontal: bool = False, size: int | None = None,
+              percent: int | None = None, before: bool = False, full: bool = False,
+              new_pane: Any = None) -> LayoutCell:
+        """``split-window``: split pane's cell (or the whole window with full).
+
+        horizontal is ``-h`` (side by side); size is ``-l N``; percent is ``-l N%``/``-p N``
+        (of the pane, or of the window with full).  With new_pane, the pane is inserted into
+        the pane list and assigned to the new cell; otherwise call :meth:`assign` later (as
+        join-pane does, after closing the joined pane's old cell).
+        Raises LayoutError("no space for new pane")."""
+        type_ = LEFTRIGHT if horizontal else TOPBOTTOM
+        if percent is not None:
+            if full:
+                base = self.sy if type_ == TOPBOTTOM else self.sx
+            else:
+                g = self._geom[_pid(pane)]
+                base = g[3] if type_ == TOPBOTTOM else g[2]
+            csize = _i32(_u32(base * percent) // 100)
+        elif size is not None:
+            csize = size
+        else:
+            csize = -1
+        self.unzoom()
+        self.tmux_would_crash = False
+        snapshot = _copy_tree(self.root) if full else None
+        lc = self._split_pane(pane, type_, csize, before, full)
+        if lc is not None and snapshot is not None and not _tree_sane(self.root):
+            # tmux's size check ignores the pane status line and its unsigned sizes wrap;
+            # tmux 3.3a then dies.  Refuse instead.
+            self.root = snapshot
+            self.tmux_would_crash = True
+            lc = None
+        if lc is None:
+            raise LayoutError("no space for new pane")
+        if new_pane is not None:
+            self.add_pane(new_pane, pane, before, full)
+            self.assign(lc, new_pane)
+        return lc
+
+    def assign(self, cell: LayoutCell, pane: Any, do_not_resize: bool = False) -> None:
+        """Put a pane into a freshly split cell (``layout_assign_pane``)."""
+        cell.make_leaf(pane)
+        if _pid(pane) not in self._geom:
+            self._new_geometry(pane)
+        self._fix_panes(pane if do_not_resize else None)
+
+    def _split_pane(self, wp: Any, type_: LayoutType, size: int, before: bool,
+                    full: bool) -> LayoutCell | None:
+        root = self.root
+        assert root is not None
+        lc = root if full else self._cell(wp)
+        sx, sy, xoff, yoff = lc.sx, lc.sy, lc.xoff, lc.yoff
+
+        if type_ == LEFTRIGHT:
+            if sx < PANE_MINIMUM * 2 + 1:
+                return None
+        else:
+            minimum = PANE_MINIMUM * 2 + (2 if self._add_border(lc) else 1)
+            if sy < minimum:
+                return None
+
+        saved_size = sx if type_ == LEFTRIGHT else sy
+        if size < 0:
+            size2 = ((saved_size + 1) // 2) - 1
+        elif before:
+            size2 = _u32(saved_size - size - 1)
+        else:
+            size2 = size
+        if size2 < PANE_MINIMUM:
+            size2 = PANE_MINIMUM
+        elif size2 > saved_size - 2:
+            size2 = saved_size - 2
+        size1 = saved_size - 1 - size2
+        new_size = size2 if before else size1
+
+        if full and not self._set_size_check(lc, type_, _i32(new_size)):
+            return None
+
+        resize_first = False
+        if lc.parent is not None and lc.parent.type == type_:
+            parent = lc.parent
+            lcnew = LayoutCell(parent)
+            idx = next(i for i, c in enumerate(parent.children) if c is lc)
+            parent.children.insert(idx if before else idx + 1, lcnew)
+        elif full and lc.parent is None and lc.type == type_:
+            if lc.type == LEFTRIGHT:
+                lc.sx = new_size
+                self._resize_child_cells(lc)
+                lc.sx = saved_size
+            else:
+                lc.sy = new_size
+                self._resize_child_cells(lc)
+                lc.sy = saved_size
+            resize_first = True
+            lcnew = LayoutCell(lc)
+            nsize = saved_size - 1 - new_size
+            if lc.type == LEFTRIGHT:
+                lcnew.set_size(nsize, sy, 0, 0)
+            else:
+                lcnew.set_size(sx, nsize, 0, 0)
+            if before:
+                lc.children.insert(0, lcnew)
+            else:
+                lc.children.append(lcnew)
+        else:
+            parent = LayoutCell(lc.parent)
+            parent.make_node(type_)
+            parent.set_size(sx, sy, xoff, yoff)
+            if lc.parent is None:
+                self.root = parent
+            else:
+                gsib = lc.parent.children
+                gsib[next(i for i, c in enumerate(gsib) if c is lc)] = parent
+            lc.parent = parent
+            parent.children.insert(0, lc)
+            lcnew = LayoutCell(parent)
+            if before:
+                parent.children.insert(0, lcnew)
+            else:
+                parent.children.append(lcnew)
+
+        lc1, lc2 = (lcnew, lc) if before else (lc, lcnew)
+        if not resize_first:
+            if type_ == LEFTRIGHT:
+                lc1.set_size(size1, sy, xoff, yoff)
+                lc2.set_size(size2, sy, _u32(xoff + lc1.sx + 1), yoff)
+            else:
+                lc1.set_size(sx, size1, xoff, yoff)
+                lc2.set_size(sx, size2, xoff, _u32(yoff + lc1.sy + 1))
+        if full:
+            if not resize_first:
+                self._resize_child_cells(lc)
+            self._fix_offsets()
+        else:
+            lc.make_leaf(wp)
+        return lcnew
+
+    def close_pane(self, pane: Any, remove: bool = True) -> None:
+        """``kill-pane``: remove the pane's cell, its space going to a neighbour.
+
+        With remove (the default) the pane also leaves the pane list (``window_remove_pane``).
+        Closing the last pane leaves no tree."""
+        self.unzoom()
+        lc = self._cell(pane)
+        self.root = self._destroy_cell(lc, self.root)
+        lc.pane = None
+        if self.root is not None:
+            self._fix_offsets()
+            self._fix_panes()
+        if remove:
+            self.remove_pane(pane)
+
+    # -- window resize ----------------------------------------------------------------------
+
+    def _layout_resize(self, sx: int, sy: int) -> None:
+        lc = self.root
+        assert lc is not None
+        xchange = sx - lc.sx
+        xlimit = _i32(self._resize_check(lc, LEFTRIGHT))
+        if xchange < 0 and xchange < -xlimit:
+            xchange = -xlimit
+        if xlimit == 0:
+            xchange = 0 if sx <= lc.sx else sx - lc.sx
+        if xchange != 0:
+            self._adjust(lc, LEFTRIGHT, xchange)
+
+        ychange = sy - lc.sy
+        ylimit = _i32(self._resize_check(lc, TOPBOTTOM))
+        if ychange < 0 and ychange < -ylimit:
+            ychange = -ylimit
+        if ylimit == 0:
+            ychange = 0 if sy <= lc.sy else sy - lc.sy
+        if ychange != 0:
+            self._adjust(lc, TOPBOTTOM, ychange)
+
+        self._fix_offsets()
+        self._fix_panes()
+
+    def resize_window(self, sx: int, sy: int) -> None:
+        """The window changes size (tmux's ``resize_window``): refit the layout.
+
+        The window can end up bigger than asked when the panes cannot shrink further."""
+        sx = min(max(sx, WINDOW_MINIMUM), WINDOW_MAXIMUM)
+        sy = min(max(sy, WINDOW_MINIMUM), WINDOW_MAXIMUM)
+        zoom_pane = self._zoom_pane if self.zoomed else None
+        self.unzoom()
+        if self.root is not None:
+            self._layout_resize(sx, sy)
+            sx = max(sx, self.root.sx)
+            sy = max(sy, self.root.sy)
+        self.sx = sx
+        self.sy = sy
+        if zoom_pane is not None:
+            self.zoom(zoom_pane)
+
+    # -- pane resize ------------------------------------------------------------------------
+
+    def resize_pane(self, pane: Any, type_: LayoutType, change: int, opposite: bool = True) -> None:
+        """``layout_resize_pane``: grow (change > 0) or shrink the pane's right/bottom edge."""
+        self.unzoom()
+        lc = self._cell(pane)
+        parent = lc.parent
+        while parent is not None and parent.type != type_:
+            lc = parent
+            parent = lc.parent
+        if parent is None:
+            return
+        if lc is parent.children[-1]:
+            lc = parent.children[-2]
+        self.resize_layout(lc, type_, change, opposite)
+
+    def resize_pane_by(self, pane: Any, direction: str, adjust: int = 1) -> None:
+        """``resize-pane -L/-R/-U/-D adjust``."""
+        if direction == "L":
+            self.resize_pane(pane, LEFTRIGHT, -adjust, True)
+        elif direction == "R":
+            self.resize_pane(pane, LEFTRIGHT, adjust, True)
+        elif direction == "U":
+            self.resize_pane(pane, TOPBOTTOM, -adjust, True)
+        elif direction == "D":
+            self.resize_pane(pane, TOPBOTTOM, adjust, True)
+        else:
+            raise ValueError(f"bad direction {direction!r}")
+
+    def resize_pane_to(self, pane: Any, type_: LayoutType, new_size: int) -> None:
+        """``layout_resize_pane_to``: make the pane's cell (or ancestor) new_size wide/high."""
+        self.unzoom()
+        lc = self._cell(pane)
+        parent = lc.parent
+        while parent is not None and parent.type != type_:
+            lc = parent
+            parent = lc.parent
+        if parent is None:
+            return
+        size = lc.sx if type_ == LEFTRIGHT else lc.sy
+        if lc is parent.children[-1]:
+            change = _i32(size - new_size)
+        else:
+            change = _i32(new_size - size)
+        self.resize_pane(pane, type_, change, True)
+
+    def resize_pane_width(self, pane: Any, x: int) -> None:
+        """``resize-pane -x`` (x already resolved from a percentage of the window width)."""
+        self.resize_pane_to(pane, LEFTRIGHT, x)
+
+    def resize_pane_height(self, pane: Any, y: int) -> None:
+        """``resize-pane -y``, including tmux's adjustment for a pane border status line."""
+        self.unzoom()
+        g = self._geom[_pid(pane)]
+        if self._status == PANE_STATUS_TOP:
+            if y != _INT_MAX and g[1] == 1:
+                y += 1
+        elif self._status == PANE_STATUS_BOTTOM:
+            if y != _INT_MAX and g[1] + g[3] == self.sy - 1:
+                y += 1
+        self.resize_pane_to(pane, TOPBOTTOM, y)
+
+    def resize_layout(self, lc: LayoutCell, type_: LayoutType, change: int,
+                      opposite: bool = False) -> None:
+        """``layout_resize_layout``: move the border after lc (mouse drags use opposite=False)."""
+        needed = change
+        while needed != 0:
+            if change > 0:
+                size = self._grow(lc, type_, needed, opposite)
+                needed -= size
+            else:
+                size = self._shrink(lc, type_, needed)
+                needed += size
+            if size == 0:
+                break
+        self._fix_offsets()
+        self._fix_panes()
+
+    @staticmethod
+    def _sibling(lc: LayoutCell, step: int) -> LayoutCell | None:
+        siblings = lc.parent.children  # type: ignore[union-attr]
+        i = next(i for i, c in enumerate(siblings) if c is lc) + step
+        if 0 <= i < len(siblings):
+            return siblings[i]
+        return None
+
+    def _grow(self, lc: LayoutCell, type_: LayoutType, needed: int, opposite: bool) -> int:
+        size = 0
+        lcremove = self._sibling(lc, 1)
+        while lcremove is not None:
+            size = self._resize_check(lcremove, type_)
+            if size > 0:
+                break
+            lcremove = self._sibling(lcremove, 1)
+        if opposite and lcremove is None:
+            lcremove = self._sibling(lc, -1)
+            while lcremove is not None:
+                size = self._resize_check(lcremove, type_)
+                if size > 0:
+                    break
+                lcremove = self._sibling(lcremove, -1)
+        if lcremove is None:
+            return 0
+        if size > needed:
+            size = needed
+        self._adjust(lc, type_, size)
+        self._adjust(lcremove, type_, -size)
+        return size
+
+    def _shrink(self, lc: LayoutCell, type_: LayoutType, needed: int) -> int:
+        lcremove: LayoutCell | None = lc
+        size = 0
+        while lcremove is not None:
+            size = self._resize_check(lcremove, type_)
+            if size != 0:
+                break
+            lcremove = self._sibling(lcremove, -1)
+        if lcremove is None:
+            return 0
+        lcadd = self._sibling(lc, 1)
+        if lcadd is None:
+            return 0
+        if size > -needed:
+            size = -needed
+        self._adjust(lcadd, type_, size)
+        self._adjust(lcremove, type_, -size)
+        return size
+
+    # -- spreading (select-layout -E and the presets) -----------------------------------------
+
+    def _spread_cell(self, parent: LayoutCell) -> bool:
+        number = len(parent.children)
+        if number <= 1:
+            return False
+        if parent.type == LEFTRIGHT:
+            size = parent.sx
+        elif parent.type == TOPBOTTOM:
+            size = parent.sy - 1 if self._add_border(parent) else parent.sy
+        else:
+            return False
+        if size < number - 1:
+            return False
+        each = (size - (number - 1)) // number
+        if each == 0:
+            return False
+        changed = False
+        for i, lc in enumerate(parent.children):
+            if i == number - 1:
+                each = _u32(size - ((each + 1) * (number - 1)))
+            if parent.type == LEFTRIGHT:
+                change = _i32(each - lc.sx)
+                self._adjust(lc, LEFTRIGHT, change)
+            else:
+                this = each + 1 if self._add_border(lc) else each
+                change = _i32(this - lc.sy)
+                self._adjust(lc, TOPBOTTOM, change)
+            if change != 0:
+                changed = True
+        return changed
+
+    def spread_out(self, pane: Any) -> None:
+        """``select-layout -E``: even out the pane's nearest container that is uneven."""
+        self.unzoom()
+        parent = self._cell(pane).parent
+        snapshot = _copy_tree(self.root)
+        self.tmux_would_hang = False
+        while parent is not None:
+            if self._spread_cell(parent):
+                if self.tmux_would_hang:
+                    self.root = snapshot  # tmux 3.3a spins forever here: change nothing
+                    return
+                self._fix_offsets()
+                self._fix_panes()
+                break
+            parent = parent.parent
+
+    # -- presets (layout-set.c) ---------------------------------------------------------------
+
+    def select_preset(self, layout: int | str, *, main_pane_width: str = "80",
+                      main_pane_height: str = "24", other_pane_width: str = "0",
+                      other_pane_height: str = "0") -> int:
+        """Apply a preset by index or (abbreviated) name; returns its index.
+
+        The option values are the strings of the window options (``"80"``, ``"50%"``).  The
+        window may grow to fit; the caller then applies its window-size policy
+        (``recalculate_sizes``) as tmux does."""
+        if isinstance(layout, str):
+            idx = lookup_preset(layout)
+            if idx == -1:
+                raise LayoutError(f"invalid layout: {layout}", "invalid layout")
+        else:
+            idx = layout
+        if idx > len(PRESET_NAMES) - 1:
+            idx = len(PRESET_NAMES) - 1
+        self._arrange(idx, main_pane_width, main_pane_height, other_pane_width,
+                      other_pane_height)
+        self.last_preset = idx
+        return idx
+
+    def next_preset(self, **options: str) -> int:
+        """``next-layout`` / ``select-layout -n``."""
+        idx = 0 if self.last_preset == -1 else self.last_preset + 1
+        if idx > len(PRESET_NAMES) - 1:
+            idx = 0
+        return self.select_preset(idx, **options)
+
+    def previous_preset(self, **options: str) -> int:
+        """``previous-layout`` / ``select-layout -p``."""
+        if self.last_preset == -1:
+            idx = len(PRESET_NAMES) - 1
+        elif self.last_preset == 0:
+            idx = len(PRESET_NAMES) - 1
+        else:
+            idx = self.last_preset - 1
+        return self.select_preset(idx, **options)
+
+    def _arrange(self, idx: int, mpw: str, mph: str, opw: str, oph: str) -> None:
+        self.unzoom()
+        if len(self.panes) <= 1:
+            return
+        if idx == 0:
+            self._set_even(LEFTRIGHT)
+        elif idx == 1:
+            self._set_even(TOPBOTTOM)
+        elif idx == 2:
+            self._set_main(TOPBOTTOM, mph, oph)
+        elif idx == 3:
+            self._set_main(LEFTRIGHT, mpw, opw)
+        else:
+            self._set_tiled()
+        root = self.root
+        assert root is not None
+        self.sx = root.sx
+        self.sy = root.sy
+
+    def _set_even(self, type_: LayoutType) -> None:
+        n = len(self.panes)
+        lc = self.root = LayoutCell(None)
+        if type_ == LEFTRIGHT:
+            sx = max(n * (PANE_MINIMUM + 1) - 1, self.sx)
+            sy = self.sy
+        else:
+            sy = max(n * (PANE_MINIMUM + 1) - 1, self.sy)
+            sx = self.sx
+        lc.set_size(sx, sy, 0, 0)
+        lc.make_node(type_)
+        for wp in self.panes:
+            c = LayoutCell(lc)
+            c.make_leaf(wp)
+            c.sx = self.sx
+            c.sy = self.sy
+            lc.children.append(c)
+        self._spread_cell(lc)
+        self._fix_offsets()
+        self._fix_panes()
+
+    def _set_main(self, main_type: LayoutType, main_opt: str, other_opt: str) -> None:
+        """main-horizontal (main on top, main_type TOPBOTTOM) and main-vertical."""
+        n = len(self.panes) - 1
+        horizontal = main_type == TOPBOTTOM
+        # available height (width) less one for the border
+        avail = _u32((self.sy if horizontal else self.sx) - 1)
+        mainsz, cause = parse_percentage(main_opt, 0, avail, avail)
+        if cause is not None:
+            mainsz = 24 if horizontal else 80
+        if mainsz + PANE_MINIMUM >= avail:
+            mainsz = PANE_MINIMUM if avail <= PANE_MINIMUM + PANE_MINIMUM else avail - PANE_MINIMUM
+            othersz = PANE_MINIMUM
+        else:
+            othersz, cause = parse_percentage(other_opt, 0, avail, avail)
+            if cause is not None or othersz == 0:
+                othersz = avail - mainsz
+            elif othersz > avail or avail - othersz < mainsz:
+                othersz = avail - mainsz
+            else:
+                mainsz = avail - othersz
+        across = n * (PANE_MINIMUM + 1) - 1
+        if horizontal:
+            across = max(across, self.sx)
+        else:
+            across = max(across, self.sy)
+
+        lc = self.root = LayoutCell(None)
+        if horizontal:
+            lc.set_size(across, mainsz + othersz + 1, 0, 0)
+        else:
+            lc.set_size(mainsz + othersz + 1, across, 0, 0)
+        lc.make_node(main_type)
+
+        lcmain = LayoutCell(lc)
+        if horizontal:
+            lcmain.set_size(across, mainsz, 0, 0)
+        else:
+            lcmain.set_size(mainsz, across, 0, 0)
+        lcmain.make_leaf(self.panes[0])
+        lc.children.append(lcmain)
+
+        lcother = LayoutCell(lc)
+        if horizontal:
+            lcother.set_size(across, othersz, 0, 0)
+        else:
+            lcother.set_size(othersz, across, 0, 0)
+        if n == 1:
+            lcother.make_leaf(self.panes[1])
+            lc.children.append(lcother)
+        else:
+            lcother.make_node(LEFTRIGHT if horizontal else TOPBOTTOM)
+            lc.children.append(lcother)
+            for wp in self.panes[1:]:
+                c = LayoutCell(lcother)
+                if horizontal:
+                    c.set_size(PANE_MINIMUM, othersz, 0, 0)
+                else:
+                    c.set_size(othersz, PANE_MINIMUM, 0, 0)
+                c.make_leaf(wp)
+                lcother.children.append(c)
+            self._spread_cell(lcother)
+        self._fix_offsets()
+        self._fix_panes()
+
+    def _set_tiled(self) -> None:
+        n = len(self.panes)
+        rows = columns = 1
+        while rows * columns < n:
+            rows += 1
+            if rows * columns < n:
+                columns += 1
+        wsx, wsy = self.sx, self.sy
+        width = _u32(wsx - (columns - 1)) // columns
+        if width < PANE_MINIMUM:
+            width = PANE_MINIMUM
+        height = _u32(wsy - (rows - 1)) // rows
+        if height < PANE_MINIMUM:
+            height = PANE_MINIMUM
+
+        lc = self.root = LayoutCell(None)
+        sx = _u32((width + 1) * columns - 1)
+        if sx < wsx:
+            sx = wsx
+        sy = _u32((height + 1) * rows - 1)
+        if sy < wsy:
+            sy = wsy
+        lc.set_size(sx, sy, 0, 0)
+        lc.make_node(TOPBOTTOM)
+
+        panes = self.panes
+        k = 0
+        for j in range(rows):
+            if k >= n:
+                break
+            lcrow = LayoutCell(lc)
+            lcrow.set_size(wsx, height, 0, 0)
+            lc.children.append(lcrow)
+            if n - (j * columns) == 1 or columns == 1:
+                lcrow.make_leaf(panes[k])
+                k += 1
+                continue
+            lcrow.make_node(LEFTRIGHT)
+            i = 0
+            while i < columns:
+                c = LayoutCell(lcrow)
+                c.set_size(width, height, 0, 0)
+                c.make_leaf(panes[k])
+                lcrow.children.append(c)
+                k += 1
+                if k >= n:
+                    break
+                i += 1
+            if i == columns:
+                i -= 1
+            used = _u32((i + 1) * (width + 1) - 1)
+            if wsx <= used:
+                continue
+            self._adjust(lcrow.children[-1], LEFTRIGHT, wsx - used)
+
+        used = _u32(rows * height + rows - 1)
+        if wsy > used:
+            self._adjust(lc.children[-1], TOPBOTTOM, wsy - used)
+        self._fix_offsets()
+        self._fix_panes()
+
+    # -- layout strings -----------------------------------------------------------------------
+
+    def parse(self, text: str) -> None:
+        """``select-layout 'csum,WxH,…'``: apply a layout string to this window's panes.
+
+        Panes are assigned in pane-list order; surplus cells are dropped from the bottom right.
+        The window takes the layout's size (the caller then applies its window-size policy).
+        Raises LayoutError with tmux's message ("invalid layout: …", "have N panes but need M:
+        …", "size mismatch after applying layout: …")."""
+
+        def fail(cause: str) -> LayoutError:
+            return LayoutError(f"{cause}: {text}", cause)
+
+        self.unzoom()  # select-layout unzooms first, even when the layout is then refused
+
+        m = _HEX_RE.match(text)
+        if m is None:
+            raise fail("invalid layout")  # tmux 3.3a crashes here
+        csum = int(m.group(2), 16)
+        if m.group(1) == "-":
+            csum = -csum
+        csum &= 0xFFFF
+        if len(text) < 5:
+            raise fail("invalid layout")
+        body = text[5:]
+        if csum != checksum(body):
+            raise fail("invalid layout")
+        lc, pos = _construct(None, body, 0)
+        if lc is None:
+            raise fail("invalid layout")
+        if pos != len(body):
+            raise fail("invalid layout")
+
+        while True:
+            npanes = len(self.panes)
+            ncells = lc.count_cells()
+            if npanes > ncells:
+                raise fail(f"have {npanes} panes but need {ncells}")
+            if npanes == ncells:
+                break
+            br = lc
+            while br.type != WINDOWPANE:
+                br = br.children[-1]
+            new = self._destroy_cell(br, lc)
+            assert new is not None
+            lc = new
+
+        # older tmux could write a wrong top cell size: correct it from the children
+        if lc.type != WINDOWPANE:
+            sx = sy = 0
+            for c in lc.children:
+                if lc.type == LEFTRIGHT:
+                    sy = c.sy + 1
+                    sx += c.sx + 1
+                else:
+                    sx = c.sx + 1
+                    sy += c.sy + 1
+            if lc.sx != sx or lc.sy != sy:
+                lc.sx = _u32(sx - 1)
+                lc.sy = _u32(sy - 1)
+
+        if not _check(lc):
+            raise fail("size mismatch after applying layout")
+
+        self.sx = lc.sx
+        self.sy = lc.sy
+        self.root = lc
+        it = iter(self.panes)
+        for leaf in lc.leaves():
+            leaf.make_leaf(next(it))
+        self._fix_offsets()
+        self._fix_panes()
+
+    # -- zoom -------------------------------------------------------------------------------
+
+    def zoom(self, pane: Any) -> bool:
+        """``window_zoom``: show only pane (the caller makes it active). False if impossible."""
+        if self.zoomed or len(self.panes) == 1 or self.root is None:
+            return False
+        self._saved_root = self.root
+        self._zoom_pane = pane
+        self._layout_init(pane)
+        return True
+
+    def unzoom(self) -> bool:
+        """``window_unzoom``; False if not zoomed."""
+        if self._saved_root is None:
+            return False
+        self.root = self._saved_root
+        self._saved_root = None
+        self._zoom_pane = None
+        self._fix_panes()
+        return True
+
+    # -- pane lookup --------------------------------------------------------------------------
+
+    def pane_edges(self, pane: Any) -> tuple[bool, bool, bool, bool]:
+        """(``pane_at_left``, ``pane_at_right``, ``pane_at_top``, ``pane_at_bottom``)."""
+        xoff, yoff, sx, sy = self._geom[_pid(pane)]
+        status = self._status
+        left = xoff == 0
+        right = xoff + sx == self.sx
+        top = yoff == (1 if status == PANE_STATUS_TOP else 0)
+        if status == PANE_STATUS_BOTTOM:
+            bottom = yoff + sy == self.sy - 1
+        else:
+            bottom = yoff + sy == self.sy
+        return left, right, top, bottom
+
+    def find_pane(self, pane: Any, direction: str,
+                  active_point: Callable[[Any], int] | None = None) -> Any:
+        """The pane ``select-pane -L/-R/-U/-D`` moves to from pane, or None.
+
+        Among the adjacent candidates the one with the highest active_point (most recently
+        active) wins, the first in pane order on ties.  Computed on the unzoomed layout, as
+        select-pane does."""
+        if active_point is None:
+            def active_point(p: Any) -> int:
+                return getattr(p, "active_point", 0)
+        zoom_pane = self._zoom_pane if self.zoomed else None
+        if zoom_pane is not None:
+            self.unzoom()
+        try:
+            cands = self._adjacent(pane, direction)
+        finally:
+            if zoom_pane is not None:
+                self.zoom(zoom_pane)
+        if not cands:
+            return None
+        best = cands[0]
+        for p in cands[1:]:
+            if active_point(p) > active_point(best):
+                best = p
+        return best
+
+    def _adjacent(self, pane: Any, direction: str) -> list[Any]:
+        xoff, yoff, sx, sy = self._geom[_pid(pane)]
+        wsx, wsy, status = self.sx, self.sy, self._status
+        out = []
+        if direction in ("U", "D"):
+            if direction == "U":
+                edge = yoff
+                if status == PANE_STATUS_TOP:
+                    if edge == 1:
+                        edge = wsy + 1
+                elif status == PANE_STATUS_BOTTOM:
+                    if edge == 0:
+                        edge = wsy
+                elif edge == 0:
+                    edge = wsy + 1
+            else:
+                edge = yoff + sy + 1
+                if status == PANE_STATUS_TOP:
+                    if edge >= wsy:
+                        edge = 1
+                elif status == PANE_STATUS_BOTTOM:
+                    if edge >= _u32(wsy - 1):
+                        edge = 0
+                elif edge >= wsy:
+                    edge = 0
+            lo, hi = xoff, xoff + sx
+            for nxt in self.panes:
+                if _pid(nxt) == _pid(pane):
+                    continue
+                g = self._geom[_pid(nxt)]
+                if direction == "U":
+                    if g[1] + g[3] + 1 != edge:
+                        continue
+                elif g[1] != edge:
+                    continue
+                start, end = g[0], _u32(g[0] + g[2] - 1)
+                if (start < lo and end > hi) or lo <= start <= hi or lo <= end <= hi:
+                    out.append(nxt)
+            return out
+        if direction == "L":
+            edge = xoff
+            if edge == 0:
+                edge = wsx + 1
+        elif direction == "R":
+            edge = xoff + sx + 1
+            if edge >= wsx:
+                edge = 0
+        else:
+            raise ValueError(f"bad direction {direction!r}")
+        lo, hi = yoff, yoff + sy
+        for nxt in self.panes:
+            if _pid(nxt) == _pid(pane):
+                continue
+            g = self._geom[_pid(nxt)]
+            if direction == "L":
+                if g[0] + g[2] + 1 != edge:
+                    continue
+            elif g[0] != edge:
+                continue
+            start, end = g[1], _u32(g[1] + g[3] - 1)
+            if (start < lo and end > hi) or lo <= start <= hi or lo <= end <= hi:
+                out.append(nxt)
+        return out
+
+    def pane_at(self, x: int, y: int) -> Any:
+        """The visible pane at a window position, its right/bottom border included
+        (``window_get_active_at``), or None."""
+        for wp in self.panes:
+            if self.zoomed and _pid(wp) != _pid(self._zoom_pane):
+                continue
+            xoff, yoff, sx, sy = self._geom[_pid(wp)]
+            if x < xoff or x > xoff + sx:
+                continue
+            if y < yoff or y > yoff + sy:
+                continue
+            return wp
+        return None
+
+    def search_by_border(self, x: int, y: int) -> LayoutCell | None:
+        """The cell whose right/bottom border is at x,y (``layout_search_by_border``)."""
+        if self.root is None:
+            return None
+        return _search_by_border(self.root, x, y)
+
+
+def _copy_tree(lc: LayoutCell | None, parent: LayoutCell | None = None) -> LayoutCell | None:
+    """Copy cells (sharing the panes), to roll an operation back."""
+    if lc is None:
+        return None
+    new = LayoutCell(parent)
+    new.type = lc.type
+    new.set_size(lc.sx, lc.sy, lc.xoff, lc.yoff)
+    new.pane = lc.pane
+    new.children = [_copy_tree(c, new) for c in lc.children]  # type: ignore[misc]
+    return new
+
+
+def _tree_sane(lc: LayoutCell | None) -> bool:
+    """No wrapped-around (absurd) sizes or offsets anywhere."""
+    if lc is None:
+        return True
+    if max(lc.sx, lc.sy, lc.xoff, lc.yoff) > WINDOW_MAXIMUM * 2:
+        return False
+    return all(_tree_sane(c) for c in lc.children)
+
+
+def _search_by_border(lc: LayoutCell, x: int, y: int) -> LayoutCell | None:
+    last: LayoutCell | None = None
+    for c in lc.children:
+        if c.xoff <= x < c.xoff + c.sx and c.yoff <= y < c.yoff + c.sy:
+            return _search_by_border(c, x, y)
+        if last is None:
+            last = c
+            continue
+        if lc.type == LEFTRIGHT:
+            if x < c.xoff and x >= last.xoff + last.sx:
+                return last
+        elif lc.type == TOPBOTTOM:
+            if y < c.yoff and y >= last.yoff + last.sy:
+                return last
+        last = c
+    return None
+
+
+def swap_panes(src_layout: Layout, src: Any, dst_layout: Layout, dst: Any) -> None:
+    """``swap-pane``: exchange two panes' places (cells, geometry and pane-list positions),
+    within one window or between two.  The caller handles active panes and zoom."""
+    if _pid(src) == _pid(dst):
+        return
+    src_layout.unzoom()
+    dst_layout.unzoom()
+    dpanes, spanes = dst_layout.panes, src_layout.panes
+    di = dst_layout._index(dst)
+    tmp = dpanes[di - 1] if di > 0 else None
+    del dpanes[di]
+    spanes[src_layout._index(src)] = dst
+    if tmp is not None and _pid(tmp) == _pid(src):
+        tmp = dst
+    if tmp is None:
+        dpanes.insert(0, src)
+    else:
+        dpanes.insert(dst_layout._index(tmp) + 1, src)
+
+    src_lc = src_layout._cell(src)
+    dst_lc = dst_layout._cell(dst)
+    src_lc.pane = dst
+    dst_lc.pane = src
+
+    sg = src_layout._geom.pop(_pid(src))
+    dg = dst_layout._geom.pop(_pid(dst))
+    src_layout._geom[_pid(dst)] = sg.copy()
+    dst_layout._geom[_pid(src)] = dg.copy()
+    # each pane now has the other's geometry; both change size unless equal
+    if (sg[2], sg[3]) != (dg[2], dg[3]):
+        src_layout._resized[_pid(dst)] = dst
+        dst_layout._resized[_pid(src)] = src

@@ -1,0 +1,160 @@
+"""Line storage: mutable visible rows and compact history lines.
+
+A visible :class:`Row` keeps one list of cell strings and one parallel list of style ids, so a
+run of text is stored with two slice assignments. A padding cell (the right half of a wide
+character) is the empty string, so ``"".join(chars)`` is the row's text. ``used`` and ``size``
+mirror tmux's ``cellused`` / ``cellsize``: only cells below ``used`` are printed by
+capture-pane, cells at or beyond ``size`` are always default blanks.
+
+When a row scrolls into history it becomes a :class:`HistLine`: the text as one ``str``, style
+runs as an ``array('I')`` of ``(length, style id)`` pairs (``None`` when all cells are default)
+and, only for lines holding wide or combined characters, a ``bytes`` map of code points per cell.
+"""
+
+from __future__ import annotations
+
+from array import array
+from itertools import groupby
+
+
+class Row:
+    """One visible line."""
+
+    __slots__ = ("chars", "styles", "used", "size", "wrapped", "wide", "styled")
+
+    def __init__(self, cols: int) -> None:
+        self.chars: list[str] = [" "] * cols
+        self.styles: list[int] = [0] * cols
+        self.used = 0
+        self.size = 0
+        self.wrapped = False
+        self.wide = False  # may hold padding / wide / combined cells
+        self.styled = False  # may hold a non-default style id
+
+    def copy(self) -> Row:
+        r = Row.__new__(Row)
+        r.chars = self.chars[:]
+        r.styles = self.styles[:]
+        r.used = self.used
+        r.size = self.size
+        r.wrapped = self.wrapped
+        r.wide = self.wide
+        r.styled = self.styled
+        return r
+
+    def cells(self) -> tuple[list[str], list[int]]:
+        """Cells below ``used``."""
+        return self.chars[: self.used], self.styles[: self.used]
+
+
+class HistLine:
+    """One line of history, stored compactly."""
+
+    __slots__ = ("text", "runs", "used", "size", "wrapped", "cellmap")
+
+    def __init__(
+        self,
+        text: str,
+        runs: array | None,
+        used: int,
+        wrapped: bool,
+        cellmap: bytes | None,
+        size: int | None = None,
+    ) -> None:
+        self.text = text
+        self.runs = runs  # covers ``size`` cells: blanks past ``used`` keep their (bg) style
+        self.used = used
+        self.size = used if size is None else size
+        self.wrapped = wrapped
+        self.cellmap = cellmap
+
+    @property
+    def wide(self) -> bool:
+        return self.cellmap is not None
+
+    def cells(self) -> tuple[list[str], list[int]]:
+        """Per-cell lists of the cells below ``used`` (slow path: reflow, -e capture)."""
+        chars, styles = self.cells_full()
+        if self.size != self.used:
+            del chars[self.used :]
+            del styles[self.used :]
+        return chars, styles
+
+    def cells_full(self) -> tuple[list[str], list[int]]:
+        """Per-cell lists including the styled blanks up to ``size``."""
+        text = self.text
+        if self.cellmap is None:
+            chars = list(text)
+        else:
+            chars = []
+            p = 0
+            for n in self.cellmap:
+                chars.append(text[p : p + n])
+                p += n
+        if self.size > self.used:
+            chars.extend([" "] * (self.size - self.used))
+        runs = self.runs
+        if runs is None:
+            styles = [0] * self.size
+        else:
+            styles = []
+            for i in range(0, len(runs), 2):
+                styles.extend([runs[i + 1]] * runs[i])
+        return chars, styles
+
+    def nbytes(self) -> int:
+        """Approximate memory held by this line."""
+        n = 80 + 49 + len(self.text)
+        if self.runs is not None:
+            n += 64 + 4 * len(self.runs)
+        if self.cellmap is not None:
+            n += 33 + len(self.cellmap)
+        return n
+
+
+def compact(row: Row) -> HistLine:
+    """Turn a visible row into a history line (the row itself is not modified)."""
+    used = row.used
+    chars = row.chars
+    if used == len(chars):
+        cells = chars
+    else:
+        cells = chars[:used]
+    text = "".join(cells)
+    cellmap = None
+    if row.wide:
+        cm = bytes(map(len, cells))
+        if cm.count(1) != used:
+            cellmap = cm
+    runs = None
+    size = used
+    if row.styled:
+        # Cleared cells past ``used`` keep their background (tmux keeps the whole line), so
+        # keep them when they are styled.
+        if row.size > used and any(row.styles[used : row.size]):
+            size = row.size
+        sty = row.styles[:size]
+        if any(sty):
+            runs = array("I")
+            for sid, grp in groupby(sty):
+                runs.append(sum(1 for _ in grp))
+                runs.append(sid)
+    return HistLine(text, runs, used, row.wrapped, cellmap, size)
+
+
+def inflate(line: HistLine, cols: int) -> Row:
+    """Turn a history line back into a visible row."""
+    chars, styles = line.cells_full()
+    r = Row.__new__(Row)
+    n = len(chars)
+    if n < cols:
+        chars.extend([" "] * (cols - n))
+        styles.extend([0] * (cols - n))
+    r.chars = chars
+    r.styles = styles
+    r.used = line.used
+    r.size = line.size
+    r.wrapped = line.wrapped
+    r.wide = line.cellmap is not None
+    r.styled = line.runs is not None
+    return r

@@ -1,0 +1,2680 @@
+"""The default engine: a tmux 3.3a-faithful terminal emulator in pure Python.
+
+Input is decoded as latin-1 (one byte, one character, so the tokeniser sees tmux's bytes) and
+tokenised by one precompiled regex that takes printable runs, CSI sequences, C0 controls and
+simple OSC and ESC sequences whole. Anything else (split sequences, DCS/APC/PM/SOS strings,
+controls inside sequences, ...) goes through a character-at-a-time state machine that mirrors
+tmux's input.c state tables and keeps its state between feed() calls. Screen operations reproduce screen-write.c, grid.c and grid-view.c
+(including their quirks), because capture-pane output must be byte-identical to tmux's.
+Non-ASCII runs are assembled into characters with tmux's byte-level UTF-8 rules: a partial
+character survives escape sequences, a bad continuation byte drops the whole attempt.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import deque
+from itertools import islice
+
+from .cells import (
+    ATTR_ALL_UNDERSCORE,
+    ATTR_BLINK,
+    ATTR_BRIGHT,
+    ATTR_CHARSET,
+    ATTR_DIM,
+    ATTR_HIDDEN,
+    ATTR_ITALICS,
+    ATTR_OVERLINE,
+    ATTR_REVERSE,
+    ATTR_STRIKETHROUGH,
+    ATTR_UNDERSCORE,
+    ATTR_UNDERSCORE_2,
+    ATTR_UNDERSCORE_3,
+    ATTR_UNDERSCORE_4,
+    ATTR_UNDERSCORE_5,
+    COLOUR_FLAG_256,
+    DEFAULT_STYLE,
+    WIDTHS,
+    ZWJ,
+    Style,
+    cell_width,
+    char_width,
+    colour_rgb,
+    sgr_change,
+)
+from .grid import HistLine, Row, compact, inflate
+from .reflow import UINT_MAX, _RLine, reflow, unwrap_position, wrap_position
+
+log = logging.getLogger(__name__)
+
+U32 = 1 << 32
+INT_MAX = 2147483647
+INPUT_BUF_LIMIT = 1048576
+TMUX_VERSION = "3.3a"
+
+
+class NoAlternateScreen(LookupError):
+    """capture(alternate=True) while the alternate screen is not active."""
+
+    def __init__(self) -> None:
+        super().__init__("no alternate screen")
+
+
+# Parser states, named after tmux's input.c tables.
+GROUND = 0
+ESC_ENTER = 1
+ESC_INTER = 2
+CSI_ENTER = 3
+CSI_PARAM = 4
+CSI_INTER = 5
+CSI_IGNORE = 6
+DCS_ENTER = 7
+DCS_PARAM = 8
+DCS_INTER = 9
+DCS_HANDLER = 10
+DCS_ESCAPE = 11
+DCS_IGNORE = 12
+OSC_STRING = 13
+APC_STRING = 14
+RENAME_STRING = 15
+CONSUME_ST = 16
+
+_TOKEN = re.compile(
+    r"([\x20-\x7e]+)"  # 1: printable ASCII run
+    r"|(\r\n)"  # 2
+    r"|\x1b\[([<-?]?)([0-;]*)([ -/]*)([@-~])"  # 3-6: CSI private, params, intermediates, final
+    r"|([\x00-\x1a\x1c-\x1f])"  # 7: other C0
+    r"|([^\x00-\x7f]+)"  # 8: non-ASCII run
+    r"|\x1b\]([^\x00-\x1f]*)(\x07|\x1b\\)"  # 9-10: OSC without controls inside
+    r"|\x1b([0-OQ-WYZ\\`-jl-~])"  # 11: ESC final
+    r"|\x1b([ -/]+)([0-~])"  # 12-13: ESC intermediates final
+    r"|(\x7f)"  # 14: DEL (ignored)
+    r"|(\x1b)",  # 15: anything else: state machine
+    re.S,
+)
+_CTRL = re.compile(r"[\x00-\x1f]")
+
+
+def _split_params(params: str) -> list | None:
+    """tmux's input_split: None for missing, str for colon forms, int otherwise."""
+    if not params:
+        return []
+    out: list = []
+    for p in params.split(";"):
+        if not p:
+            out.append(None)
+        elif ":" in p:
+            out.append(p)
+        else:
+            v = int(p)
+            if v > INT_MAX:
+                return None
+            out.append(v)
+        if len(out) == 24:
+            return None
+    return out
+
+
+def _get(vals: list, i: int, minval: int, defval: int) -> int:
+    """tmux's input_get."""
+    if i >= len(vals):
+        return defval
+    v = vals[i]
+    if v is None:
+        return defval
+    if type(v) is str:
+        return -1
+    return minval if v < minval else v
+
+
+def _valid_text(raw: str) -> str | None:
+    """tmux's utf8_isvalid on raw bytes (given as latin-1 chars): the decoded text, or None."""
+    if raw.isascii():
+        for ch in raw:
+            if ch < " " or ch > "~":
+                return None
+        return raw
+    try:
+        text = raw.encode("latin-1").decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    for ch in text:
+        if ch < "\x80":
+            if ch < " " or ch > "~":
+                return None
+        elif char_width(ch) < 0:
+            return None
+    return text
+
+
+def _stravis(s: str) -> str:
+    """The part of tmux's utf8_stravis(VIS_OCTAL|VIS_CSTYLE|VIS_TAB|VIS_NL) a valid path needs."""
+    out = []
+    n = len(s)
+    for i, ch in enumerate(s):
+        if (
+            ch == "$"
+            and i < n - 1
+            and (s[i + 1].isalpha() and s[i + 1].isascii() or s[i + 1] in "_{")
+        ):
+            out.append("\\$")
+        elif ch == "\\":
+            out.append("\\\\")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _glob_to_regex(pattern: str, ignore: bool) -> re.Pattern | None:
+    """fnmatch(3) without flags: * ? [..] and backslash quoting."""
+    out = []
+    i = 0
+    n = len(pattern)
+    while i < n:
+        c = pattern[i]
+        i += 1
+        if c == "*":
+            out.append(".*")
+        elif c == "?":
+            out.append(".")
+        elif c == "\\" and i < n:
+            out.append(re.escape(pattern[i]))
+            i += 1
+        elif c == "[":
+            j = i
+            if j < n and pattern[j] in "!^":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 1
+            if j >= n:
+                out.append("\\[")
+            else:
+                body = pattern[i:j]
+                if body[:1] in ("!", "^"):
+                    body = "^" + body[1:]
+                out.append("[" + body.replace("\\", "\\\\") + "]")
+                i = j + 1
+        else:
+            out.append(re.escape(c))
+    try:
+        return re.compile("".join(out), re.S | (re.I if ignore else 0))
+    except re.error:
+        return None
+
+
+class Screen:
+    """One pane's terminal: visible grid, alternate screen, history and parser state."""
+
+    #: The default engine keeps the name the architecture gave it. pyte's own parser is not
+    #: used at run time: its FSM differs from tmux's input.c (colon SGR, private CSI finals,
+    #: DCS/APC strings, C0 inside sequences, UTF-8 recovery), and capture must match tmux.
+    name = "pyte"
+
+    def __init__(self, cols: int, rows: int, history_limit: int = 2000) -> None:
+        self.cols = max(1, cols)
+        self.rows = max(1, rows)
+        self.history_limit = history_limit
+        # pane options the model may change
+        self.scroll_on_clear = True
+        self.alternate_screen = True
+        self._styles: list[Style] = [DEFAULT_STYLE]
+        self._style_ids: dict[Style, int] = {DEFAULT_STYLE: 0}
+        self._sgr_cache: dict[tuple[int, str], int] = {}
+        self._bg_sids: dict[int, int] = {8: 0}
+        self._code_cache: dict[tuple[int, int, bool], str] = {}
+        self._style_limit = 16384  # compact the style table beyond this many entries
+        self._hist: deque[HistLine] = deque()
+        self._hist_bytes = 0
+        self._hscrolled = 0
+        self._rows: list[Row] = [Row(self.cols) for _ in range(self.rows)]
+        self._blank = [" "] * self.cols
+        self._zeros = [0] * self.cols
+        self._dirty: set[int] = set()
+        self._all_dirty = True
+        self._replies = bytearray()
+        self._events: list[tuple[str, object]] = []
+        self.revision = 0
+        self.title = ""
+        self.path = ""
+        self._titles: list[str] = []
+        self.cursor_style = 0
+        self.cursor_blinking = False
+        self.cursor_colour = -1
+        self.palette: dict[int, int] = {}
+        self.default_fg = 8
+        self.default_bg = 8
+        self._alt: dict | None = None
+        self.alternate_saved_x = UINT_MAX
+        self.alternate_saved_y = UINT_MAX
+        self._alt_cell: Style = DEFAULT_STYLE
+        self._init_state()
+        self._reset_parser()
+
+    # -- state ---------------------------------------------------------------------------------
+    def _init_state(self) -> None:
+        self.cursor_x = 0
+        self.cursor_y = 0
+        self.scroll_region_upper = 0
+        self.scroll_region_lower = self.rows - 1
+        self._set_modes_default()
+        self._reset_tabs()
+        self._reset_cell()
+
+    def _set_modes_default(self) -> None:
+        """mode = MODE_CURSOR | MODE_WRAP."""
+        self.cursor_visible = True
+        self.insert_mode = False
+        self.keypad_cursor = False
+        self.keypad = False
+        self.wrap_mode = True
+        self.mouse_standard = False
+        self.mouse_button = False
+        self.mouse_any = False
+        self.cursor_blinking = False
+        self.mouse_utf8 = False
+        self.mouse_sgr = False
+        self.bracketed_paste = False
+        self.focus_events = False
+        self.origin_mode = False
+        self.extended_keys = False
+        self.cursor_very_visible = False
+        self._update_simple()
+
+    def _reset_cell(self) -> None:
+        """input_reset_cell: default cell, G0/G1 ASCII, saved cell and position cleared.
+
+        Like tmux, the saved origin mode survives (DECRC after RIS can turn origin mode on).
+        """
+        self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
+        self._cs = 0
+        self._g0 = False
+        self._g1 = False
+        self._sid = 0
+        self._saved_cell = (DEFAULT_STYLE, 0, False, False)
+        self._saved_cx = 0
+        self._saved_cy = 0
+        if not hasattr(self, "_saved_origin"):
+            self._saved_origin = False
+        self._update_psid()
+
+    def _reset_parser(self) -> None:
+        self._st = GROUND
+        self._f_clear()
+        self._last: str | None = None
+        self._zwj = False
+        self._u8: bytearray | None = None  # tmux's utf8started + utf8data
+        self._u8_size = 0
+        self._u8_bad = False
+
+    def _reset_tabs(self) -> None:
+        t = bytearray(self.cols)
+        for i in range(8, self.cols, 8):
+            t[i] = 1
+        self._tabs = t
+
+    def _update_simple(self) -> None:
+        acs = self._g1 if getattr(self, "_cs", 0) else getattr(self, "_g0", False)
+        self._simple = self.wrap_mode and not self.insert_mode and not acs
+
+    def _intern(self, style: Style) -> int:
+        sid = self._style_ids.get(style)
+        if sid is None:
+            sid = len(self._styles)
+            self._styles.append(style)
+            self._style_ids[style] = sid
+        return sid
+
+    def _update_psid(self) -> None:
+        """Recompute the style written by the next printed character."""
+        self._sid = self._intern((self._attr, self._fg, self._bg, self._us))
+        acs = self._g1 if self._cs else self._g0
+        if acs:
+            self._psid = self._intern((self._attr | ATTR_CHARSET, self._fg, self._bg, self._us))
+        else:
+            self._psid = self._sid
+        self._simple = self.wrap_mode and not self.insert_mode and not acs
+
+    def _bg_sid(self, bg: int) -> int:
+        sid = self._bg_sids.get(bg)
+        if sid is None:
+            sid = self._bg_sids[bg] = self._intern((0, 8, bg, 0))
+        return sid
+
+    @property
+    def history_size(self) -> int:
+        return len(self._hist)
+
+    # -- public API ----------------------------------------------------------------------------
+    def feed(self, data: bytes) -> None:
+        """Parse a chunk of child output. Never raises."""
+        if not data:
+            return
+        self.revision += 1
+        s = bytes(data).decode("latin-1")
+        n = len(s)
+        pos = 0
+        while pos < n:
+            try:
+                if self._st != GROUND:
+                    pos = self._fsm(s, pos)
+                else:
+                    pos = self._fast(s, pos)
+            except Exception:
+                log.exception("screen parse error at %d", pos)
+                self._st = GROUND
+                self._f_clear()
+                pos += 1
+        if len(self._styles) > self._style_limit:
+            self._compact_styles()
+
+    def take_replies(self) -> bytes:
+        r = bytes(self._replies)
+        self._replies.clear()
+        return r
+
+    def take_events(self) -> list[tuple[str, object]]:
+        ev = self._events
+        self._events = []
+        return ev
+
+    def take_dirty(self) -> set[int]:
+        """Visible rows changed since the last call (every row after a scroll or clear)."""
+        if self._all_dirty:
+            d = set(range(self.rows))
+            self._all_dirty = False
+        else:
+            d = self._dirty
+        self._dirty = set()
+        return d
+
+    def reset(self) -> None:
+        """send-keys -R: input_reset(ictx, 1)."""
+        try:
+            self.palette.clear()
+            self._reset_cell()
+            self._screen_reset()
+            self._reset_parser()
+        except Exception:  # pragma: no cover
+            log.exception("reset failed")
+
+    def resize(self, cols: int, rows: int) -> None:
+        try:
+            self._resize(cols, rows, self._alt is None)
+        except Exception:  # pragma: no cover
+            log.exception("resize failed")
+
+    def history_bytes(self) -> int:
+        return self._hist_bytes
+
+    def clear_history(self) -> None:
+        self._hist.clear()
+        self._hist_bytes = 0
+        self._hscrolled = 0
+
+    # -- the fast path -------------------------------------------------------------------------
+    def _fast(self, s: str, pos: int) -> int:
+        rows = self._rows
+        dirty = self._dirty
+        for m in _TOKEN.finditer(s, pos):
+            li = m.lastindex
+            try:
+                if li == 1:
+                    t = m.group(1)
+                    self._last = t[-1]
+                    self._u8 = None
+                    cx = self.cursor_x
+                    k = len(t)
+                    e = cx + k
+                    if self._simple and e <= self.cols:
+                        cy = self.cursor_y
+                        row = rows[cy]
+                        if not row.wide:
+                            row.chars[cx:e] = t
+                            sid = self._psid
+                            if sid:
+                                row.styles[cx:e] = [sid] * k
+                                row.styled = True
+                            elif row.styled:
+                                row.styles[cx:e] = [0] * k
+                            if e > row.used:
+                                row.used = e
+                                if e > row.size:
+                                    self._expand(row, e)
+                            self.cursor_x = e
+                            dirty.add(cy)
+                            continue
+                    self._put_ascii(t)
+                elif li == 2:
+                    self._u8 = None
+                    self.cursor_x = 0
+                    cy = self.cursor_y
+                    if cy == self.scroll_region_lower:
+                        self._scroll_up(self._bg)
+                    elif cy < self.rows - 1:
+                        self.cursor_y = cy + 1
+                    self._last = None
+                elif li == 6:
+                    final = m.group(6)
+                    if final == "m" and not m.group(3) and not m.group(5):
+                        self._sgr(m.group(4))
+                        self._last = None
+                    else:
+                        self._csi(m.group(3) + m.group(5), m.group(4), final)
+                elif li == 7:
+                    self._c0(m.group(7))
+                elif li == 8:
+                    self._last = None
+                    self._put_bytes_uni(m.group(8))
+                elif li == 10:
+                    self._last = None
+                    self._osc(m.group(9), m.group(10) == "\x07")
+                elif li == 11:
+                    self._esc("", m.group(11))
+                elif li == 13:
+                    if len(m.group(12)) <= 3:
+                        self._esc(m.group(12), m.group(13))
+                elif li == 15:
+                    self._st = ESC_ENTER
+                    self._f_clear()
+                    return m.end()
+            except Exception:
+                log.exception("screen error handling %r", m.group(0)[:40])
+        return len(s)
+
+    # -- the state machine (tmux input.c) ------------------------------------------------------
+    def _f_clear(self) -> None:
+        self._f_interm = ""
+        self._f_params = ""
+        self._f_input: list[str] = []
+        self._f_inlen = 0
+        self._f_discard = False
+        self._f_bel = False
+
+    def _set_state(self, new: int) -> None:
+        old = self._st
+        if old == OSC_STRING:
+            self._st = GROUND
+            if not self._f_discard:
+                self._osc("".join(self._f_input), self._f_bel)
+        elif old == APC_STRING:
+            self._st = GROUND
+            if not self._f_discard:
+                self._set_title("".join(self._f_input))
+        elif old == RENAME_STRING:
+            self._st = GROUND
+            if not self._f_discard:
+                name = _valid_text("".join(self._f_input))
+                if name is not None:
+                    self._events.append(("rename", name))
+        self._st = new
+        if new == ESC_ENTER or new == CSI_ENTER:
+            self._f_clear()
+        elif new >= OSC_STRING or new == DCS_ENTER:
+            self._f_clear()
+            self._last = None
+
+    def _collect(self, chunk: str) -> None:
+        if self._f_discard:
+            return
+        if self._f_inlen + len(chunk) + 1 >= INPUT_BUF_LIMIT:
+            self._f_discard = True
+            return
+        self._f_input.append(chunk)
+        self._f_inlen += len(chunk)
+
+    def _fsm(self, s: str, pos: int) -> int:
+        n = len(s)
+        while pos < n:
+            st = self._st
+            if st == GROUND:
+                return pos
+            if st >= OSC_STRING or st == DCS_IGNORE:
+                m = _CTRL.search(s, pos)
+                j = m.start() if m else n
+                if j > pos:
+                    if st <= RENAME_STRING and st != DCS_IGNORE:
+                        self._collect(s[pos:j])
+                    pos = j
+                    if j == n:
+                        return n
+                c = s[pos]
+                pos += 1
+                if c == "\x1b":
+                    self._set_state(ESC_ENTER)
+                elif c == "\x18" or c == "\x1a":
+                    self._c0(c)
+                    self._set_state(GROUND)
+                elif c == "\x07" and st == OSC_STRING:
+                    self._f_bel = True
+                    self._set_state(GROUND)
+                continue
+            if st == DCS_HANDLER:
+                j = s.find("\x1b", pos)
+                if j < 0:
+                    return n
+                pos = j + 1
+                self._st = DCS_ESCAPE
+                continue
+            c = s[pos]
+            pos += 1
+            if st == DCS_ESCAPE:
+                self._st = GROUND if c == "\\" else DCS_HANDLER
+                continue
+            o = ord(c)
+            if o == 0x1B:
+                self._set_state(ESC_ENTER)
+                continue
+            if o == 0x18 or o == 0x1A:
+                self._c0(c)
+                self._set_state(GROUND)
+                continue
+            if o < 0x20:
+                if st < DCS_ENTER:
+                    self._c0(c)
+                continue
+            if o > 0x7E:
+                continue
+            if st == ESC_ENTER:
+                if o <= 0x2F:
+                    self._f_add_interm(c)
+                    self._st = ESC_INTER
+                elif c == "P":
+                    self._set_state(DCS_ENTER)
+                elif c == "X" or c == "^":
+                    self._set_state(CONSUME_ST)
+                elif c == "[":
+                    self._set_state(CSI_ENTER)
+                elif c == "]":
+                    self._set_state(OSC_STRING)
+                elif c == "_":
+                    self._set_state(APC_STRING)
+                elif c == "k":
+                    self._set_state(RENAME_STRING)
+                else:
+                    self._st = GROUND
+                    if not self._f_discard:
+                        self._esc(self._f_interm, c)
+            elif st == ESC_INTER:
+                if o <= 0x2F:
+                    self._f_add_interm(c)
+                else:
+                    self._st = GROUND
+                    if not self._f_discard:
+                        self._esc(self._f_interm, c)
+            elif st == CSI_ENTER or st == CSI_PARAM:
+                if o <= 0x2F:
+                    self._f_add_interm(c)
+                    self._st = CSI_INTER
+                elif o <= 0x3B:
+                    self._f_add_param(c)
+                    self._st = CSI_PARAM
+                elif o <= 0x3F:
+                    if st == CSI_ENTER:
+                        self._f_add_interm(c)
+                        self._st = CSI_PARAM
+                    else:
+                        self._st = CSI_IGNORE
+                else:
+                    self._st = GROUND
+                    if not self._f_discard:
+                        self._csi(self._f_interm, self._f_params, c)
+            elif st == CSI_INTER:
+                if o <= 0x2F:
+                    self._f_add_interm(c)
+                elif o <= 0x3F:
+                    self._st = CSI_IGNORE
+                else:
+                    self._st = GROUND
+                    if not self._f_discard:
+                        self._csi(self._f_interm, self._f_params, c)
+            elif st == CSI_IGNORE:
+                if o >= 0x40:
+                    self._st = GROUND
+            elif st == DCS_ENTER or st == DCS_PARAM:
+                if o <= 0x2F:
+                    self._f_add_interm(c)
+                    self._st = DCS_INTER
+                elif o <= 0x39 or o == 0x3B:
+                    self._f_add_param(c)
+                    self._st = DCS_PARAM
+                elif o == 0x3A:
+                    self._st = DCS_IGNORE
+                elif o <= 0x3F:
+                    if st == DCS_ENTER:
+                        self._f_add_interm(c)
+                        self._st = DCS_PARAM
+                    else:
+                        self._st = DCS_IGNORE
+                else:
+                    self._st = DCS_HANDLER
+            elif st == DCS_INTER:
+                if o <= 0x2F:
+                    self._f_add_interm(c)
+                elif o <= 0x3F:
+                    self._st = DCS_IGNORE
+                else:
+                    self._st = DCS_HANDLER
+        return n
+
+    def _f_add_interm(self, c: str) -> None:
+        if len(self._f_interm) == 3:
+            self._f_discard = True
+        else:
+            self._f_interm += c
+
+    def _f_add_param(self, c: str) -> None:
+        if len(self._f_params) == 63:
+            self._f_discard = True
+        else:
+            self._f_params += c
+
+    # -- dispatch ------------------------------------------------------------------------------
+    def _c0(self, ch: str) -> None:
+        self._last = None
+        self._u8 = None
+        if ch == "\r":
+            self.cursor_x = 0
+        elif ch == "\n":
+            self._linefeed(False, self._bg)
+        elif ch == "\t":
+            self._tab()
+        elif ch == "\b":
+            self._backspace()
+        elif ch == "\x0b" or ch == "\x0c":
+            self._linefeed(False, self._bg)
+        elif ch == "\x07":
+            self._events.append(("bell", None))
+        elif ch == "\x0e":
+            self._cs = 1
+            self._update_psid()
+        elif ch == "\x0f":
+            self._cs = 0
+            self._update_psid()
+
+    def _esc(self, interm: str, final: str) -> None:
+        key = interm + final
+        if key == "7":
+            self._save_state()
+        elif key == "8":
+            self._restore_state()
+        elif key == "M":
+            self._reverse_index(self._bg)
+        elif key == "D":
+            self._linefeed(False, self._bg)
+        elif key == "E":
+            self.cursor_x = 0
+            self._linefeed(False, self._bg)
+        elif key == "H":
+            if self.cursor_x < self.cols:
+                self._tabs[self.cursor_x] = 1
+        elif key == "=":
+            self.keypad = True
+        elif key == ">":
+            self.keypad = False
+        elif key == "(0":
+            self._g0 = True
+            self._update_psid()
+        elif key == "(B":
+            self._g0 = False
+            self._update_psid()
+        elif key == ")0":
+            self._g1 = True
+            self._update_psid()
+        elif key == ")B":
+            self._g1 = False
+            self._update_psid()
+        elif key == "c":
+            self.palette.clear()
+            self._reset_cell()
+            self._screen_reset()
+        elif key == "#8":
+            self._alignment_test()
+        elif key == "\\":
+            pass
+        else:
+            return
+        self._last = None
+
+    def _csi(self, interm: str, params: str, final: str) -> None:
+        if len(params) > 63 or len(interm) > 3:
+            return
+        handler = _CSI.get((final, interm))
+        if handler is None:
+            return
+        vals = _split_params(params)
+        if vals is None:
+            return
+        handler(self, vals, params)
+        self._last = None
+
+    # -- CSI handlers (tmux input_csi_dispatch) ------------------------------------------------
+    def _csi_ich(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            self._insert_character(n, self._bg)
+
+    def _csi_cuu(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            self._cursor_up(n)
+
+    def _csi_cud(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            self._cursor_down(n)
+
+    def _csi_cuf(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            self._cursor_right(n)
+
+    def _csi_cub(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            self._cursor_left(n)
+
+    def _csi_cnl(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            self.cursor_x = 0
+            self._cursor_down(n)
+
+    def _csi_cpl(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            self.cursor_x = 0
+            self._cursor_up(n)
+
+    def _csi_hpa(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            self._cursor_move(n - 1, -1, True)
+
+    def _csi_vpa(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            self._cursor_move(-1, n - 1, True)
+
+    def _csi_cup(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        m = _get(v, 1, 1, 1)
+        if n != -1 and m != -1:
+            self._cursor_move(m - 1, n - 1, True)
+
+    def _csi_cbt(self, v: list, p: str) -> None:
+        cx = self.cursor_x
+        if cx > self.cols - 1:
+            cx = self.cols - 1
+        n = _get(v, 0, 1, 1)
+        if n == -1:
+            return
+        tabs = self._tabs
+        while cx > 0 and n > 0:
+            n -= 1
+            cx -= 1
+            while cx > 0 and not tabs[cx]:
+                cx -= 1
+        self.cursor_x = cx
+
+    def _csi_ed(self, v: list, p: str) -> None:
+        n = _get(v, 0, 0, 0)
+        bg = self._bg
+        if n == 0:
+            self._clear_end_of_screen(bg)
+        elif n == 1:
+            self._clear_start_of_screen(bg)
+        elif n == 2:
+            self._clear_screen(bg)
+        elif n == 3:
+            if _get(v, 1, 0, 0) == 0:
+                self.clear_history()
+
+    def _csi_el(self, v: list, p: str) -> None:
+        n = _get(v, 0, 0, 0)
+        bg = self._bg
+        if n == 0:
+            self._clear_end_of_line(bg)
+        elif n == 1:
+            self._clear_start_of_line(bg)
+        elif n == 2:
+            self._clear_line(bg)
+
+    def _csi_il(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            self._insert_line(n, self._bg)
+
+    def _csi_dl(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            self._delete_line(n, self._bg)
+
+    def _csi_dch(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            self._delete_character(n, self._bg)
+
+    def _csi_ech(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            self._clear_character(n, self._bg)
+
+    def _csi_su(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            lines = min(n, self.scroll_region_lower - self.scroll_region_upper + 1)
+            for _ in range(lines):
+                self._scroll_up(self._bg)
+
+    def _csi_sd(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n != -1:
+            lines = min(n, self.scroll_region_lower - self.scroll_region_upper + 1)
+            for _ in range(lines):
+                self._scroll_down(self._bg)
+
+    def _csi_rep(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        if n == -1:
+            return
+        m = self.cols - self.cursor_x
+        if n > m:
+            n = m
+        last = self._last
+        if last is None or n <= 0:
+            return
+        self._u8 = None
+        self._put_ascii(last * n)
+
+    def _csi_da(self, v: list, p: str) -> None:
+        if _get(v, 0, 0, 0) == 0:
+            self._replies += b"\033[?1;2c"
+
+    def _csi_da2(self, v: list, p: str) -> None:
+        if _get(v, 0, 0, 0) == 0:
+            self._replies += b"\033[>84;0;0c"
+
+    def _csi_xda(self, v: list, p: str) -> None:
+        if _get(v, 0, 0, 0) == 0:
+            self._replies += f"\033P>|tmux {TMUX_VERSION}\033\\".encode()
+
+    def _csi_dsr(self, v: list, p: str) -> None:
+        n = _get(v, 0, 0, 0)
+        if n == 5:
+            self._replies += b"\033[0n"
+        elif n == 6:
+            self._replies += f"\033[{self.cursor_y + 1};{self.cursor_x + 1}R".encode()
+
+    def _csi_tbc(self, v: list, p: str) -> None:
+        n = _get(v, 0, 0, 0)
+        if n == 0:
+            if self.cursor_x < self.cols:
+                self._tabs[self.cursor_x] = 0
+        elif n == 3:
+            self._tabs = bytearray(self.cols)
+
+    def _csi_decstbm(self, v: list, p: str) -> None:
+        n = _get(v, 0, 1, 1)
+        m = _get(v, 1, 1, self.rows)
+        if n != -1 and m != -1:
+            self._scroll_region(n - 1, m - 1)
+
+    def _csi_scp(self, v: list, p: str) -> None:
+        self._save_state()
+
+    def _csi_rcp(self, v: list, p: str) -> None:
+        self._restore_state()
+
+    def _csi_sgr(self, v: list, p: str) -> None:
+        self._sgr(p)
+
+    def _csi_modset(self, v: list, p: str) -> None:
+        n = _get(v, 0, 0, 0)
+        m = _get(v, 1, 0, 0)
+        if n == 0 or (n == 4 and m == 0):
+            self.extended_keys = False
+        elif n == 4 and (m == 1 or m == 2):
+            self.extended_keys = True
+
+    def _csi_modoff(self, v: list, p: str) -> None:
+        if _get(v, 0, 0, 0) == 4:
+            self.extended_keys = False
+
+    def _csi_decscusr(self, v: list, p: str) -> None:
+        n = _get(v, 0, 0, 0)
+        if n == -1:
+            return
+        if n == 0:
+            self.cursor_style = 0
+        elif 1 <= n <= 6:
+            self.cursor_style = n
+            self.cursor_blinking = bool(n & 1)
+
+    def _csi_sm(self, v: list, p: str) -> None:
+        for i in range(len(v)):
+            n = _get(v, i, 0, -1)
+            if n == 4:
+                self.insert_mode = True
+                self._update_simple()
+            elif n == 34:
+                self.cursor_very_visible = False
+
+    def _csi_rm(self, v: list, p: str) -> None:
+        for i in range(len(v)):
+            n = _get(v, i, 0, -1)
+            if n == 4:
+                self.insert_mode = False
+                self._update_simple()
+            elif n == 34:
+                self.cursor_very_visible = True
+
+    def _csi_sm_private(self, v: list, p: str) -> None:
+        for i in range(len(v)):
+            n = _get(v, i, 0, -1)
+            if n == 1:
+                self.keypad_cursor = True
+            elif n == 3:
+                self._cursor_move(0, 0, True)
+                self._clear_screen(self._bg)
+            elif n == 6:
+                self.origin_mode = True
+                self._cursor_move(0, 0, True)
+            elif n == 7:
+                self.wrap_mode = True
+                self._update_simple()
+            elif n == 12:
+                self.cursor_blinking = True
+            elif n == 25:
+                self.cursor_visible = True
+            elif n == 1000 or n == 1002 or n == 1003:
+                self.mouse_standard = n == 1000
+                self.mouse_button = n == 1002
+                self.mouse_any = n == 1003
+            elif n == 1004:
+                self.focus_events = True
+            elif n == 1005:
+                self.mouse_utf8 = True
+            elif n == 1006:
+                self.mouse_sgr = True
+            elif n == 47 or n == 1047:
+                self._alternate_on(False)
+            elif n == 1049:
+                self._alternate_on(True)
+            elif n == 2004:
+                self.bracketed_paste = True
+
+    def _csi_rm_private(self, v: list, p: str) -> None:
+        for i in range(len(v)):
+            n = _get(v, i, 0, -1)
+            if n == 1:
+                self.keypad_cursor = False
+            elif n == 3:
+                self._cursor_move(0, 0, True)
+                self._clear_screen(self._bg)
+            elif n == 6:
+                self.origin_mode = False
+                self._cursor_move(0, 0, True)
+            elif n == 7:
+                self.wrap_mode = False
+                self._update_simple()
+            elif n == 12:
+                self.cursor_blinking = False
+            elif n == 25:
+                self.cursor_visible = False
+            elif 1000 <= n <= 1003:
+                self.mouse_standard = self.mouse_button = self.mouse_any = False
+            elif n == 1004:
+                self.focus_events = False
+            elif n == 1005:
+                self.mouse_utf8 = False
+            elif n == 1006:
+                self.mouse_sgr = False
+            elif n == 47 or n == 1047:
+                self._alternate_off(False)
+            elif n == 1049:
+                self._alternate_off(True)
+            elif n == 2004:
+                self.bracketed_paste = False
+
+    def _csi_winops(self, v: list, p: str) -> None:
+        m = 0
+        while True:
+            n = _get(v, m, 0, -1)
+            if n == -1:
+                return
+            if n in (3, 4, 8):
+                m += 1
+                if _get(v, m, 0, -1) == -1:
+                    return
+                m += 1
+                if _get(v, m, 0, -1) == -1:
+                    return
+            elif n in (9, 10):
+                m += 1
+                if _get(v, m, 0, -1) == -1:
+                    return
+            elif n == 22:
+                m += 1
+                k = _get(v, m, 0, -1)
+                if k == -1:
+                    return
+                if k in (0, 2):
+                    self._titles.append(self.title)
+            elif n == 23:
+                m += 1
+                k = _get(v, m, 0, -1)
+                if k == -1:
+                    return
+                if k in (0, 2) and self._titles:
+                    self.title = self._titles.pop()
+                    self._events.append(("title", self.title))
+            elif n == 18:
+                self._replies += f"\033[8;{self.cols};{self.rows}t".encode()
+            m += 1
+
+    # -- SGR -----------------------------------------------------------------------------------
+    def _sgr(self, params: str) -> None:
+        key = (self._sid, params)
+        sid = self._sgr_cache.get(key)
+        if sid is None:
+            if len(params) > 63:
+                return
+            vals = _split_params(params)
+            if vals is None:
+                return
+            self._sgr_apply(vals)
+            if len(self._sgr_cache) > 16384:
+                self._sgr_cache.clear()
+            self._sgr_cache[key] = self._sid
+        else:
+            self._attr, self._fg, self._bg, self._us = self._styles[sid]
+            self._sid = sid
+            if self._cs:
+                acs = self._g1
+            else:
+                acs = self._g0
+            if acs:
+                self._update_psid()
+            else:
+                self._psid = sid
+
+    def _sgr_apply(self, vals: list) -> None:
+        attr, fg, bg, us = self._attr, self._fg, self._bg, self._us
+        if not vals:
+            attr, fg, bg, us = DEFAULT_STYLE
+        i = 0
+        nv = len(vals)
+        while i < nv:
+            v = vals[i]
+            if type(v) is str:
+                attr, fg, bg, us = self._sgr_colon(v, attr, fg, bg, us)
+                i += 1
+                continue
+            n = 0 if v is None else v
+            if n == 38 or n == 48 or n == 58:
+                i += 1
+                t = _get(vals, i, 0, -1)
+                if t == 2:
+                    r = _get(vals, i + 1, 0, -1)
+                    g = _get(vals, i + 2, 0, -1)
+                    b = _get(vals, i + 3, 0, -1)
+                    if 0 <= r <= 255 and 0 <= g <= 255 and 0 <= b <= 255:
+                        c = colour_rgb(r, g, b)
+                        if n == 38:
+                            fg = c
+                        elif n == 48:
+                            bg = c
+                        else:
+                            us = c
+                        i += 3
+                elif t == 5:
+                    c = _get(vals, i + 1, 0, -1)
+                    if c == -1 or c > 255:
+                        if n == 38:
+                            fg = 8
+                        elif n == 48:
+                            bg = 8
+                    elif n == 38:
+                        fg = c | COLOUR_FLAG_256
+                    elif n == 48:
+                        bg = c | COLOUR_FLAG_256
+                    else:
+                        us = c | COLOUR_FLAG_256
+                    i += 1
+                i += 1
+                continue
+            if n == 0:
+                attr, fg, bg, us = DEFAULT_STYLE
+            elif 30 <= n <= 37:
+                fg = n - 30
+            elif 40 <= n <= 47:
+                bg = n - 40
+            elif n == 1:
+                attr |= ATTR_BRIGHT
+            elif n == 2:
+                attr |= ATTR_DIM
+            elif n == 3:
+                attr |= ATTR_ITALICS
+            elif n == 4:
+                attr = (attr & ~ATTR_ALL_UNDERSCORE) | ATTR_UNDERSCORE
+            elif n == 5 or n == 6:
+                attr |= ATTR_BLINK
+            elif n == 7:
+                attr |= ATTR_REVERSE
+            elif n == 8:
+                attr |= ATTR_HIDDEN
+            elif n == 9:
+                attr |= ATTR_STRIKETHROUGH
+            elif n == 21:
+                attr = (attr & ~ATTR_ALL_UNDERSCORE) | ATTR_UNDERSCORE_2
+            elif n == 22:
+                attr &= ~(ATTR_BRIGHT | ATTR_DIM)
+            elif n == 23:
+                attr &= ~ATTR_ITALICS
+            elif n == 24:
+                attr &= ~ATTR_ALL_UNDERSCORE
+            elif n == 25:
+                attr &= ~ATTR_BLINK
+            elif n == 27:
+                attr &= ~ATTR_REVERSE
+            elif n == 28:
+                attr &= ~ATTR_HIDDEN
+            elif n == 29:
+                attr &= ~ATTR_STRIKETHROUGH
+            elif n == 39:
+                fg = 8
+            elif n == 49:
+                bg = 8
+            elif n == 53:
+                attr |= ATTR_OVERLINE
+            elif n == 55:
+                attr &= ~ATTR_OVERLINE
+            elif n == 59:
+                us = 0
+            elif 90 <= n <= 97:
+                fg = n
+            elif 100 <= n <= 107:
+                bg = n - 10
+            i += 1
+        self._attr, self._fg, self._bg, self._us = attr, fg, bg, us
+        self._update_psid()
+
+    def _sgr_colon(self, s: str, attr: int, fg: int, bg: int, us: int) -> tuple:
+        p = [-1] * 8
+        n = 0
+        for out in s.split(":"):
+            if out:
+                v = int(out)
+                if v > INT_MAX:
+                    return attr, fg, bg, us
+                p[n] = v
+            n += 1
+            if n == 8:
+                return attr, fg, bg, us
+        if n == 0:
+            return attr, fg, bg, us
+        if p[0] == 4:
+            if n != 2:
+                return attr, fg, bg, us
+            style = {
+                0: 0,
+                1: ATTR_UNDERSCORE,
+                2: ATTR_UNDERSCORE_2,
+                3: ATTR_UNDERSCORE_3,
+                4: ATTR_UNDERSCORE_4,
+                5: ATTR_UNDERSCORE_5,
+            }.get(p[1])
+            if style is not None:
+                attr = (attr & ~ATTR_ALL_UNDERSCORE) | style
+            return attr, fg, bg, us
+        if n < 2 or p[0] not in (38, 48, 58):
+            return attr, fg, bg, us
+        if p[1] == 2:
+            if n < 3:
+                return attr, fg, bg, us
+            i = 2 if n == 5 else 3
+            if n < i + 3:
+                return attr, fg, bg, us
+            r, g, b = p[i], p[i + 1], p[i + 2]
+            if 0 <= r <= 255 and 0 <= g <= 255 and 0 <= b <= 255:
+                c = colour_rgb(r, g, b)
+                if p[0] == 38:
+                    fg = c
+                elif p[0] == 48:
+                    bg = c
+                else:
+                    us = c
+        elif p[1] == 5:
+            if n < 3:
+                return attr, fg, bg, us
+            c = p[2]
+            if c == -1 or c > 255:
+                if p[0] == 38:
+                    fg = 8
+                elif p[0] == 48:
+                    bg = 8
+            elif p[0] == 38:
+                fg = c | COLOUR_FLAG_256
+            elif p[0] == 48:
+                bg = c | COLOUR_FLAG_256
+            else:
+                us = c | COLOUR_FLAG_256
+        return attr, fg, bg, us
+
+    # -- OSC -----------------------------------------------------------------------------------
+    def _osc(self, body: str, bel: bool) -> None:
+        if not body or not ("0" <= body[0] <= "9"):
+            return
+        i = 0
+        option = 0
+        while i < len(body) and "0" <= body[i] <= "9":
+            option = option * 10 + ord(body[i]) - 48
+            i += 1
+        if i < len(body) and body[i] == ";":
+            i += 1
+        p = body[i:]
+        if option == 0 or option == 2:
+            self._set_title(p)
+        elif option == 7:
+            text = _valid_text(p)
+            if text is not None:
+                self.path = _stravis(text)
+                self._events.append(("path", self.path))
+        elif option == 4:
+            self._osc_4(p, bel)
+        elif option == 104:
+            self._osc_104(p)
+        elif option == 10 or option == 11:
+            if p != "?":
+                c = _parse_colour(p)
+                if c != -1:
+                    if option == 10:
+                        self.default_fg = c
+                    else:
+                        self.default_bg = c
+        elif option == 110 and not p:
+            self.default_fg = 8
+        elif option == 111 and not p:
+            self.default_bg = 8
+        elif option == 12:
+            if p == "?":
+                if self.cursor_colour != -1:
+                    self._colour_reply(12, self.cursor_colour, bel)
+            else:
+                c = _parse_colour(p)
+                if c != -1:
+                    self.cursor_colour = c
+        elif option == 112 and not p:
+            self.cursor_colour = -1
+        elif option == 52:
+            self._events.append(("clipboard", p))
+
+    def _set_title(self, raw: str) -> None:
+        title = _valid_text(raw)
+        if title is not None:
+            self.title = title
+            self._events.append(("title", title))
+
+    def _colour_reply(self, n: int, c: int, bel: bool) -> None:
+        rgb = _force_rgb(c)
+        if rgb == -1:
+            return
+        r, g, b = (rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF
+        end = "\007" if bel else "\033\\"
+        self._replies += f"\033]{n};rgb:{r:02x}{r:02x}/{g:02x}{g:02x}/{b:02x}{b:02x}{end}".encode()
+
+    def _osc_4(self, p: str, bel: bool) -> None:
+        s = p
+        while s:
+            m = re.match(r"\s*[+-]?\d+", s)
+            if not m or m.end() >= len(s) or s[m.end()] != ";":
+                return
+            idx = int(m.group(0))
+            if idx < 0 or idx >= 256:
+                return
+            rest = s[m.end() + 1 :]
+            if ";" in rest:
+                spec, s = rest.split(";", 1)
+                nxt: str | None = s
+            else:
+                spec, nxt = rest, None
+            if spec == "?":
+                c = self.palette.get(idx, -1)
+                if c != -1:
+                    self._colour_reply(4, c, bel)
+                if nxt is None:
+                    return
+                s = nxt
+                continue
+            c = _parse_colour(spec)
+            if c != -1:
+                self.palette[idx] = c
+            if nxt is None:
+                return
+            s = nxt
+
+    def _osc_104(self, p: str) -> None:
+        if not p:
+            self.palette.clear()
+            return
+        for part in p.split(";"):
+            if not part:
+                continue
+            try:
+                idx = int(part)
+            except ValueError:
+                return
+            if idx < 0 or idx >= 256:
+                return
+            self.palette.pop(idx, None)
+
+    # -- writing cells (screen_write_collect_add / screen_write_cell) ----------------------------
+    def _expand(self, row: Row, needed: int) -> None:
+        """grid_expand_line: grow cellsize by tmux's steps."""
+        if needed <= row.size:
+            return
+        sx = self.cols
+        if needed < sx // 4:
+            needed = sx // 4
+        elif needed < sx // 2:
+            needed = sx // 2
+        elif sx > needed:
+            needed = sx
+        row.size = needed
+        if len(row.chars) < needed:
+            k = needed - len(row.chars)
+            row.chars.extend([" "] * k)
+            row.styles.extend([0] * k)
+
+    def _set_cell(self, row: Row, x: int, c: str, sid: int) -> None:
+        """grid_set_cell."""
+        if x + 1 > row.size:
+            self._expand(row, x + 1)
+        row.chars[x] = c
+        row.styles[x] = sid
+        if x + 1 > row.used:
+            row.used = x + 1
+        if sid:
+            row.styled = True
+        if len(c) != 1:
+            row.wide = True
+
+    def _cell(self, row: Row, x: int) -> str:
+        return row.chars[x] if x < row.size else " "
+
+    def _put_ascii(self, t: str) -> None:
+        """Printable ASCII: tmux's collect path when it applies, else cell by cell."""
+        sid = self._psid
+        if not self._simple:
+            for ch in t:
+                self._put_cell(ch, 1, sid)
+            return
+        pos = 0
+        n = len(t)
+        rows = self._rows
+        while pos < n:
+            cols = self.cols
+            cx = self.cursor_x
+            if cx > cols - 1:
+                self._linefeed(True, 8)
+                cx = self.cursor_x = 0
+            cy = self.cursor_y
+            row = rows[cy]
+            k = n - pos
+            if k > cols - cx:
+                k = cols - cx
+            e = cx + k
+            if row.wide and cx != 0:
+                self._fix_before(row, cx)
+            row.chars[cx:e] = t[pos : pos + k]
+            if sid or row.styled:
+                row.styles[cx:e] = [sid] * k
+                if sid:
+                    row.styled = True
+            if e > row.used:
+                row.used = e
+                if e > row.size:
+                    self._expand(row, e)
+            if row.wide:
+                self._fix_after(row, e)
+            self.cursor_x = e
+            self._dirty.add(cy)
+            pos += k
+
+    def _fix_before(self, row: Row, cx: int) -> None:
+        """screen_write_collect_end: clear a wide character the new text starts inside."""
+        xx = cx
+        c = self._cell(row, xx)
+        while xx > 0:
+            c = self._cell(row, xx)
+            if c != "":
+                break
+            self._set_cell(row, xx, " ", 0)
+            xx -= 1
+        if c and cell_width(c) > 1:
+            self._set_cell(row, xx, " ", 0)
+
+    def _fix_after(self, row: Row, e: int) -> None:
+        for xx in range(e, self.cols):
+            if self._cell(row, xx) != "":
+                break
+            self._set_cell(row, xx, " ", 0)
+
+    def _put_bytes_uni(self, t: str) -> None:
+        """Non-ASCII bytes (as latin-1 chars) in the ground state: tmux's input_top_bit_set."""
+        raw = t.encode("latin-1")
+        if self._u8 is None:
+            try:
+                u = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                self._put_uni(u)
+                return
+        out = []
+        ud = self._u8
+        size = self._u8_size
+        bad = self._u8_bad
+        for b in raw:
+            if ud is None:
+                if 0xC2 <= b <= 0xDF:
+                    size = 2
+                elif 0xE0 <= b <= 0xEF:
+                    size = 3
+                elif 0xF0 <= b <= 0xF4:
+                    size = 4
+                else:
+                    continue
+                ud = bytearray((b,))
+                bad = False
+                continue
+            if (b & 0xC0) != 0x80:
+                bad = True
+            ud.append(b)
+            if len(ud) < size:
+                continue
+            seq = bytes(ud)
+            ud = None
+            if bad:
+                continue
+            try:
+                out.append(seq.decode("utf-8"))
+            except UnicodeDecodeError:
+                continue
+        self._u8 = ud
+        self._u8_size = size
+        self._u8_bad = bad
+        if out:
+            self._put_uni("".join(out))
+
+    def _put_uni(self, t: str) -> None:
+        sid = self._sid  # tmux applies the ACS charset to ASCII only (input_print)
+        rows = self._rows
+        dirty = self._dirty
+        for ch in t:
+            w = WIDTHS.get(ch)
+            if w is None:
+                w = char_width(ch)
+            if w <= 0 or ch == ZWJ or self._zwj:
+                if w < 0:
+                    continue
+                if ch == ZWJ:
+                    self._zwj = True
+                    continue
+                if self._zwj:
+                    self._combine(ZWJ)
+                self._zwj = False
+                self._combine(ch)
+                continue
+            if not (self.wrap_mode and not self.insert_mode):
+                self._put_cell(ch, w, sid)
+                continue
+            # Inline screen_write_cell for the usual case: wrap on, insert off, and nothing
+            # wide being half overwritten.
+            sx = self.cols
+            cx = self.cursor_x
+            if w > sx:
+                self._put_cell(ch, w, sid)
+                continue
+            if cx > sx - w:
+                self._linefeed(True, 8)
+                cx = self.cursor_x = 0
+            cy = self.cursor_y
+            row = rows[cy]
+            chars = row.chars
+            size = row.size
+            if row.wide:
+                cur = chars[cx] if cx < size else " "
+                nxt = chars[cx + w] if cx + w < size else " "
+                if cur == "" or nxt == "":
+                    self._put_cell(ch, w, sid)
+                    continue
+            e = cx + w
+            chars[cx] = ch
+            row.styles[cx] = sid
+            if w == 2:
+                chars[cx + 1] = ""
+                row.styles[cx + 1] = 0
+                row.wide = True
+            if sid:
+                row.styled = True
+            if e > row.used:
+                row.used = e
+                if e > size:
+                    self._expand(row, e)
+            self.cursor_x = e
+            dirty.add(cy)
+
+    def _combine(self, data: str) -> bool:
+        """screen_write_combine: append a zero-width character to the cell left of the cursor."""
+        cx = self.cursor_x
+        if cx == 0:
+            return False
+        row = self._rows[self.cursor_y]
+        n = 1
+        while n <= cx:
+            if self._cell(row, cx - n) != "":
+                break
+            n += 1
+        if n > cx:
+            return False
+        x = cx - n
+        base = self._cell(row, x)
+        sid = row.styles[x] if x < row.size else 0
+        new = base + data
+        if len(new.encode("utf-8", "surrogatepass")) > 21:
+            return False
+        self._set_cell(row, x, new, sid)
+        row.wide = True
+        self._dirty.add(self.cursor_y)
+        return True
+
+    def _put_cell(self, ch: str, w: int, sid: int) -> None:
+        """screen_write_cell for one character of width ``w``."""
+        sx = self.cols
+        cx = self.cursor_x
+        wrap = self.wrap_mode
+        lim = (sx - w) % U32  # C unsigned: a glyph wider than the pane never "wraps"
+        if not wrap and w > 1 and (w > sx or (cx != sx and cx > lim)):
+            return
+        skip = True
+        if self.insert_mode:
+            self._insert_cells(cx, self.cursor_y, w, 8)
+            skip = False
+        if wrap and cx > lim:
+            self._linefeed(True, 8)
+            cx = self.cursor_x = 0
+        if cx > lim:
+            return
+        cy = self.cursor_y
+        row = self._rows[cy]
+        if row.wide and self._overwrite(row, cx, w):
+            skip = False
+        for xx in range(cx + 1, cx + w):
+            self._set_cell(row, xx, "", 0)
+            skip = False
+        if skip and cx >= row.size and ch == " " and self._styles[sid][:3] == (0, 8, 8):
+            pass  # tmux does not store a default blank beyond the line's allocated cells
+        else:
+            self._set_cell(row, cx, ch, sid)
+            if w != 1:
+                row.wide = True
+        last = 0 if wrap else 1
+        nx = cx + w if cx <= (sx - last - w) % U32 else sx - last
+        self.cursor_x = nx if nx <= sx else sx - 1
+        self._dirty.add(cy)
+
+    def _overwrite(self, row: Row, cx: int, w: int) -> bool:
+        """screen_write_overwrite: clear what is left of wide characters being overwritten."""
+        cur = self._cell(row, cx)
+        done = False
+        if cur == "":
+            xx = cx + 1
+            while True:
+                xx -= 1
+                if xx <= 0:
+                    break
+                if self._cell(row, xx) != "":
+                    break
+                self._set_cell(row, xx, " ", 0)
+            self._set_cell(row, xx, " ", 0)
+            done = True
+        if w != 1 or cell_width(cur) != 1 or cur == "":
+            xx = cx + w - 1
+            while True:
+                xx += 1
+                if xx >= self.cols:
+                    break
+                if self._cell(row, xx) != "":
+                    break
+                self._set_cell(row, xx, " ", 0)
+                done = True
+        return done
+
+    # -- grid operations (grid.c / grid-view.c in visible coordinates) --------------------------
+    def _hist_on(self) -> bool:
+        return self.history_limit > 0 and self._alt is None
+
+    def _push_hist(self, row: Row) -> None:
+        line = compact(row)
+        self._hist.append(line)
+        self._hist_bytes += line.nbytes()
+
+    def _collect_history(self) -> None:
+        """grid_collect_history: at the limit, drop the oldest 10%."""
+        hist = self._hist
+        h = len(hist)
+        lim = self.history_limit
+        if h == 0 or h < lim:
+            return
+        ny = lim // 10
+        if ny < 1:
+            ny = 1
+        if ny > h:
+            ny = h
+        for _ in range(ny):
+            self._hist_bytes -= hist.popleft().nbytes()
+        if self._hscrolled > len(hist):
+            self._hscrolled = len(hist)
+
+    def _empty_row(self, row: Row, bg: int) -> Row:
+        """grid_free_line + grid_empty_line, reusing the row object."""
+        row.chars[:] = self._blank
+        row.used = 0
+        row.wrapped = False
+        row.wide = False
+        if bg == 8:
+            row.styles[:] = self._zeros
+            row.size = 0
+            row.styled = False
+        else:
+            row.styles[:] = [self._bg_sid(bg)] * self.cols
+            row.size = self.cols
+            row.styled = True
+        return row
+
+    def _new_row(self, bg: int) -> Row:
+        return self._empty_row(Row(self.cols), bg)
+
+    def _unwrap_abs(self, a: int) -> None:
+        h = len(self._hist)
+        if a >= h:
+            if a - h < len(self._rows):
+                self._rows[a - h].wrapped = False
+        elif a == h - 1:
+            self._hist[-1].wrapped = False
+        elif a >= 0:
+            self._hist[a].wrapped = False
+
+    def _scroll_up(self, bg: int) -> None:
+        """grid_view_scroll_region_up."""
+        ru = self.scroll_region_upper
+        rl = self.scroll_region_lower
+        rows = self._rows
+        if self.history_limit > 0 and self._alt is None:
+            self._collect_history()
+            if ru == 0 and rl == self.rows - 1:
+                row = rows.pop(0)
+                self._push_hist(row)
+                rows.append(self._empty_row(row, bg))
+            else:
+                row = rows.pop(ru)
+                self._push_hist(row)
+                rows.insert(rl, self._empty_row(row, bg))
+            self._hscrolled += 1
+        else:
+            self._move_lines(ru, ru + 1, rl - ru, bg)
+        self._all_dirty = True
+
+    def _scroll_down(self, bg: int) -> None:
+        """grid_view_scroll_region_down."""
+        ru = self.scroll_region_upper
+        rl = self.scroll_region_lower
+        self._move_lines(ru + 1, ru, rl - ru, bg)
+
+    def _move_lines(self, dy: int, py: int, ny: int, bg: int) -> None:
+        """grid_move_lines (visible coordinates)."""
+        if ny == 0 or py == dy:
+            return
+        sy = self.rows
+        if py + ny - 1 >= sy or dy + ny - 1 >= sy or py < 0 or dy < 0:
+            return
+        rows = self._rows
+        h = len(self._hist)
+        freed = [rows[yy] for yy in range(dy, dy + ny) if not (py <= yy < py + ny)]
+        if h + dy != 0:
+            self._unwrap_abs(h + dy - 1)
+        rows[dy : dy + ny] = rows[py : py + ny]
+        k = 0
+        for yy in range(py, py + ny):
+            if not (dy <= yy < dy + ny):
+                rows[yy] = self._empty_row(freed[k], bg)
+                k += 1
+        if h + py != 0 and (py < dy or py >= dy + ny):
+            self._unwrap_abs(h + py - 1)
+        self._all_dirty = True
+
+    def _clear_lines(self, py: int, ny: int, bg: int) -> None:
+        """grid_clear_lines (visible py; ny may wrap like a C unsigned)."""
+        ny %= U32
+        if ny == 0:
+            return
+        h = len(self._hist)
+        total = h + self.rows
+        apy = h + py
+        if apy >= total or (apy + ny - 1) % U32 >= total:
+            return
+        end = (apy + ny) % U32
+        rows = self._rows
+        for a in range(apy, end):
+            self._empty_row(rows[a - h], bg)
+        if apy != 0:
+            self._unwrap_abs(apy - 1)
+        self._all_dirty = True
+
+    def _grid_clear(self, px: int, py: int, nx: int, ny: int, bg: int) -> None:
+        """grid_clear (visible py; counts may wrap like C unsigned ints)."""
+        nx %= U32
+        ny %= U32
+        if nx == 0 or ny == 0:
+            return
+        if px == 0 and nx == self.cols:
+            self._clear_lines(py, ny, bg)
+            return
+        h = len(self._hist)
+        total = h + self.rows
+        apy = h + py
+        if apy >= total or (apy + ny - 1) % U32 >= total:
+            return
+        end = (apy + ny) % U32
+        for a in range(apy, end):
+            self._clear_row_cells(self._rows[a - h], px, nx, bg)
+            self._dirty.add(a - h)
+
+    def _clear_row_cells(self, row: Row, px: int, nx: int, bg: int) -> None:
+        """The per-line part of grid_clear."""
+        sx = min(self.cols, row.size)
+        ox = nx
+        if bg == 8:
+            if px > sx:
+                return
+            if (px + nx) % U32 > sx:
+                ox = sx - px
+        end = (px + ox) % U32
+        self._expand(row, end)
+        if end > px:
+            k = end - px
+            row.chars[px:end] = [" "] * k
+            sid = self._bg_sid(bg)
+            row.styles[px:end] = [sid] * k
+            if sid:
+                row.styled = True
+
+    def _move_cells(self, row: Row, dx: int, px: int, nx: int, bg: int) -> None:
+        """grid_move_cells."""
+        if nx == 0 or px == dx:
+            return
+        self._expand(row, px + nx)
+        self._expand(row, dx + nx)
+        row.chars[dx : dx + nx] = row.chars[px : px + nx]
+        row.styles[dx : dx + nx] = row.styles[px : px + nx]
+        if dx + nx > row.used:
+            row.used = dx + nx
+        sid = self._bg_sid(bg)
+        for xx in range(px, px + nx):
+            if dx <= xx < dx + nx:
+                continue
+            row.chars[xx] = " "
+            row.styles[xx] = sid
+        if sid:
+            row.styled = True
+
+    def _insert_cells(self, px: int, py: int, nx: int, bg: int) -> None:
+        """grid_view_insert_cells."""
+        sx = self.cols
+        if px >= sx - 1:
+            self._grid_clear(px, py, 1, 1, bg)
+        else:
+            self._move_cells(self._rows[py], px + nx, px, sx - px - nx, bg)
+        self._dirty.add(py)
+
+    # -- screen-write operations ---------------------------------------------------------------
+    def _linefeed(self, wrapped: bool, bg: int) -> None:
+        cy = self.cursor_y
+        if wrapped:
+            self._rows[cy].wrapped = True
+        if cy == self.scroll_region_lower:
+            self._scroll_up(bg)
+        elif cy < self.rows - 1:
+            self.cursor_y = cy + 1
+
+    def _reverse_index(self, bg: int) -> None:
+        if self.cursor_y == self.scroll_region_upper:
+            self._scroll_down(bg)
+        elif self.cursor_y > 0:
+            self.cursor_y -= 1
+
+    def _backspace(self) -> None:
+        cx, cy = self.cursor_x, self.cursor_y
+        if cx == 0:
+            if cy == 0:
+                return
+            if self._rows[cy - 1].wrapped:
+                self.cursor_y = cy - 1
+                self.cursor_x = self.cols - 1
+        else:
+            self.cursor_x = cx - 1
+
+    def _tab(self) -> None:
+        cx = self.cursor_x
+        sx = self.cols
+        if cx >= sx - 1:
+            return
+        nxt = self._tabs.find(1, cx + 1, sx)
+        self.cursor_x = nxt if nxt != -1 else sx - 1
+
+    def _set_cursor(self, cx: int, cy: int) -> None:
+        """screen_write_set_cursor: -1 keeps a coordinate; x may be one past the end."""
+        if cx != -1:
+            if cx > self.cols:
+                cx = self.cols - 1
+            self.cursor_x = cx
+        if cy != -1:
+            if cy > self.rows - 1:
+                cy = self.rows - 1
+            self.cursor_y = cy
+
+    def _cursor_move(self, px: int, py: int, origin: bool) -> None:
+        if origin and py != -1 and self.origin_mode:
+            ru, rl = self.scroll_region_upper, self.scroll_region_lower
+            if py > rl - ru:
+                py = rl
+            else:
+                py += ru
+        if px != -1 and px > self.cols - 1:
+            px = self.cols - 1
+        if py != -1 and py > self.rows - 1:
+            py = self.rows - 1
+        self._set_cursor(px, py)
+
+    def _cursor_up(self, ny: int) -> None:
+        cx, cy = self.cursor_x, self.cursor_y
+        if ny == 0:
+            ny = 1
+        ru = self.scroll_region_upper
+        if cy < ru:
+            if ny > cy:
+                ny = cy
+        elif ny > cy - ru:
+            ny = cy - ru
+        if cx == self.cols:
+            cx -= 1
+        self._set_cursor(cx, cy - ny)
+
+    def _cursor_down(self, ny: int) -> None:
+        cx, cy = self.cursor_x, self.cursor_y
+        if ny == 0:
+            ny = 1
+        rl = self.scroll_region_lower
+        if cy > rl:
+            if ny > self.rows - 1 - cy:
+                ny = self.rows - 1 - cy
+        elif ny > rl - cy:
+            ny = rl - cy
+        if cx == self.cols:
+            cx -= 1
+        elif ny == 0:
+            return
+        self._set_cursor(cx, cy + ny)
+
+    def _cursor_right(self, nx: int) -> None:
+        cx = self.cursor_x
+        if nx == 0:
+            nx = 1
+        lim = (self.cols - 1 - cx) % U32
+        if nx > lim:
+            nx = lim
+        if nx == 0:
+            return
+        self._set_cursor(cx + nx, -1)
+
+    def _cursor_left(self, nx: int) -> None:
+        cx = self.cursor_x
+        if nx == 0:
+            nx = 1
+        if nx > cx:
+            nx = cx
+        if nx == 0:
+            return
+        self._set_cursor(cx - nx, -1)
+
+    def _scroll_region(self, ru: int, rl: int) -> None:
+        sy = self.rows
+        if ru > sy - 1:
+            ru = sy - 1
+        if rl > sy - 1:
+            rl = sy - 1
+        if ru >= rl:
+            return
+        self._set_cursor(0, 0)
+        self.scroll_region_upper = ru
+        self.scroll_region_lower = rl
+
+    def _insert_character(self, nx: int, bg: int) -> None:
+        sx = self.cols
+        cx = self.cursor_x
+        if nx == 0:
+            nx = 1
+        if nx > sx - cx:
+            nx = sx - cx
+        if nx == 0 or cx > sx - 1:
+            return
+        self._insert_cells(cx, self.cursor_y, nx, bg)
+
+    def _delete_character(self, nx: int, bg: int) -> None:
+        sx = self.cols
+        cx = self.cursor_x
+        if nx == 0:
+            nx = 1
+        if nx > sx - cx:
+            nx = sx - cx
+        if nx == 0 or cx > sx - 1:
+            return
+        cy = self.cursor_y
+        self._move_cells(self._rows[cy], cx, cx + nx, sx - cx - nx, bg)
+        self._grid_clear(sx - nx, cy, cx + nx - (sx - nx), 1, bg)
+        self._dirty.add(cy)
+
+    def _clear_character(self, nx: int, bg: int) -> None:
+        sx = self.cols
+        cx = self.cursor_x
+        if nx == 0:
+            nx = 1
+        if nx > sx - cx:
+            nx = sx - cx
+        if nx == 0 or cx > sx - 1:
+            return
+        self._grid_clear(cx, self.cursor_y, nx, 1, bg)
+
+    def _insert_line(self, ny: int, bg: int) -> None:
+        cy = self.cursor_y
+        sy = self.rows
+        ru, rl = self.scroll_region_upper, self.scroll_region_lower
+        if ny == 0:
+            ny = 1
+        if cy < ru or cy > rl:
+            if ny > sy - cy:
+                ny = sy - cy
+            if ny == 0:
+                return
+            self._move_lines(cy + ny, cy, sy - cy - ny, bg)
+            return
+        if ny > rl + 1 - cy:
+            ny = rl + 1 - cy
+        if ny == 0:
+            return
+        ny2 = rl + 1 - cy - ny
+        self._move_lines(rl + 1 - ny2, cy, ny2, bg)
+        self._grid_clear(0, cy + ny2, self.cols, ny - ny2, bg)
+
+    def _delete_line(self, ny: int, bg: int) -> None:
+        cy = self.cursor_y
+        sy = self.rows
+        ru, rl = self.scroll_region_upper, self.scroll_region_lower
+        if ny == 0:
+            ny = 1
+        if cy < ru or cy > rl:
+            if ny > sy - cy:
+                ny = sy - cy
+            if ny == 0:
+                return
+            self._delete_lines(cy, ny, bg)
+            return
+        if ny > rl + 1 - cy:
+            ny = rl + 1 - cy
+        if ny == 0:
+            return
+        ny2 = rl + 1 - cy - ny
+        self._move_lines(cy, cy + ny, ny2, bg)
+        self._grid_clear(0, cy + ny2, self.cols, ny - ny2, bg)
+
+    def _delete_lines(self, py: int, ny: int, bg: int) -> None:
+        """grid_view_delete_lines."""
+        sy = self.rows
+        self._move_lines(py, py + ny, sy - py - ny, bg)
+        self._grid_clear(0, sy - ny, self.cols, py + ny - (sy - ny), bg)
+
+    def _clear_line(self, bg: int) -> None:
+        row = self._rows[self.cursor_y]
+        if row.size == 0 and bg == 8:
+            return
+        self._grid_clear(0, self.cursor_y, self.cols, 1, bg)
+
+    def _clear_end_of_line(self, bg: int) -> None:
+        cx = self.cursor_x
+        if cx == 0:
+            self._clear_line(bg)
+            return
+        row = self._rows[self.cursor_y]
+        sx = self.cols
+        if cx > sx - 1 or (cx >= row.size and bg == 8):
+            return
+        self._grid_clear(cx, self.cursor_y, sx - cx, 1, bg)
+
+    def _clear_start_of_line(self, bg: int) -> None:
+        cx = self.cursor_x
+        sx = self.cols
+        if cx >= sx - 1:
+            self._clear_line(bg)
+            return
+        self._grid_clear(0, self.cursor_y, cx + 1, 1, bg)
+
+    def _clear_end_of_screen(self, bg: int) -> None:
+        cx, cy = self.cursor_x, self.cursor_y
+        sx, sy = self.cols, self.rows
+        if cx == 0 and cy == 0 and self._hist_on() and self.scroll_on_clear:
+            self._clear_into_history(bg)
+            return
+        if cx <= sx - 1:
+            self._grid_clear(cx, cy, sx - cx, 1, bg)
+        self._grid_clear(0, cy + 1, sx, sy - (cy + 1), bg)
+
+    def _clear_start_of_screen(self, bg: int) -> None:
+        cx, cy = self.cursor_x, self.cursor_y
+        sx = self.cols
+        if cy > 0:
+            self._grid_clear(0, 0, sx, cy, bg)
+        if cx > sx - 1:
+            self._grid_clear(0, cy, sx, 1, bg)
+        else:
+            self._grid_clear(0, cy, cx + 1, 1, bg)
+
+    def _clear_screen(self, bg: int) -> None:
+        if self._hist_on() and self.scroll_on_clear:
+            self._clear_into_history(bg)
+        else:
+            self._grid_clear(0, 0, self.cols, self.rows, bg)
+
+    def _clear_into_history(self, bg: int) -> None:
+        """grid_view_clear_history: scroll everything up to the last used line into history."""
+        sy = self.rows
+        rows = self._rows
+        last = 0
+        for yy in range(sy):
+            if rows[yy].used != 0:
+                last = yy + 1
+        if last == 0:
+            self._grid_clear(0, 0, self.cols, sy, bg)
+            return
+        for _ in range(last):
+            self._collect_history()
+            row = rows.pop(0)
+            self._push_hist(row)
+            rows.append(self._empty_row(row, bg))
+            self._hscrolled += 1
+        if last < sy:
+            self._grid_clear(0, 0, self.cols, sy - last, bg)
+        self._hscrolled = 0
+        self._all_dirty = True
+
+    def _alignment_test(self) -> None:
+        for row in self._rows:
+            for x in range(self.cols):
+                self._set_cell(row, x, "E", 0)
+        self._set_cursor(0, 0)
+        self.scroll_region_upper = 0
+        self.scroll_region_lower = self.rows - 1
+        self._all_dirty = True
+
+    def _save_state(self) -> None:
+        self._saved_cell = (
+            (self._attr, self._fg, self._bg, self._us),
+            self._cs,
+            self._g0,
+            self._g1,
+        )
+        self._saved_cx = self.cursor_x
+        self._saved_cy = self.cursor_y
+        self._saved_origin = self.origin_mode
+
+    def _restore_state(self) -> None:
+        style, self._cs, self._g0, self._g1 = self._saved_cell
+        self._attr, self._fg, self._bg, self._us = style
+        self._update_psid()
+        self.origin_mode = self._saved_origin
+        self._cursor_move(self._saved_cx, self._saved_cy, False)
+
+    def _screen_reset(self) -> None:
+        """screen_write_reset."""
+        self._reset_tabs()
+        self._scroll_region(0, self.rows - 1)
+        self._set_modes_default()
+        self._update_psid()
+        self._clear_screen(8)
+        self._set_cursor(0, 0)
+
+    # -- alternate screen ----------------------------------------------------------------------
+    def _alternate_on(self, cursor: bool) -> None:
+        if not self.alternate_screen or self._alt is not None:
+            return
+        self._alt = {
+            "rows": [r.copy() for r in self._rows],
+            "cols": self.cols,
+            "nrows": self.rows,
+        }
+        if cursor:
+            self.alternate_saved_x = self.cursor_x
+            self.alternate_saved_y = self.cursor_y
+        self._alt_cell = (self._attr, self._fg, self._bg, self._us)
+        self._grid_clear(0, 0, self.cols, self.rows, 8)
+        self._all_dirty = True
+
+    def _alternate_off(self, cursor: bool) -> None:
+        if not self.alternate_screen:
+            return
+        sx, sy = self.cols, self.rows
+        alt = self._alt
+        if alt is not None:
+            self._resize(alt["cols"], alt["nrows"], True)
+        if cursor and self.alternate_saved_x != UINT_MAX and self.alternate_saved_y != UINT_MAX:
+            self.cursor_x = self.alternate_saved_x
+            self.cursor_y = self.alternate_saved_y
+            self._attr, self._fg, self._bg, self._us = self._alt_cell
+            self._update_psid()
+        if alt is None:
+            self._clamp_cursor()
+            return
+        saved = alt["rows"]
+        for i, r in enumerate(saved[: self.rows]):
+            self._rows[i] = r
+            if len(r.chars) < self.cols:
+                k = self.cols - len(r.chars)
+                r.chars.extend([" "] * k)
+                r.styles.extend([0] * k)
+        self._alt = None
+        self._resize(sx, sy, True)
+        self._clamp_cursor()
+        self._all_dirty = True
+
+    @property
+    def alternate_on(self) -> bool:
+        return self._alt is not None
+
+    def _clamp_cursor(self) -> None:
+        if self.cursor_x > self.cols - 1:
+            self.cursor_x = self.cols - 1
+        if self.cursor_y > self.rows - 1:
+            self.cursor_y = self.rows - 1
+
+    # -- resize (screen_resize_cursor) ---------------------------------------------------------
+    def _resize(self, sx: int, sy: int, do_reflow: bool) -> None:
+        sx = max(1, sx)
+        sy = max(1, sy)
+        cx = self.cursor_x
+        cy = len(self._hist) + self.cursor_y
+        if sx != self.cols:
+            self.cols = sx
+            self._blank = [" "] * sx
+            self._zeros = [0] * sx
+            self._reset_tabs()
+            self._code_cache.clear()
+        else:
+            do_reflow = False
+        if sy != self.rows:
+            cy = self._resize_y(sy, cy)
+        for r in self._rows:
+            if len(r.chars) < sx:
+                k = sx - len(r.chars)
+                r.chars.extend([" "] * k)
+                r.styles.extend([0] * k)
+        if do_reflow:
+            cx, cy = self._reflow(sx, cx, cy)
+        h = len(self._hist)
+        if cy >= h:
+            self.cursor_x = cx
+            self.cursor_y = cy - h
+        else:
+            self.cursor_x = 0
+            self.cursor_y = 0
+        if self.cursor_y > self.rows - 1:
+            self.cursor_y = self.rows - 1
+        if self.scroll_region_lower > self.rows - 1:
+            self.scroll_region_lower = self.rows - 1
+        self._all_dirty = True
+
+    def _resize_y(self, sy: int, cy: int) -> int:
+        """screen_resize_y with eat_empty; returns the new absolute cursor line."""
+        oldy = self.rows
+        hist_on = self._hist_on()
+        rows = self._rows
+        if sy < oldy:
+            needed = oldy - sy
+            available = oldy - 1 - self.cursor_y
+            if available > 0:
+                if available > needed:
+                    available = needed
+                self._delete_lines(oldy - available, available, 8)
+            else:
+                available = 0
+            needed -= available
+            if hist_on:
+                for row in rows[:needed]:
+                    self._push_hist(row)
+                del rows[:needed]
+                self._hscrolled += needed
+            elif needed > 0 and self.cursor_y > 0:
+                avail = min(self.cursor_y, needed)
+                self._delete_lines(0, avail, 8)
+                cy -= avail
+            del rows[sy:]
+        else:
+            needed = sy - oldy
+            available = self._hscrolled
+            if hist_on and available > 0:
+                if available > needed:
+                    available = needed
+                self._hscrolled -= available
+                pulled = [inflate(self._hist.pop(), self.cols) for _ in range(available)]
+                pulled.reverse()
+                rows[0:0] = pulled
+            else:
+                available = 0
+            needed -= available
+            for _ in range(needed):
+                rows.append(Row(self.cols))
+        self._recount_hist_bytes()
+        self.rows = sy
+        self.scroll_region_upper = 0
+        self.scroll_region_lower = sy - 1
+        return cy
+
+    def _recount_hist_bytes(self) -> None:
+        self._hist_bytes = sum(line.nbytes() for line in self._hist)
+
+    def _reflow(self, sx: int, cx: int, cy: int) -> tuple[int, int]:
+        lines = list(self._hist) + list(self._rows)
+        wx, wy = wrap_position(lines, cx, cy)
+        new, self._hscrolled = reflow(lines, sx, self._hscrolled)
+        sy = self.rows
+        while len(new) < sy:
+            new.append(Row(sx))
+        h = len(new) - sy
+        if self._hscrolled > h:
+            self._hscrolled = h
+        cx, cy = unwrap_position(new, wx, wy)
+        hist: deque[HistLine] = deque()
+        for line in new[:h]:
+            if isinstance(line, HistLine):
+                hist.append(line)
+            elif isinstance(line, Row):
+                hist.append(compact(line))
+            else:
+                hist.append(_rline_hist(line))
+        vis: list[Row] = []
+        for line in new[h:]:
+            if isinstance(line, Row):
+                if len(line.chars) < sx:
+                    k = sx - len(line.chars)
+                    line.chars.extend([" "] * k)
+                    line.styles.extend([0] * k)
+                vis.append(line)
+            elif isinstance(line, HistLine):
+                vis.append(inflate(line, sx))
+            else:
+                vis.append(_rline_row(line, sx))
+        self._hist = hist
+        self._rows[:] = vis
+        self._recount_hist_bytes()
+        return cx, cy
+
+    # -- style table maintenance ---------------------------------------------------------------
+    def _compact_styles(self) -> None:
+        """Drop style ids nothing refers to any more (bounded memory for RGB-heavy output)."""
+        used = {0}
+        rowsets = [self._rows]
+        if self._alt is not None:
+            rowsets.append(self._alt["rows"])
+        for rs in rowsets:
+            for r in rs:
+                used.update(r.styles)
+        for line in self._hist:
+            if line.runs is not None:
+                used.update(line.runs[1::2])
+        used.update(self._bg_sids.values())
+        used.add(self._sid)
+        used.add(self._psid)
+        old = self._styles
+        remap = {}
+        styles: list[Style] = []
+        for sid in sorted(used):
+            remap[sid] = len(styles)
+            styles.append(old[sid])
+        for rs in rowsets:
+            for r in rs:
+                r.styles[:] = [remap[s] for s in r.styles]
+        for line in self._hist:
+            if line.runs is not None:
+                runs = line.runs
+                for i in range(1, len(runs), 2):
+                    runs[i] = remap[runs[i]]
+        self._styles = styles
+        self._style_ids = {st: i for i, st in enumerate(styles)}
+        self._bg_sids = {bg: remap[s] for bg, s in self._bg_sids.items()}
+        self._sgr_cache.clear()
+        self._code_cache.clear()
+        self._sid = remap[self._sid]
+        self._psid = remap[self._psid]
+        self._style_limit = max(16384, 2 * len(styles))
+
+    # -- reading -------------------------------------------------------------------------------
+    def style(self, sid: int) -> Style:
+        return self._styles[sid]
+
+    def _code(self, last: int, cur: int, escape_c0: bool) -> str:
+        key = (last, cur, escape_c0)
+        c = self._code_cache.get(key)
+        if c is None:
+            if len(self._code_cache) > 65536:
+                self._code_cache.clear()
+            c = self._code_cache[key] = sgr_change(self._styles[last], self._styles[cur], escape_c0)
+        return c
+
+    def capture(
+        self,
+        start: int | None = None,
+        end: int | None = None,
+        *,
+        escapes: bool = False,
+        join: bool = False,
+        trailing: bool = False,
+        octal: bool = False,
+        alternate: bool = False,
+    ) -> list[str]:
+        """Lines exactly as tmux 3.3a's ``capture-pane -p`` prints them."""
+        if alternate:
+            if self._alt is None:
+                raise NoAlternateScreen()
+            vis = self._alt["rows"]
+            hist: list | deque = []
+        else:
+            vis = self._rows
+            hist = self._hist
+        hsize = len(hist)
+        sy = len(vis)
+
+        def line_no(n: int | None, default: int) -> int:
+            if n is None or n > 32767:
+                return default
+            if n < 0 and -n > hsize:
+                v = 0
+            else:
+                v = hsize + n
+            if v > hsize + sy - 1:
+                v = hsize + sy - 1
+            return v
+
+        top = line_no(start, hsize)
+        bottom = line_no(end, hsize + sy - 1)
+        if bottom < top:
+            top, bottom = bottom, top
+        sx = self.cols
+        trim = not join and not trailing
+        out: list[str] = []
+        state = [0]
+        lines_iter: list = []
+        if top < hsize:
+            lines_iter.extend(islice(hist, top, min(bottom + 1, hsize)))
+        if bottom >= hsize:
+            lines_iter.extend(vis[max(0, top - hsize) : bottom - hsize + 1])
+        for line in lines_iter:
+            if isinstance(line, HistLine):
+                s = self._hist_string(line, sx, escapes, octal, state)
+            else:
+                s = self._row_string(line, sx, escapes, octal, state)
+            if trim:
+                s = s.rstrip(" ")
+            out.append(s)
+            if not join or not line.wrapped:
+                out.append("\n")
+        buf = "".join(out)
+        if buf.endswith("\n"):
+            buf = buf[:-1]
+        return buf.split("\n")
+
+    def _row_string(self, row: Row, sx: int, codes: bool, esc0: bool, state: list) -> str:
+        used = row.used if row.used < sx else sx
+        chars = row.chars
+        if not codes:
+            if not row.wide:
+                s = "".join(chars[:used])
+                return s.replace("\\", "\\\\") if esc0 else s
+            cells = chars[:used]
+            if esc0:
+                cells = ["\\\\" if c == "\\" else c for c in cells]
+            return "".join(cells)
+        return self._coded(chars[:used], row.styles[:used], esc0, state)
+
+    def _coded(self, chars: list[str], styles: list[int], esc0: bool, state: list) -> str:
+        last = state[0]
+        out = []
+        for c, sid in zip(chars, styles, strict=False):
+            if c == "":
+                continue
+            if sid != last:
+                out.append(self._code(last, sid, esc0))
+                last = sid
+            out.append("\\\\" if esc0 and c == "\\" else c)
+        state[0] = last
+        return "".join(out)
+
+    def _hist_string(self, line: HistLine, sx: int, codes: bool, esc0: bool, state: list) -> str:
+        if line.used <= sx and line.cellmap is None and (not codes or line.runs is None):
+            s = line.text
+            if codes and state[0] != 0 and s:
+                s = self._code(state[0], 0, esc0) + s
+                state[0] = 0
+            return s.replace("\\", "\\\\") if esc0 else s
+        chars, styles = line.cells()
+        used = min(line.used, sx)
+        if not codes:
+            cells = chars[:used]
+            if esc0:
+                cells = ["\\\\" if c == "\\" else c for c in cells]
+            return "".join(cells)
+        return self._coded(chars[:used], styles[:used], esc0, state)
+
+    def tail(self, n: int) -> list[str]:
+        """The last ``n`` visible rows as plain text, trailing blanks stripped."""
+        if n <= 0:
+            return []
+        out = []
+        for row in self._rows[-n:]:
+            out.append("".join(row.chars[: min(row.used, self.cols)]).rstrip())
+        return out
+
+    def cursor_character(self) -> str:
+        row = self._rows[self.cursor_y]
+        cx = self.cursor_x
+        if cx >= row.size or cx >= len(row.chars):
+            return " "
+        return row.chars[cx]
+
+    def tabs(self) -> list[int]:
+        return [i for i in range(self.cols) if self._tabs[i]]
+
+    def search(self, pattern: str, regex: bool, ignore_case: bool) -> int:
+        if regex:
+            try:
+                rx = re.compile(pattern, re.I if ignore_case else 0)
+            except re.error:
+                return 0
+        else:
+            rx = _glob_to_regex("*" + pattern + "*", ignore_case)
+            if rx is None:
+                return 0
+        for i, row in enumerate(self._rows):
+            line = "".join(row.chars[: min(row.used, self.cols)]).rstrip(" \t\n\v\f\r")
+            if regex:
+                if rx.search(line):
+                    return i + 1
+            elif rx.fullmatch(line):
+                return i + 1
+        return 0
+
+    def row_runs(self, y: int) -> list[tuple[str, Style]]:
+        """Text runs with their style for visible row ``y``, covering the full width."""
+        row = self._rows[y]
+        size = min(row.size, self.cols)
+        chars = row.chars
+        styles = row.styles
+        runs: list[tuple[str, Style]] = []
+        cur = -1
+        buf: list[str] = []
+        for x in range(size):
+            c = chars[x]
+            if c == "":
+                continue
+            sid = styles[x]
+            if sid != cur:
+                if buf:
+                    runs.append(("".join(buf), self._styles[cur]))
+                buf = []
+                cur = sid
+            buf.append(c)
+        if size < self.cols:
+            if cur != 0 and buf:
+                runs.append(("".join(buf), self._styles[cur]))
+                buf = []
+                cur = 0
+            if cur == -1:
+                cur = 0
+            buf.append(" " * (self.cols - size))
+        if buf:
+            runs.append(("".join(buf), self._styles[cur]))
+        return runs
+
+
+def _rline_hist(line: _RLine) -> HistLine:
+    r = Row.__new__(Row)
+    r.chars = line.chars
+    r.styles = line.styles
+    r.used = line.used
+    r.size = line.used
+    r.wrapped = line.wrapped
+    r.wide = line.wide or any(len(c) != 1 for c in line.chars)
+    r.styled = any(line.styles)
+    return compact(r)
+
+
+def _rline_row(line: _RLine, cols: int) -> Row:
+    r = Row.__new__(Row)
+    chars = list(line.chars)
+    styles = list(line.styles)
+    if len(chars) < cols:
+        k = cols - len(chars)
+        chars.extend([" "] * k)
+        styles.extend([0] * k)
+    r.chars = chars
+    r.styles = styles
+    r.used = line.used
+    r.size = line.used
+    r.wrapped = line.wrapped
+    r.wide = line.wide or any(len(c) != 1 for c in line.chars)
+    r.styled = any(line.styles)
+    return r
+
+
+def _force_rgb(c: int) -> int:
+    """colour_force_rgb for the colours hmux can answer with."""
+    from .cells import COLOUR_FLAG_RGB
+
+    if c & COLOUR_FLAG_RGB:
+        return c & 0xFFFFFF
+    if c & COLOUR_FLAG_256:
+        n = c & 0xFF
+        if n < 16:
+            return _BASIC[n]
+        if n < 232:
+            n -= 16
+            steps = (0, 95, 135, 175, 215, 255)
+            return (steps[n // 36] << 16) | (steps[(n // 6) % 6] << 8) | steps[n % 6]
+        v = 8 + (n - 232) * 10
+        return (v << 16) | (v << 8) | v
+    if 0 <= c <= 7:
+        return _BASIC[c]
+    if 90 <= c <= 97:
+        return _BASIC[c - 90 + 8]
+    return -1
+
+
+_BASIC = (
+    0x000000, 0x800000, 0x008000, 0x808000, 0x000080, 0x800080, 0x008080, 0xC0C0C0,
+    0x808080, 0xFF0000, 0x00FF00, 0xFFFF00, 0x0000FF, 0xFF00FF, 0x00FFFF, 0xFFFFFF,
+)  # fmt: skip
+
+
+def _parse_colour(p: str) -> int:
+    """input_osc_parse_colour for the rgb:, # and r,g,b forms."""
+    m = re.fullmatch(r"rgb:([0-9a-fA-F]{2})/([0-9a-fA-F]{2})/([0-9a-fA-F]{2})", p)
+    if m:
+        return colour_rgb(*(int(x, 16) for x in m.groups()))
+    m = re.fullmatch(r"#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})", p)
+    if m:
+        return colour_rgb(*(int(x, 16) for x in m.groups()))
+    m = re.match(r"\s*(\d+),\s*(\d+),\s*(\d+)", p)
+    if m:
+        r, g, b = (int(x) & 0xFF for x in m.groups())
+        return colour_rgb(r, g, b)
+    m = re.fullmatch(r"rgb:([0-9a-fA-F]{4})/([0-9a-fA-F]{4})/([0-9a-fA-F]{4})", p)
+    if m:
+        return colour_rgb(*(int(x, 16) >> 8 for x in m.groups()))
+    m = re.fullmatch(r"#([0-9a-fA-F]{4})([0-9a-fA-F]{4})([0-9a-fA-F]{4})", p)
+    if m:
+        return colour_rgb(*(int(x, 16) >> 8 for x in m.groups()))
+    return -1
+
+
+_CSI = {
+    ("@", ""): Screen._csi_ich,
+    ("A", ""): Screen._csi_cuu,
+    ("B", ""): Screen._csi_cud,
+    ("C", ""): Screen._csi_cuf,
+    ("D", ""): Screen._csi_cub,
+    ("E", ""): Screen._csi_cnl,
+    ("F", ""): Screen._csi_cpl,
+    ("G", ""): Screen._csi_hpa,
+    ("H", ""): Screen._csi_cup,
+    ("J", ""): Screen._csi_ed,
+    ("K", ""): Screen._csi_el,
+    ("L", ""): Screen._csi_il,
+    ("M", ""): Screen._csi_dl,
+    ("P", ""): Screen._csi_dch,
+    ("S", ""): Screen._csi_su,
+    ("T", ""): Screen._csi_sd,
+    ("X", ""): Screen._csi_ech,
+    ("Z", ""): Screen._csi_cbt,
+    ("`", ""): Screen._csi_hpa,
+    ("b", ""): Screen._csi_rep,
+    ("c", ""): Screen._csi_da,
+    ("c", ">"): Screen._csi_da2,
+    ("d", ""): Screen._csi_vpa,
+    ("f", ""): Screen._csi_cup,
+    ("g", ""): Screen._csi_tbc,
+    ("h", ""): Screen._csi_sm,
+    ("h", "?"): Screen._csi_sm_private,
+    ("l", ""): Screen._csi_rm,
+    ("l", "?"): Screen._csi_rm_private,
+    ("m", ""): Screen._csi_sgr,
+    ("m", ">"): Screen._csi_modset,
+    ("n", ""): Screen._csi_dsr,
+    ("n", ">"): Screen._csi_modoff,
+    ("q", " "): Screen._csi_decscusr,
+    ("q", ">"): Screen._csi_xda,
+    ("r", ""): Screen._csi_decstbm,
+    ("s", ""): Screen._csi_scp,
+    ("t", ""): Screen._csi_winops,
+    ("u", ""): Screen._csi_rcp,
+}

@@ -1,0 +1,47 @@
+"""Fixtures: private socket directories and servers that are always cleaned up."""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+from harness import HMUX, TMUX, Mux, base_env  # noqa: E402
+
+
+@pytest.fixture
+def muxdir(tmp_path):
+    d = tmp_path / "sock"
+    d.mkdir()
+    return str(d)
+
+
+def _make(kind: str, tmpdir: str, label: str, request) -> Mux:
+    env = base_env(tmpdir)
+    argv0 = HMUX if kind == "hmux" else [TMUX]
+    m = Mux(argv0, ["-L", label], env, cwd=env["HOME"])
+    request.addfinalizer(m.kill)
+    return m
+
+
+@pytest.fixture
+def hmux(muxdir, request) -> Mux:
+    """An hmux client bound to a private socket (server started on demand by the test)."""
+    return _make("hmux", muxdir, "h" + uuid.uuid4().hex[:8], request)
+
+
+@pytest.fixture
+def tmux(muxdir, request) -> Mux:
+    """The tmux 3.3a oracle bound to its own private socket."""
+    return _make("tmux", muxdir, "t" + uuid.uuid4().hex[:8], request)
+
+
+@pytest.fixture
+def tmux_client_on_hmux(hmux, muxdir) -> Mux:
+    """The stock tmux client pointed at the hmux server's socket."""
+    path = os.path.join(muxdir, f"hmux-{os.getuid()}", hmux.socket_args[1])
+    return Mux([TMUX], ["-S", path], hmux.env, cwd=hmux.cwd, config=None)

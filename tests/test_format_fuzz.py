@@ -1,0 +1,86 @@
+"""Property tests: the expander never raises and keeps simple invariants on random input."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hmux_core import format as F
+
+TOKENS = list("#{}(),:;?=/|%ab@1-0[]semptqblEwnNCSWPcdTh!&*.\\2 <>^$~+日") + [
+    "#{", "#{@a}", "#{?", "#[", "##", "@a", "@q", "@r", "s/", "e|", "m/", "=/", "#(", "t/p:",
+    "#{W:", "#{P:", "#{S:", "#{E:", "#{T:", "\x00", "\udcff", "\n"]
+
+formats = st.lists(st.sampled_from(TOKENS), max_size=40).map("".join)
+anytext = st.text(max_size=60)
+
+
+def _ctx() -> F.DictContext:
+    win = F.DictContext({"window_name": "w", "window_index": "1"},
+                        panes=[(F.DictContext({"pane_index": "0"}), True)])
+    return F.DictContext(
+        {"@a": "foo", "@q": "#{@a}", "@r": "#{E:@r}", "@n": "42", "@w": "日本x",
+         "@t": "1700000000", "@s": "#[fg=red]x##y"},
+        sessions=[F.DictContext({"session_name": "s"}, windows=[(win, True)])],
+        windows=[(win, True)], panes=[(F.DictContext({"pane_index": "0"}), True)],
+        lines=["abc", "def"], jobs=lambda c: "out#{@a}" + c, now=1700000000)
+
+
+CTX = _ctx()
+SETTINGS = settings(max_examples=120, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(formats, st.sampled_from([0, 1, 2, 3]))
+def test_no_exception_inside(fmt: str, flags: int) -> None:
+    # Call the evaluator directly: expand()'s safety net would hide a bug.
+    out = F._expand1(F._State(CTX, flags), F._parse(fmt))
+    assert isinstance(out, str)
+    assert F.expand(fmt, CTX, flags=flags) == out
+
+
+@SETTINGS
+@given(anytext, st.sampled_from([0, 1, 2, 3]))
+def test_no_exception_any_text(fmt: str, flags: int) -> None:
+    out = F._expand1(F._State(CTX, flags), F._parse(fmt))
+    assert isinstance(out, str)
+
+
+@SETTINGS
+@given(st.text(alphabet=st.characters(blacklist_characters="#"), max_size=50))
+def test_text_without_hash_is_unchanged(s: str) -> None:
+    assert F.expand(s, CTX) == s
+
+
+@SETTINGS
+@given(st.text(alphabet=st.characters(blacklist_characters="["), max_size=50))
+def test_doubled_hashes_give_the_text_back(s: str) -> None:
+    assert F.expand(s.replace("#", "##"), CTX) == s
+
+
+@SETTINGS
+@given(st.text(alphabet=st.characters(blacklist_characters="#"), max_size=40),
+       st.integers(min_value=0, max_value=50))
+def test_trim_fits(s: str, n: int) -> None:
+    assert F.format_width(F.trim_left(s, n)) <= n
+    assert F.format_width(F.trim_right(s, n)) <= n
+
+
+@SETTINGS
+@given(formats)
+def test_repeatable(fmt: str) -> None:
+    assert F.expand(fmt, CTX) == F.expand(fmt, CTX)
+
+
+@SETTINGS
+@given(anytext, anytext, anytext)
+def test_regsub_never_raises(pattern: str, repl: str, text: str) -> None:
+    for engine in ("python", "auto"):
+        F.set_engine(engine)
+        try:
+            assert isinstance(F._regsub(pattern, repl, text, False), str)
+            assert isinstance(F.fnmatch(pattern, text), bool)
+            assert isinstance(F.regex_search(pattern, text, True), bool)
+        finally:
+            F.set_engine("auto")

@@ -1,0 +1,167 @@
+"""Property tests: no input makes the engine raise or leave its invariants."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hmux_core.screen import NoAlternateScreen, new_screen
+
+SETTINGS = settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+class _Errors(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture
+def errors():
+    """feed() catches everything so it never raises; assert nothing was actually caught."""
+    h = _Errors()
+    lg = logging.getLogger("hmux_core.screen")
+    lg.addHandler(h)
+    yield h.records
+    lg.removeHandler(h)
+
+
+def check_invariants(s, limit: int) -> None:
+    assert 0 <= s.cursor_x <= s.cols  # cols itself is tmux's pending-wrap position
+    assert 0 <= s.cursor_y < s.rows
+    assert 0 <= s.scroll_region_upper < s.scroll_region_lower < s.rows or s.rows == 1
+    assert s.history_size <= max(limit, 0)
+    assert len(s._rows) == s.rows
+    for row in s._rows:
+        assert 0 <= row.used <= len(row.chars) == len(row.styles)
+        assert len(row.chars) >= s.cols
+    lines = s.capture(start=-s.history_size, escapes=True)
+    assert len(lines) == s.history_size + s.rows
+    s.capture(join=True, trailing=True, octal=True)
+    for y in range(s.rows):
+        runs = s.row_runs(y)
+        assert all(isinstance(t, str) and len(st_) == 4 for t, st_ in runs)
+    s.tail(3)
+    s.cursor_character()
+    s.search("a*", False, True)
+    if s.alternate_on:
+        s.capture(alternate=True, escapes=True)
+    else:
+        with pytest.raises(NoAlternateScreen):
+            s.capture(alternate=True)
+    s.take_replies()
+    s.take_events()
+    s.take_dirty()
+
+
+sizes = st.tuples(st.integers(1, 30), st.integers(1, 12), st.sampled_from([0, 1, 5, 50]))
+
+
+@SETTINGS
+@given(data=st.binary(max_size=400), size=sizes)
+def test_random_bytes_never_raise(errors, data, size):
+    cols, rows, limit = size
+    s = new_screen(cols, rows, limit)
+    s.feed(data)
+    check_invariants(s, limit)
+    assert not errors
+
+
+TEXT = st.sampled_from(
+    [b"a", b"hello world", b"x" * 40, b" ", "中文".encode(), "é".encode(), "e\u0301".encode(),
+     "👨\u200d👩".encode(), "❤️".encode(), b"\xe4", b"\xb8\xad", b"\xff", b"\x7f"]
+)  # fmt: skip
+C0 = st.sampled_from(
+    [b"\r", b"\n", b"\r\n", b"\b", b"\t", b"\x07", b"\x0e", b"\x0f", b"\x18", b"\x00"]
+)
+PARAM = st.one_of(
+    st.just(b""),
+    st.integers(0, 3000).map(lambda n: str(n).encode()),
+    st.sampled_from([b"38;5;1", b"48;2;1;2;3", b"38:2::1:2:3", b"4:3", b";", b"::", b"1;" * 30,
+                     b"99999999999", b"3;4"]),
+)  # fmt: skip
+CSI = st.builds(
+    lambda pre, p, inter, fin: b"\033[" + pre + p + inter + fin,
+    st.sampled_from([b"", b"?", b">", b"=", b"<"]),
+    PARAM,
+    st.sampled_from([b"", b" ", b"$", b"!"]),
+    st.sampled_from([bytes([c]) for c in range(0x40, 0x7F)]),
+)
+MODES = st.builds(
+    lambda p, hl: b"\033[?" + p + hl,
+    st.sampled_from([b"1", b"3", b"6", b"7", b"25", b"47", b"1047", b"1049", b"1000", b"1003",
+                     b"1004", b"1006", b"2004", b"12"]),
+    st.sampled_from([b"h", b"l"]),
+)  # fmt: skip
+ESC = st.sampled_from(
+    [b"\0337", b"\0338", b"\033M", b"\033D", b"\033E", b"\033H", b"\033c", b"\033#8", b"\033(0",
+     b"\033(B", b"\033)0", b"\033=", b"\033>", b"\033", b"\033[", b"\033\\"]
+)  # fmt: skip
+STRINGS = st.builds(
+    lambda intro, body, end: intro + body + end,
+    st.sampled_from([b"\033]0;", b"\033]2;", b"\033]7;", b"\033]4;1;", b"\033]52;c;", b"\033P",
+                     b"\033_", b"\033^", b"\033X", b"\033k", b"\033]"]),
+    st.binary(max_size=20),
+    st.sampled_from([b"\x07", b"\033\\", b"\x18", b""]),
+)  # fmt: skip
+TOKEN = st.one_of(TEXT, C0, CSI, MODES, ESC, STRINGS)
+STREAM = st.lists(TOKEN, max_size=60).map(b"".join)
+
+
+@SETTINGS
+@given(data=STREAM, size=sizes, cuts=st.lists(st.integers(0, 2000), max_size=6))
+def test_grammar_sequences_keep_invariants_and_split_anywhere(errors, data, size, cuts):
+    cols, rows, limit = size
+    whole = new_screen(cols, rows, limit)
+    whole.feed(data)
+    check_invariants(whole, limit)
+    # The same bytes cut at arbitrary points (PTY read boundaries) give the same result.
+    split = new_screen(cols, rows, limit)
+    prev = 0
+    for c in sorted(c % (len(data) + 1) for c in cuts) + [len(data)]:
+        split.feed(data[prev:c])
+        prev = c
+    assert split.capture(start=-split.history_size, escapes=True) == whole.capture(
+        start=-whole.history_size, escapes=True
+    )
+    assert (split.cursor_x, split.cursor_y) == (whole.cursor_x, whole.cursor_y)
+    assert not errors
+
+
+@SETTINGS
+@given(
+    ops=st.lists(
+        st.one_of(
+            STREAM.map(lambda b: ("feed", b)),
+            st.tuples(st.just("resize"), st.integers(1, 40), st.integers(1, 15)),
+            st.just(("reset",)),
+            st.just(("clear",)),
+        ),
+        max_size=12,
+    ),
+    size=sizes,
+)
+def test_resize_reset_interleaved(errors, ops, size):
+    cols, rows, limit = size
+    s = new_screen(cols, rows, limit)
+    for op in ops:
+        if op[0] == "feed":
+            s.feed(op[1])
+        elif op[0] == "resize":
+            s.resize(op[1], op[2])
+            assert (s.cols, s.rows) == (op[1], op[2])
+        elif op[0] == "reset":
+            s.reset()
+        else:
+            s.clear_history()
+        # resizing may leave history above the limit until it next scrolls (tmux does too)
+        check_invariants(s, 10**9)
+    assert not errors
