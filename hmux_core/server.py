@@ -28,9 +28,8 @@ import trio
 
 from . import protocol as P
 from . import target as T
-from .commands import cmdparse
 from .commands.grammar import CommandError
-from .commands.queue import QueueState, build_items, run_items
+from .commands.queue import QueueState, items_from, parse_argv_list, parse_text, run_items
 from .model import Environ, Model, Session
 from .options import Options, new_global_options
 
@@ -537,31 +536,26 @@ class Server:
         if not argv:
             argv = ["new-session"]
         try:
-            commands = cmdparse.parse_argv(argv)
-            items = build_items(self, c, [_Cmd(a) for a in commands], QueueState())
+            cmdlist = parse_argv_list(self, argv)
         except CommandError as e:
             c.error_line(str(e))
             self.add_message(f"{c.name} message: {e}")
             c.request_exit(1)
             return
-        await run_items(items)
+        await run_items(items_from(self, c, cmdlist, QueueState()))
         if c.session is None or c.exiting:
             c.request_exit()
 
     async def run_commands_text(self, text: str, client: ClientConn | None, *,
-                                file: str | None = None, state: QueueState | None = None) -> int:
+                                file: str | None = None, state: QueueState | None = None,
+                                one_group: bool = False) -> int:
         """Parse and run command text (config files, hooks, bindings); errors become causes."""
         try:
-            parsed = cmdparse.parse_string(text, file=file, environ=self.environ.values)
+            cmdlist = parse_text(self, text, file=file, one_group=one_group)
         except CommandError as e:
             self.add_cfg_cause(str(e))
             return -1
-        try:
-            items = build_items(self, client, parsed, state or QueueState(), source_file=file)
-        except CommandError as e:
-            self.add_cfg_cause(f"{file}:{getattr(e, 'line', 0)}: {e}" if file else str(e))
-            return -1
-        return await run_items(items)
+        return await run_items(items_from(self, client, cmdlist, state or QueueState()))
 
     # -- configuration ---------------------------------------------------------------------------
 
@@ -653,11 +647,16 @@ class Server:
         self._loop_wake.set()
 
     async def _accept_loop(self, nursery: trio.Nursery) -> None:
-        assert self.listen_sock is not None
+        sock = self.listen_sock
+        assert sock is not None
         while True:
             try:
-                conn, _ = await self.listen_sock.accept()
+                conn, _ = await sock.accept()
+            except (trio.ClosedResourceError, trio.BrokenResourceError):
+                return  # replaced (SIGUSR1) or shutting down
             except OSError as e:
+                if sock is not self.listen_sock or e.errno == errno.EBADF:
+                    return
                 if e.errno in (errno.EMFILE, errno.ENFILE):
                     await trio.sleep(1)
                     continue
@@ -703,7 +702,6 @@ class Server:
         if old is not None:
             old.close()
         if self.nursery is not None:
-            self.nursery.cancel_scope  # accept loop picks up the new socket on restart
             self.nursery.start_soon(self._accept_loop, self.nursery)
 
     async def _housekeeping(self) -> None:
@@ -823,6 +821,19 @@ class Server:
         self.model.destroy_session(s)
         self.wake()
 
+    def option_changed(self, name: str) -> None:
+        """Side effects of set-option that the model must see at once (options_push_changes)."""
+        if name == "pane-border-status":
+            for w in self.model.windows.values():
+                if w.layout is not None:
+                    w.layout.set_border_status(str(w.options.get(name)))
+                    from .model import apply_layout
+
+                    apply_layout(w)
+        elif name == "history-limit":
+            pass  # applies to new panes, as tmux
+        self.wake()
+
     def best_client(self, s: Session) -> ClientConn | None:
         best = None
         for c in self.clients:
@@ -856,14 +867,6 @@ class Server:
         except Exception:
             self.log_exception("pane exit handling failed")
         self._loop_wake.set()
-
-
-class _Cmd:
-    __slots__ = ("argv", "line")
-
-    def __init__(self, argv: list[Any]) -> None:
-        self.argv = argv
-        self.line = 0
 
 
 def _daemonize() -> None:

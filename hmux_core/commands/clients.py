@@ -60,8 +60,8 @@ def cmd_list_clients(item: CmdItem) -> int:
         if c.session is None or (s is not None and c.session is not s):
             continue
         st = T.from_session(c.session)
-        from ..formats_vars import context_for
         from ..format import expand
+        from ..formats_vars import context_for
 
         ctx = context_for(item.server, c, st.s, st.wl, st.wp, {"line": str(n)})
         if flt is not None and not filter_true(expand(flt, ctx)):

@@ -400,8 +400,8 @@ def pane_exited(server: Server, pane: Pane) -> None:
         keep = not (pane.dead_signal is None and pane.dead_status == 0)
     if keep:
         server.notify("pane-died", {"pane": pane})
-        from ..formats_vars import context_for
         from ..format import expand
+        from ..formats_vars import context_for
 
         fmt = str(pane.options.get("remain-on-exit-format"))
         if fmt:

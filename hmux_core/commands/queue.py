@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import target as T
-from .grammar import TMUX_COMMAND_ARG_TYPES, Args, CommandError, UsageError, parse_args
-from .registry import CommandSpec, lookup
+from .grammar import Args
+from .registry import CommandSpec, table
 
 if TYPE_CHECKING:
     from ..server import ClientConn, Server
@@ -51,6 +51,7 @@ class CmdItem:
         self.time = time.time()
         self.number = 0
         self.failed = False
+        self.group = 0
 
     @property
     def name(self) -> str:
@@ -152,34 +153,49 @@ async def fire(item: CmdItem) -> int:
     return result
 
 
-def build_items(server: Server, client: ClientConn | None, commands: list[Any], state: QueueState,
-                source_file: str | None = None) -> list[CmdItem]:
-    """Turn parsed commands into queue items; raises CommandError with tmux's message."""
-    items: list[CmdItem] = []
-    for cmd in commands:
-        argv = list(cmd.argv)
-        line = getattr(cmd, "line", 0)
-        if not argv:
-            continue
-        name = argv[0]
-        if not isinstance(name, str):
-            raise CommandError("invalid command")
-        spec = lookup(name)
-        try:
-            args = parse_args(spec.template, argv[1:], spec.lower, spec.upper,
-                              TMUX_COMMAND_ARG_TYPES.get(spec.name))
-        except UsageError:
-            raise CommandError(f"usage: {spec.name} {spec.usage}") from None
-        except CommandError as e:
-            raise CommandError(f"command {spec.name}: {e}") from None
-        items.append(CmdItem(server, client, spec, args, state, source_file, line))
+def items_from(server: Server, client: ClientConn | None, cmdlist: Any, state: QueueState) -> list[CmdItem]:
+    """Queue items for a built CommandList (grammar.Command rows carry entry, args, group)."""
+    items = []
+    for cmd in cmdlist.commands:
+        spec = cmd.entry.extra["spec"]
+        item = CmdItem(server, client, spec, cmd.args, state, cmd.file, cmd.line)
+        item.group = cmd.group
+        items.append(item)
     return items
 
 
+def parse_text(server: Server, text: str, *, file: str | None = None, one_group: bool = False,
+               format_expand: Any = None) -> Any:
+    """Parse command text (config, binding, prompt) into a CommandList; raises CmdParseError."""
+    from .cmdparse import alias_lookup, commands_from_buffer
+
+    return commands_from_buffer(text, table(), file=file, environ=server.environ.values,
+                                format_expand=format_expand, one_group=one_group,
+                                aliases=alias_lookup(_aliases(server)))
+
+
+def parse_argv_list(server: Server, argv: list[str]) -> Any:
+    from .cmdparse import alias_lookup, commands_from_argv
+
+    return commands_from_argv(argv, table(), environ=server.environ.values,
+                              aliases=alias_lookup(_aliases(server)))
+
+
+def _aliases(server: Server) -> list[str]:
+    value = server.options.get("command-alias")
+    if isinstance(value, dict):
+        return [value[k] for k in sorted(value)]
+    return list(value or [])
+
+
 async def run_items(items: list[CmdItem]) -> int:
-    """Run items in order; an error skips the rest of the list. Returns the last status."""
+    """Run items in order; an error skips the rest of its group. Returns the overall status."""
     status = CMD_RETURN_NORMAL
+    skip_group = None
+    failed = False
     for item in items:
+        if skip_group is not None and item.group == skip_group:
+            continue
         item.server.command_number += 1
         item.number = item.server.command_number
         item.time = time.time()
@@ -190,5 +206,6 @@ async def run_items(items: list[CmdItem]) -> int:
             item.error(f"internal error in {item.name}: {e}")
             status = CMD_RETURN_ERROR
         if status == CMD_RETURN_ERROR:
-            break
-    return status
+            skip_group = item.group
+            failed = True
+    return CMD_RETURN_ERROR if failed else status

@@ -77,6 +77,22 @@ def _ensure_loaded() -> None:
                                        _unimplemented)
 
 
+_ENTRIES: list[Any] = []
+
+
+def table() -> list[Any]:
+    """The grammar's CommandEntry rows (tmux's table order) with our specs attached."""
+    if not _ENTRIES:
+        from .grammar import tmux_command_table
+
+        _ensure_loaded()
+        rows = tmux_command_table({n: s.exec for n, s in _TABLE.items()})
+        for row in rows:
+            row.extra["spec"] = _TABLE[row.name]
+        _ENTRIES.extend(rows)
+    return _ENTRIES
+
+
 def all_commands() -> list[CommandSpec]:
     _ensure_loaded()
     return [_TABLE[n] for n in sorted(_TABLE)]

@@ -276,8 +276,8 @@ def cmd_rename_window(item: CmdItem) -> int:
 
 def check_window_names(server: Server) -> None:
     """automatic-rename: name windows after the active pane's foreground program."""
-    from ..formats_vars import context_for
     from ..format import expand
+    from ..formats_vars import context_for
 
     now = time.time()
     for w in list(server.model.windows.values()):
