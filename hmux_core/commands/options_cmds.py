@@ -128,7 +128,11 @@ async def cmd_source_file(item: CmdItem) -> int:
                 cmdlist = parse_text(server, text, file=shown,
                                      format_expand=lambda t: item.expand(t, item.target))
             except CommandError as e:
-                item.print(str(e)) if c is not None else item.error(str(e))
+                if c is not None:
+                    item.print(str(e))  # tmux shows parse errors of sourced files on stdout
+                    c.retval = 1
+                else:
+                    item.error(str(e))
                 item.failed = failed = True
                 continue
             if args.has("n"):

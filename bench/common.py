@@ -1,0 +1,58 @@
+"""Shared setup for the benchmarks: private socket dirs and servers that are always killed."""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TMUX = shutil.which("tmux") or "/usr/bin/tmux"
+HMUX = [sys.executable, "-m", "hmux_core.cli"]
+
+
+def machine() -> str:
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
+
+
+class Server:
+    def __init__(self, prog: str, tmpdir: str, label: str, config: str = "/dev/null") -> None:
+        self.prog = prog
+        self.argv = (HMUX if prog == "hmux" else [TMUX]) + ["-L", label, "-f", config]
+        self.env = dict(os.environ, TMUX_TMPDIR=tmpdir, TMUX_C2RS_PLUGINS="none", LANG="C.UTF-8")
+        self.env.pop("TMUX", None)
+        self.socket = os.path.join(tmpdir, f"{prog}-{os.getuid()}", label)
+
+    def run(self, *args: str, check: bool = True) -> str:
+        p = subprocess.run(self.argv + list(args), capture_output=True, text=True, env=self.env)
+        if check and p.returncode != 0:
+            raise RuntimeError(f"{self.prog} {args}: {p.stderr}")
+        return p.stdout
+
+    def kill(self) -> None:
+        subprocess.run(self.argv + ["kill-server"], capture_output=True, env=self.env)
+
+
+def tmpdir() -> str:
+    return tempfile.mkdtemp(prefix="hmux-bench-")
+
+
+def wait(cond, timeout: float = 600.0, interval: float = 0.005) -> float:
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        if cond():
+            return time.perf_counter() - start
+        time.sleep(interval)
+    raise TimeoutError

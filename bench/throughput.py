@@ -1,0 +1,80 @@
+"""Throughput: N MB of output into a detached 200x50 pane (history-limit 2000), hmux vs tmux.
+
+    python bench/throughput.py [--mb 20]
+
+The pane runs ``cat FILE``; because a PTY holds only a few KiB, ``cat`` finishes when the
+multiplexer has read (and parsed) nearly everything, so start-to-exit time is ingestion time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import Server, machine, tmpdir, wait  # noqa: E402
+
+
+def make_plain(path: str, size: int) -> None:
+    rnd = random.Random(1)
+    with open(path, "w") as f:
+        n = 0
+        while n < size:
+            line = f"-rw-r--r-- 1 user group {rnd.randint(0, 10**7):>9} Dec  2 18:17 file_{n:08d}.txt\n"
+            f.write(line)
+            n += len(line)
+
+
+def make_sgr(path: str, size: int) -> None:
+    rnd = random.Random(2)
+    words = ["def", "return", "self", "import", "value", "(", ")", ":", "for", "in", "x", "=", "1"]
+    with open(path, "w") as f:
+        n = 0
+        while n < size:
+            parts = [f"\x1b[38;5;{rnd.randint(0, 255)}m{n % 9999:>4}\x1b[0m \u2502 "]
+            for _ in range(rnd.randint(5, 10)):
+                r, g, b = rnd.randint(0, 255), rnd.randint(0, 255), rnd.randint(0, 255)
+                parts.append(f"\x1b[38;2;{r};{g};{b}m{rnd.choice(words)}\x1b[0m ")
+            line = "".join(parts) + "\n"
+            f.write(line)
+            n += len(line.encode())
+
+
+def run_one(prog: str, path: str, base: str) -> float:
+    conf = os.path.join(base, "bench.conf")
+    with open(conf, "w") as f:
+        f.write("set -g remain-on-exit on\nset -g history-limit 2000\n")
+    srv = Server(prog, base, f"tp{prog}", conf)
+    try:
+        srv.run("new-session", "-d", "-s", "keep", "-x", "200", "-y", "50", "sleep 100000")
+        start = time.perf_counter()
+        srv.run("new-window", "-d", "-t", "keep:9", f"cat {path}")
+        wait(lambda: srv.run("display", "-p", "-t", "keep:9", "#{pane_dead}", check=False).strip() == "1",
+             interval=0.01)
+        return time.perf_counter() - start
+    finally:
+        srv.kill()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mb", type=float, default=20)
+    ns = ap.parse_args()
+    base = tmpdir()
+    size = int(ns.mb * 1024 * 1024)
+    print(f"machine: {machine()}")
+    print(f"{'workload':<10} {'MB':>5} {'tmux MB/s':>10} {'hmux MB/s':>10} {'hmux/tmux':>10}")
+    for name, maker in (("plain", make_plain), ("sgr", make_sgr)):
+        path = os.path.join(base, f"{name}.txt")
+        maker(path, size)
+        mb = os.path.getsize(path) / 1e6
+        t_tmux = run_one("tmux", path, base)
+        t_hmux = run_one("hmux", path, base)
+        print(f"{name:<10} {mb:5.1f} {mb / t_tmux:10.2f} {mb / t_hmux:10.2f} {t_tmux / t_hmux:10.2f}")
+
+
+if __name__ == "__main__":
+    main()
