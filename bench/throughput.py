@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import Server, machine, tmpdir, wait  # noqa: E402
+from common import TMUX, Server, machine, tmpdir, wait  # noqa: E402
 
 
 def make_plain(path: str, size: int) -> None:
@@ -52,8 +53,10 @@ def run_one(prog: str, path: str, base: str) -> float:
         srv.run("new-session", "-d", "-s", "keep", "-x", "200", "-y", "50", "sleep 100000")
         start = time.perf_counter()
         srv.run("new-window", "-d", "-t", "keep:9", f"cat {path}")
-        wait(lambda: srv.run("display", "-p", "-t", "keep:9", "#{pane_dead}", check=False).strip() == "1",
-             interval=0.01)
+        # Poll with the (cheap, C) stock tmux client for both servers so polling costs the same.
+        probe = [TMUX, "-S", srv.socket, "display", "-p", "-t", "keep:9", "#{pane_dead}"]
+        wait(lambda: subprocess.run(probe, capture_output=True, text=True,
+                                    env=srv.env).stdout.strip() == "1", interval=0.02)
         return time.perf_counter() - start
     finally:
         srv.kill()

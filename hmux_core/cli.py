@@ -2,8 +2,8 @@
 
 tmux's own command line (``hmux [-2CDlNuvV] [-L name] [-S path] [-f file] command [flags]``) is
 parsed getopt-style right here, because tools pass glued values (``-Lname``) and expect tmux's usage
-text. Only hmux's own subcommands (``hmux plugins``, ``hmux doctor``) go through click, and click is
-imported only for them, which keeps ordinary commands fast to start.
+text. hmux's own subcommands (``hmux plugins``, ``hmux doctor``, from later issues) will go through
+click, imported only for them, which keeps ordinary commands fast to start.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from . import protocol as P
 TMUX_VERSION = "3.3a"
 HMUX_VERSION = "0.1.0"
 OPTSTRING = "2c:CDdf:lL:NqS:T:uUvV"
-HMUX_SUBCOMMANDS = ("plugins", "doctor")
 
 
 def usage() -> int:
@@ -67,10 +66,6 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--version"]:
         print(f"hmux {HMUX_VERSION} (tmux {TMUX_VERSION} compatible)")
         return 0
-    if argv and argv[0] in HMUX_SUBCOMMANDS:
-        from .tools import run_subcommand
-
-        return run_subcommand(argv)
     parsed = _getopt(argv)
     if parsed is None:
         return usage()
@@ -125,8 +120,6 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if is_default:
         flags |= P.CLIENT_DEFAULTSOCKET
-    if config_files is not None:
-        config_files = [f for f in config_files]
     from . import client
 
     return client.main(rest, socket_path, flags, config_files)
