@@ -125,6 +125,7 @@ class Window:
             self.last_panes.remove(pane)
         self.active = pane
         pane.active_point = _next_active_point()
+        pane.changed = True  # automatic-rename looks again (tmux's PANE_CHANGED)
         return True
 
     def sessions(self) -> list[Session]:

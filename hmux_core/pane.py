@@ -108,6 +108,7 @@ class Pane:
         self.input_off = False
         self.destroyed = False
         self.output_revision = 0
+        self.changed = False
         self.last_output_time = 0.0
         self.flags = 0
         self.pipe: Any = None
@@ -222,6 +223,7 @@ class Pane:
             if replies:
                 self.write(replies)
             self.output_revision += 1
+            self.changed = True
             self.last_output_time = time.time()
             self.on_output(self, screen.take_events())
         self.eof = True

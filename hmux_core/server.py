@@ -543,6 +543,7 @@ class Server:
             c.request_exit(1)
             return
         await run_items(items_from(self, c, cmdlist, QueueState()))
+        self.tick_second()  # tmux checks window names on every loop iteration
         if c.session is None or c.exiting:
             c.request_exit()
 
@@ -793,6 +794,10 @@ class Server:
                     break
             if renumber and s.alive:
                 self.renumber_session(s)
+            if s.alive and s.group is not None:
+                from .commands.groups import synchronize_from
+
+                synchronize_from(self, s)
         self.wake()
 
     def unlink_window(self, s: Session, wl: Any) -> None:

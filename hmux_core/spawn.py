@@ -166,6 +166,10 @@ def spawn_window(server: Server, sc: SpawnContext) -> Winlink:
     if not detached:
         s.set_current(wl)
     model.notify("window-linked", {"session": s, "window": w})
+    if s.group is not None:
+        from .commands.groups import synchronize_from
+
+        synchronize_from(server, s)
     return wl
 
 

@@ -300,7 +300,7 @@ class Finder:
         if pane == "!":
             fs.wp = w.last
             return fs.wp is not None
-        directions = {"{up-of}": "up", "{down-of}": "down", "{left-of}": "left", "{right-of}": "right"}
+        directions = {"{up-of}": "U", "{down-of}": "D", "{left-of}": "L", "{right-of}": "R"}
         if pane in directions:
             fs.wp = (cur_wp.window.layout.find_pane(cur_wp, directions[pane])
                      if cur_wp is not None and cur_wp.window.layout is not None else None)

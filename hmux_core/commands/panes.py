@@ -203,10 +203,10 @@ def _select_pane(item: CmdItem, last: bool) -> int:
     if args.has("g"):
         item.print(str(wp.options.get("window-style")))
         return CMD_RETURN_NORMAL
-    for flag, direction in (("L", "left"), ("R", "right"), ("U", "up"), ("D", "down")):
+    for flag in "LRUD":
         if args.has(flag):
             assert w.layout is not None
-            wp = w.layout.find_pane(wp, direction)
+            wp = w.layout.find_pane(wp, flag)
             break
     if wp is None:
         return CMD_RETURN_NORMAL
@@ -414,3 +414,50 @@ def pane_exited(server: Server, pane: Pane) -> None:
         return
     server.notify("pane-exited", {"pane": pane})
     server.kill_pane(pane)
+
+
+@command("resize-pane", target=("t", PANE, 0), after_hook=True)
+def cmd_resize_pane(item: CmdItem) -> int:
+    args = item.args
+    st = item.target
+    wl, wp = st.wl, st.wp
+    assert wl is not None and wp is not None
+    w = wl.window
+    lay = w.layout
+    assert lay is not None
+    if args.has("T"):
+        return CMD_RETURN_NORMAL
+    if args.has("M"):
+        return CMD_RETURN_NORMAL
+    if args.has("Z"):
+        if lay.zoomed:
+            lay.unzoom()
+        elif lay.zoom(wp):
+            w.set_active(wp)
+        apply_layout(w)
+        return CMD_RETURN_NORMAL
+    if lay.zoomed:
+        lay.unzoom()
+    adjust = 1
+    if args.argv:
+        n, err = _strtonum(args.argv[0], 1, 2147483647)
+        if err is not None:
+            return item.error(f"adjustment {err}")
+        adjust = n
+    if args.has("x"):
+        x, err = parse_percentage(args.get("x") or "", 0, 2147483647, w.sx)
+        if err is not None:
+            return item.error(f"width {err}")
+        lay.resize_pane_width(wp, x)
+    if args.has("y"):
+        y, err = parse_percentage(args.get("y") or "", 0, 2147483647, w.sy)
+        if err is not None:
+            return item.error(f"height {err}")
+        lay.resize_pane_height(wp, y)
+    for flag in "LRUD":
+        if args.has(flag):
+            lay.resize_pane_by(wp, flag, adjust)
+            break
+    apply_layout(w)
+    item.server.notify("window-layout-changed", {"window": w})
+    return CMD_RETURN_NORMAL
