@@ -5,10 +5,9 @@ from __future__ import annotations
 import os
 import random
 
+from harness import wait_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from harness import wait_for
 
 
 def _intact(hmux) -> None:
