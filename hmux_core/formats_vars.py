@@ -37,7 +37,7 @@ def _b(flag: bool) -> str:
 class ModelContext:
     """A FormatContext for one (client, session, winlink, pane) tuple."""
 
-    __slots__ = ("server", "c", "s", "wl", "w", "wp", "type", "extra", "_cache")
+    __slots__ = ("server", "c", "s", "wl", "w", "wp", "type", "extra", "_cache", "issuer")
 
     def __init__(self, server: Server, c: ClientConn | None, s: Session | None,
                  wl: Winlink | None, wp: Pane | None, extra: dict[str, str] | None = None) -> None:
@@ -61,6 +61,8 @@ class ModelContext:
         self.w = wl.window if wl is not None else (wp.window if wp is not None else None)
         self.extra = extra or {}
         self._cache: dict[str, str | None] = {}
+        #: The client whose command is expanding (tmux keys #() jobs by it).
+        self.issuer: Any = None
 
     # -- FormatContext -----------------------------------------------------------------------------
 
@@ -152,9 +154,15 @@ class ModelContext:
         return any(wl.window.name == name for wl in self.s.windows.values())
 
     def run_job(self, command: str) -> str:
-        jobs = getattr(self.server, "jobs", None)
-        if jobs is None:
-            return ""
+        issuer = self.issuer
+        if issuer is not None and not getattr(issuer, "is_config", False):
+            if issuer.jobs is None:
+                from .jobs import FormatJobs
+
+                issuer.jobs = FormatJobs(self.server)
+            jobs = issuer.jobs
+        else:
+            jobs = self.server.jobs
         return jobs.run_format_job(command, self)
 
     def now(self) -> float:
@@ -171,10 +179,11 @@ _PLAIN_OPTION_NAMES = _plain_option_names()
 
 
 def expand_for(server: Server, fmt: str, st: Any, *, client: Any = None,
-               extra: dict[str, str] | None = None) -> str:
+               extra: dict[str, str] | None = None, issuer: Any = None) -> str:
     """Expand ``fmt`` for a resolved target state (anything with s, wl, wp)."""
     ctx = ModelContext(server, client, getattr(st, "s", None), getattr(st, "wl", None),
                        getattr(st, "wp", None), extra)
+    ctx.issuer = issuer
     return F.expand(fmt, ctx)
 
 

@@ -98,6 +98,7 @@ class ClientConn:
         self.written = 0
         self.discarded = 0
         self.sx, self.sy = 80, 24
+        self.jobs: Any = None  # this client's #() jobs (tmux keeps them per client)
         self._out: deque[bytes] = deque()
         self._streams: dict[int, _Stream] = {}
         self._reads: dict[int, tuple[bytearray, trio.Event, list[int]]] = {}
@@ -453,6 +454,9 @@ class Server:
         from .buffers import Buffers
 
         self.buffers = Buffers()
+        from .jobs import FormatJobs
+
+        self.jobs = FormatJobs(self)
         self.hooks: Any = None
         self.subscribers: list[Any] = []
         self._loop_wake = trio.Event()
@@ -712,6 +716,7 @@ class Server:
             await trio.sleep(1.0)
             reap_zombies()
             self.tick_second()
+            self.jobs.tidy()
 
     def tick_second(self) -> None:
         """Once a second: automatic-rename and other timers."""

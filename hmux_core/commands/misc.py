@@ -76,6 +76,7 @@ def cmd_display_message(item: CmdItem) -> int:
     else:
         c = None
     ctx = context_for(item.server, c, s, st.wl, st.wp, dict(item.state.formats))
+    ctx.issuer = item.client
     if args.has("a"):
         names = sorted(set(VARIABLES) | set(ctx.extra))
         for name in names:

@@ -95,8 +95,8 @@ class CmdItem:
     def expand(self, fmt: str, st: T.State | None = None, **extra: str) -> str:
         from ..formats_vars import expand_for
 
-        return expand_for(self.server, fmt, st or self.target, client=self.target_client or self.client,
-                          extra={**self.state.formats, **extra})
+        return expand_for(self.server, fmt, st or self.target, client=self.target_client,
+                          extra={**self.state.formats, **extra}, issuer=self.client)
 
 
 def _find_flag(item: CmdItem, spec_flag: tuple[str, str, int] | None, dest: T.State) -> bool:
