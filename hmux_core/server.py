@@ -512,6 +512,11 @@ class Server:
             self.clients.remove(c)
         if c.session is not None:
             self.detach_client(c, quiet=True)
+        if self.should_exit() and self.listen_sock is not None:
+            # Stop listening at once, as tmux exits in this same loop iteration: a client
+            # connecting now must see "no server running", not a server dying under it.
+            self.listen_sock.close()
+            self.listen_sock = None
         self._loop_wake.set()
 
     def detach_client(self, c: ClientConn, quiet: bool = False) -> None:

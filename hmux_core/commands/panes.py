@@ -66,24 +66,26 @@ def cmd_split_window(item: CmdItem) -> int:
     assert s is not None and wl is not None and wp is not None
     w = wl.window
     horizontal = args.has("h")
-    curval = 0
-    if args.has("l") or args.has("p"):
-        if args.has("f"):
-            curval = w.sx if horizontal else w.sy
-        else:
-            curval = wp.sx if horizontal else wp.sy
+    # tmux 3.3a's split-window sizes: -l N, -l N% (of the pane, or the window with -f), -p N.
+    base = (w.sx if horizontal else w.sy) if args.has("f") else (wp.sx if horizontal else wp.sy)
     size: int | None = None
-    if args.has("l"):
-        value = item.expand(args.get("l") or "", st)
-        n, err = parse_percentage(value, 0, 2147483647, curval)
-        if err is not None:
-            return item.error(f"size {err}")
-        size = n
+    value = args.get("l")
+    if value is not None:
+        if value.endswith("%"):
+            n, err = _strtonum(value[:-1], 0, 2147483647)
+            if err is not None:
+                return item.error(f"percentage {err}")
+            size = base * n // 100
+        else:
+            n, err = _strtonum(value, 0, 2147483647)
+            if err is not None:
+                return item.error(f"lines {err}")
+            size = n
     elif args.has("p"):
-        n, err = _strtonum(item.expand(args.get("p") or "", st), 0, 100)
+        n, err = _strtonum(args.get("p") or "", 0, 2147483647)
         if err is not None:
-            return item.error(f"size {err}")
-        size = curval * n // 100
+            return item.error(f"create pane failed: -p {err}")
+        size = base * n // 100
     zoomed_before = w.zoomed
     if zoomed_before and w.layout is not None:
         w.layout.unzoom()
