@@ -12,7 +12,6 @@ import re
 import shlex
 
 import pytest
-
 from harness import normalise, wait_for
 
 SCENARIOS: dict[str, list[str]] = {
@@ -146,7 +145,8 @@ def _run(mux_a, mux_b, steps, tmpdir):
         if m:
             target, fmt, want = m.groups()
             for mux in (mux_a, mux_b):
-                wait_for(lambda mux=mux: mux.cmd("display", "-p", "-t", target, fmt).out.strip() == want)
+                wait_for(lambda mux=mux, t=target, f=fmt, w=want:
+                         mux.cmd("display", "-p", "-t", t, f).out.strip() == w)
             continue
         argv = shlex.split(line)
         a = mux_a.cmd(*argv)
