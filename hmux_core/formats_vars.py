@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import pwd
-import signal
 import socket
 import time
 from collections.abc import Callable
@@ -578,10 +577,8 @@ def _pane_dead_signal(ctx: ModelContext) -> str | None:
     wp = ctx.wp
     if wp is None or not wp.exited or wp.dead_signal is None:
         return None
-    try:
-        return signal.Signals(wp.dead_signal).name[3:]
-    except ValueError:
-        return str(wp.dead_signal)
+    # tmux's sig2name gives the number on Linux (no sys_signame there).
+    return str(wp.dead_signal)
 
 
 @var("pane_dead_time")

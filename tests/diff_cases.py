@@ -105,7 +105,7 @@ case("ns-print", ["new-session", "-d", "-P", "-s", "a", "cat"])
 case("ns-print-format", ["new-session", "-d", "-P", "-F", "#{session_name}:#{window_index}.#{pane_index} #{pane_id}",
                          "-s", "a", "cat"])
 case("ns-duplicate", NS("a"), NS("a"))
-case("ns-invalid-colon", ["new-session", "-d", "-s", "a:b", "cat"])
+case("ns-invalid-colon", ["new-session", "-d", "-s", "a:b", "cat"], ["list-sessions", "-F", "#S"])
 case("ns-invalid-dot", NS("a"), ["new-session", "-d", "-s", "x.y", "cat"], ["list-sessions", "-F", "#{session_name}"])
 case("ns-empty-name", ["new-session", "-d", "-s", "", "cat"])
 case("ns-A-existing", NS("a"), ["new-session", "-A", "-d", "-s", "a"])
@@ -117,6 +117,7 @@ case("ns-numeric-name-taken", ["new-session", "-d", "-s", "1", "cat"], ["new-ses
      ["new-session", "-d", "cat"], ["list-sessions", "-F", "#{session_name} #{session_id}"])
 case("ns-unknown-flag", NS("a"), ["new-session", "-Q"])
 case("ns-missing-arg", NS("a"), ["new-session", "-d", "-s"])
+case("ns-missing-arg-list", NS("a"), ["new-session", "-d", "-s"], ["list-sessions", "-F", "#S"])
 case("ns-bad-width", ["new-session", "-d", "-x", "abc", "cat"])
 case("ns-zero-width", ["new-session", "-d", "-x", "0", "cat"])
 case("ns-default-size", ["new-session", "-d", "-s", "a", "cat"], D("#{window_width}x#{window_height}"))
@@ -211,7 +212,8 @@ case("sp-odd-sizes", NS("a", x=81, y=25), ["split-window", "-h", "cat"], ["split
 # -- list-windows / list-panes -----------------------------------------------------------------
 
 case("lw-default", *W3, ["list-windows"])
-case("lw-all", NS("a"), NS("b", "-n", "bw"), ["new-window", "-t", "b", "cat"], ["list-windows", "-a"])
+case("lw-all", NS("a"), NS("b", "-n", "bw"), ["new-window", "-t", "b:", "cat"], ["list-windows", "-a"])
+case("nw-target-matches-window-name", NS("a"), NS("b", "-n", "bw"), ["new-window", "-t", "b", "cat"])
 case("lw-all-format", NS("a"), NS("b"), ["list-windows", "-a", "-F", "#S:#I #{window_id} #{window_name}"])
 case("lw-target", NS("a"), NS("b"), ["new-window", "-t", "b", "cat"], ["list-windows", "-t", "b", "-F", WINFMT])
 case("lw-missing", NS("a"), ["list-windows", "-t", "x"])
@@ -241,7 +243,7 @@ def seps(fields: list[str]) -> str:
     return "".join(f"#{{{f}}}{SEP}" for f in fields)
 
 
-case("libtmux-list-panes", *TWO, NS("b", "-n", "bwin"), ["new-window", "-t", "b", "-n", "second", *pf("x\\ny")],
+case("libtmux-list-panes", *TWO, NS("b", "-n", "bwin"), ["new-window", "-t", "b:", "-n", "second", *pf("x\\ny")],
      Wait("b:1", "y"), ["list-panes", "-a", "-F", seps(LIBTMUX_PANE)])
 case("libtmux-list-windows", *TWO, NS("b", "-n", "bwin"), ["list-windows", "-a", "-F", seps(LIBTMUX_WINDOW)])
 case("libtmux-list-sessions", NS("a"), NS("b", "-c", "/tmp"), ["list-sessions", "-F", seps(LIBTMUX_SESSION)])
@@ -448,7 +450,7 @@ case("tgt-top-right", *GRID, D("#P", "{top-right}"))
 case("tgt-left-right", *GRID, D("#P", "{left}"))
 case("tgt-up-of", *GRID, D("#P", "{up-of}"))
 case("tgt-left-of", *GRID, D("#P", "{left-of}"))
-case("tgt-down-of-none", *GRID, ["select-pane", "-t", "a:0.0"], D("#P", "{down-of}"))
+case("tgt-down-of", *GRID, ["select-pane", "-t", "a:0.0"], D("#P", "{down-of}"))
 case("tgt-last-pane", *GRID, D("#P", "{last}"))
 case("tgt-next-pane", *GRID, D("#P", "{next}"))
 case("tgt-pane-offset", *GRID, D("#P", ".-1"))
@@ -462,6 +464,18 @@ case("tgt-colon-window", *W3, D("#S #I", ":1"))
 case("tgt-dot-pane", *GRID, D("#P", ".2"))
 case("tgt-session-missing-window", NS("a"), D("#I", "x:1"))
 case("tgt-no-sessions", ["start-server", ";", "set", "-s", "exit-empty", "off"], D("#S", "x"))
+case("tgt-no-sessions-has", ["start-server", ";", "set", "-s", "exit-empty", "off"], ["has-session", "-t", "x"])
+case("tgt-no-sessions-window", ["start-server", ";", "set", "-s", "exit-empty", "off"], ["select-window", "-t", "x:1"])
+case("tgt-no-sessions-ls", ["start-server", ";", "set", "-s", "exit-empty", "off"], ["list-sessions"])
+case("tgt-err-window", *W3, ["list-panes", "-t", "a:9"])
+case("tgt-err-pane-index", NS("a"), ["select-pane", "-t", "a:0.5"])
+case("tgt-err-session-id", NS("a"), ["kill-session", "-t", "$9"])
+case("tgt-err-window-id", NS("a"), ["kill-window", "-t", "@99"])
+case("tgt-err-session-window", NS("a"), ["select-window", "-t", "x:1"])
+case("tgt-err-window-name", *W3, ["select-window", "-t", "a:nope"])
+case("tgt-err-window-ambiguous", *W3, ["select-window", "-t", "a:w*"])
+case("tgt-err-up-of-none", NS("a"), ["select-pane", "-t", "{up-of}"])
+case("tgt-err-pane-in-window-id", *W3, ["select-pane", "-t", "@1.3"])
 case("tgt-no-sessions-default", ["start-server", ";", "set", "-s", "exit-empty", "off"], ["list-windows"])
 
 # -- command line errors, chaining -------------------------------------------------------------
