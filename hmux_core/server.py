@@ -31,7 +31,7 @@ from . import target as T
 from .commands.grammar import CommandError
 from .commands.queue import QueueState, items_from, parse_argv_list, parse_text, run_items
 from .model import Environ, Model, Session
-from .options import Options, new_global_options
+from .options import new_global_options
 
 log = logging.getLogger("hmux.server")
 
@@ -460,6 +460,7 @@ class Server:
         self.hooks: Any = None
         self.subscribers: list[Any] = []
         self._loop_wake = trio.Event()
+        self.on_listening: Any = lambda: None
 
     # -- logging and messages --------------------------------------------------------------------
 
@@ -739,6 +740,7 @@ class Server:
             cause = None
         except OSError as e:
             cause = f"error creating {self.socket_path} ({e.strerror})"
+        self.on_listening()
         async with trio.open_nursery() as nursery:
             self.nursery = nursery
             if first_client_fd is not None:
@@ -920,30 +922,20 @@ def main(argv: list[str] | None = None) -> int:
     config = ns.config if ns.config is not None else ([] if ns.no_config else None)
     server = Server(ns.socket, ns.flags, config, quiet_config=config is None)
 
-    async def _run() -> None:
-        # The lock is released only once the socket is bound, so racing clients retry and find us.
-        async def release_lock() -> None:
-            if ns.lock_fd >= 0:
-                try:
-                    if ns.lock_file:
-                        os.unlink(ns.lock_file)
-                except OSError:
-                    pass
-                os.close(ns.lock_fd)
+    def release_lock() -> None:
+        # Released only once the socket is bound, so racing clients retry and find us.
+        if ns.lock_fd >= 0:
+            try:
+                if ns.lock_file:
+                    os.unlink(ns.lock_file)
+            except OSError:
+                pass
+            os.close(ns.lock_fd)
 
-        runner = server.run(ns.client_fd)
-        async with trio.open_nursery() as n:
-            async def go() -> None:
-                await runner
-
-            n.start_soon(go)
-            await trio.sleep(0)
-            while server.listen_sock is None and server.nursery is None:
-                await trio.sleep(0.001)
-            await release_lock()
+    server.on_listening = release_lock
 
     try:
-        trio.run(_run)
+        trio.run(server.run, ns.client_fd)
     except KeyboardInterrupt:
         pass
     return 0
@@ -953,4 +945,4 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["Server", "ClientConn", "Options", "main"]
+__all__ = ["ClientConn", "Server", "main"]

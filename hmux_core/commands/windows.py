@@ -4,7 +4,7 @@ rename-window, and automatic-rename."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .. import target as T
 from ..model import WINLINK_ACTIVITY, WINLINK_BELL, WINLINK_SILENCE, Session, Winlink
@@ -128,10 +128,6 @@ def _list_session_windows(item: CmdItem, s: Session, kind: int) -> None:
         if flt is not None and not filter_true(item.expand(flt, st, line=str(n))):
             continue
         item.print(item.expand(template, st, line=str(n)))
-
-
-def _select(s: Session, wl: Winlink) -> bool:
-    return s.set_current(wl)
 
 
 def session_next(s: Session, activity: bool) -> bool:
@@ -297,7 +293,3 @@ def check_window_names(server: Server) -> None:
         if name != w.name:
             w.name = name
             server.notify("window-renamed", {"window": w})
-
-
-def _unused(_: Any) -> None:
-    return None
