@@ -336,7 +336,8 @@ def parse_percentage(value: str, minval: int, maxval: int, curval: int) -> tuple
     return _strtonum(value, minval, maxval)
 
 
-def parse_split_size(lines: str | None, percent: str | None = None) -> tuple[int | None, int | None]:
+def parse_split_size(lines: str | None,
+                     percent: str | None = None) -> tuple[int | None, int | None]:
     """Turn split-window/join-pane ``-l`` / ``-p`` values into (size, percent) for :meth:`split`.
 
     Raises LayoutError with tmux's messages ("lines invalid", "percentage too small", …)."""
@@ -378,7 +379,8 @@ def _pid(pane: Any) -> int:
 class Layout:
     """The layout of one window: window size, pane order, cell tree, pane geometry and zoom."""
 
-    def __init__(self, sx: int, sy: int, pane: Any = None, border_status: str | int = "off") -> None:
+    def __init__(self, sx: int, sy: int, pane: Any = None,
+                 border_status: str | int = "off") -> None:
         self.sx = sx
         self.sy = sy
         self.root: LayoutCell | None = None
@@ -824,7 +826,7 @@ class Layout:
         self.tmux_would_crash = False
         snapshot = _copy_tree(self.root) if full else None
         lc = self._split_pane(pane, type_, csize, before, full)
-        if lc is not None and snapshot is not None and not _tree_sane(self.root):
+        if lc is not None and snapshot is not None and not _tree_sane(self.root, False):
             # tmux's size check ignores the pane status line and its unsigned sizes wrap;
             # tmux 3.3a then dies.  Refuse instead.
             self.root = snapshot
@@ -1606,13 +1608,16 @@ def _copy_tree(lc: LayoutCell | None, parent: LayoutCell | None = None) -> Layou
     return new
 
 
-def _tree_sane(lc: LayoutCell | None) -> bool:
-    """No wrapped-around (absurd) sizes or offsets anywhere."""
+def _tree_sane(lc: LayoutCell | None, empty_ok: bool = True) -> bool:
+    """No wrapped-around (absurd) sizes or offsets anywhere (and, unless empty_ok, no
+    cell of size 0)."""
     if lc is None:
         return True
     if max(lc.sx, lc.sy, lc.xoff, lc.yoff) > WINDOW_MAXIMUM * 2:
         return False
-    return all(_tree_sane(c) for c in lc.children)
+    if not empty_ok and (lc.sx == 0 or lc.sy == 0):
+        return False
+    return all(_tree_sane(c, empty_ok) for c in lc.children)
 
 
 def _search_by_border(lc: LayoutCell, x: int, y: int) -> LayoutCell | None:

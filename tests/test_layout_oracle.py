@@ -838,3 +838,9 @@ def test_join_pane_too_small(tmux: Tmux) -> None:
     assert p1 is not None
     s.split(p1, horizontal=True)
     s.join(p0, p1)  # p1 is 2 rows: no room
+
+
+@pytest.mark.parametrize("seed,steps", [(1223, 60), (1259, 60), (5205, 120)])
+def test_random_regressions(tmux: Tmux, seed: int, steps: int) -> None:
+    """Seeds that once found a difference (full splits that crash tmux 3.3a)."""
+    random_sequence(tmux, seed, steps)

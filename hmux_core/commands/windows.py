@@ -121,7 +121,7 @@ def _list_session_windows(item: CmdItem, s: Session, kind: int) -> None:
     args = item.args
     template = args.get("F")
     if template is None:
-        template = LIST_WINDOWS_WITH_SESSION_TEMPLATE + "[layout #{window_layout}] #{window_id}#{?window_active, (active),}" if kind else LIST_WINDOWS_TEMPLATE
+        template = LIST_WINDOWS_WITH_SESSION_TEMPLATE if kind else LIST_WINDOWS_TEMPLATE
     flt = args.get("f")
     for n, wl in enumerate(s.sorted_winlinks()):
         st = T.from_winlink(wl)
