@@ -439,9 +439,12 @@ def find_target(model: Model, target: str | None, kind: str, flags: int, *,
     if flags & CANFAIL:
         flags |= QUIET
 
+    partial: list[State] = []
+
     def fail(message: str) -> State | None:
+        # Under CANFAIL tmux keeps what was found so far (format_defaults fills the rest).
         if flags & CANFAIL:
-            return None
+            return partial[0] if partial else None
         raise TargetError("" if flags & QUIET else message)
 
     marked = model.marked
@@ -525,6 +528,7 @@ def find_target(model: Model, target: str | None, kind: str, flags: int, *,
         return fail("can't specify pane here")
 
     fs = f.fs
+    partial.append(fs)
     if session is not None:
         if not f.get_session(session):
             return fail(f"can't find session: {session}")

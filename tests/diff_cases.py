@@ -345,8 +345,8 @@ case("dm-options", NS("a"), D("#{history-limit}|#{base-index}|#{status}|#{@nope}
 case("dm-cond-escapes", NS("a"), D("#{?1,a#,b,c}|#{?0,x,y#}z}"))
 case("dm-no-print", NS("a"), ["display-message", "hello"])
 # display-message's target may fail: tmux then keeps what was found and falls back from there.
-# Known gap (left for the command-surface issue): display-message -t with a missing window or
-# pane index under CMD_FIND_CANFAIL falls back differently from tmux ("#S #I" for a:9).
+case("dm-canfail-window", *W3, D("#S #I", "a:9"))
+case("dm-canfail-pane-index", *GRID, D("#I.#P", "a:0.7"))
 case("dm-canfail-pane-id", NS("a"), D("[#S]", "%99"))
 
 # -- list-commands -----------------------------------------------------------------------------

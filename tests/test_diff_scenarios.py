@@ -3,7 +3,9 @@
 Each scenario is a list of command lines (shell-quoted, as typed after ``tmux``); ``!wait FMT=VALUE``
 polls both servers until ``display -p FMT`` gives VALUE. Every step's exit status, stdout and
 stderr must match after normalising what must differ (pids, socket directories, times, byte
-counts). Each scenario also runs with the stock tmux client driving the hmux server.
+counts). Each scenario also runs with the stock tmux client driving the hmux server. Panes whose
+window names are printed run ``cat -`` (two words, exec'd directly) because the automatic name of a
+``sh -c`` pane races with the exec in tmux too.
 """
 
 from __future__ import annotations
@@ -34,9 +36,9 @@ SCENARIOS: dict[str, list[str]] = {
         "new -d -s bad -x 0", "new -d -s bad -y abc", "new -d -t w -n name",
     ],
     "windows": [
-        "new -d -s a -x 80 -y 24 cat",
-        "neww -t a cat", "neww -d -t a -n named cat", "neww -t a:7 cat", "neww -t a:7 cat",
-        "neww -d -k -t a:7 -n again cat", "neww -a -t a:0 -d cat", "neww -b -t a:0 -d cat",
+        "new -d -s a -x 80 -y 24 cat -",
+        "neww -t a cat -", "neww -d -t a -n named cat -", "neww -t a:7 cat -", "neww -t a:7 cat -",
+        "neww -d -k -t a:7 -n again cat -", "neww -a -t a:0 -d cat -", "neww -b -t a:0 -d cat -",
         "lsw -t a -F '#I #{window_name} #{window_active} #{window_flags} #{window_panes}'",
         "selectw -t a:0", "lastw -t a", "display -p '#{window_index}'",
         "nextw -t a", "prevw -t a", "display -p '#I'", "selectw -t a:99", "selectw -l -t a",
