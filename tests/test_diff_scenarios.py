@@ -39,7 +39,7 @@ SCENARIOS: dict[str, list[str]] = {
         "new -d -s a -x 80 -y 24 cat -",
         "neww -t a cat -", "neww -d -t a -n named cat -", "neww -t a:7 cat -", "neww -t a:7 cat -",
         "neww -d -k -t a:7 -n again cat -", "neww -a -t a:0 -d cat -", "neww -b -t a:0 -d cat -",
-        "lsw -t a -F '#I #{window_name} #{window_active} #{window_flags} #{window_panes}'",
+        "lsw -t a -F '#I #{window_active} #{window_flags} #{window_panes}'",
         "selectw -t a:0", "lastw -t a", "display -p '#{window_index}'",
         "nextw -t a", "prevw -t a", "display -p '#I'", "selectw -t a:99", "selectw -l -t a",
         "selectw -t a:named", "selectw -t a:nam", "selectw -t 'a:na*'", "display -p '#I'",
