@@ -8,6 +8,7 @@ context so a format only pays for what it names.
 
 from __future__ import annotations
 
+import functools
 import os
 import pwd
 import socket
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import format as F
+from .options import option_string
 
 if TYPE_CHECKING:
     from .model import Session, Window, Winlink
@@ -98,8 +100,6 @@ class ModelContext:
                             or "[" in name):
             return None
         srv = self.server
-        from .options import option_string
-
         scopes = [srv.options]
         if self.wp is not None:
             scopes.append(self.wp.options)
@@ -191,6 +191,14 @@ def context_for(server: Server, client: Any, s: Any, wl: Any, wp: Any,
     return ModelContext(server, client, s, wl, wp, extra)
 
 
+def context_for_pane(server: Server, pane: Pane) -> ModelContext:
+    """A pane's own context (no client), through its window's first link, as tmux's
+    format_defaults_pane for automatic-rename and remain-on-exit-format."""
+    w = pane.window
+    wl = w.winlinks[0] if w.winlinks else None
+    return ModelContext(server, None, wl.session if wl is not None else None, wl, pane)
+
+
 # -- the variable table --------------------------------------------------------------------------
 
 V = Callable[[ModelContext], "str | None"]
@@ -226,18 +234,14 @@ def _screen_num(attr: str) -> V:
     return fn
 
 
-_hostname_cache: list[str] = []
-
-
-def _hostname() -> str:
-    if not _hostname_cache:
-        _hostname_cache.append(socket.gethostname())
-    return _hostname_cache[0]
+@functools.cache
+def hostname() -> str:
+    return socket.gethostname()
 
 
 # server
-VARIABLES["host"] = lambda ctx: _hostname()
-VARIABLES["host_short"] = lambda ctx: _hostname().split(".", 1)[0]
+VARIABLES["host"] = lambda ctx: hostname()
+VARIABLES["host_short"] = lambda ctx: hostname().split(".", 1)[0]
 VARIABLES["pid"] = lambda ctx: str(ctx.server.pid)
 VARIABLES["version"] = lambda ctx: VERSION
 VARIABLES["socket_path"] = lambda ctx: ctx.server.socket_path

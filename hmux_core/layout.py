@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterator
 from enum import IntEnum
 from typing import Any, NamedTuple
 
+from .options import strtonum
+
 __all__ = [
     "LEFTRIGHT",
     "TOPBOTTOM",
@@ -306,23 +308,10 @@ def _check(lc: LayoutCell) -> bool:
 # ---------------------------------------------------------------------------------------------
 # Option value parsing shared with the commands
 
-def _strtonum(value: str, minval: int, maxval: int) -> tuple[int, str | None]:
-    """OpenBSD strtonum: (value, None) or (0, "invalid" / "too small" / "too large")."""
-    m = re.fullmatch(r"[ \t\n\v\f\r]*([+-]?[0-9]+)", value)
-    if m is None:
-        return 0, "invalid"
-    v = int(m.group(1))
-    if v < minval:
-        return 0, "too small"
-    if v > maxval:
-        return 0, "too large"
-    return v, None
-
-
 def parse_percentage(value: str, minval: int, maxval: int, curval: int) -> tuple[int, str | None]:
     """``args_string_percentage``: "N" or "N%" of curval; returns (value, error cause or None)."""
     if value.endswith("%"):
-        pct, err = _strtonum(value[:-1], 0, 100)
+        pct, err = strtonum(value[:-1], 0, 100)
         if err is not None:
             return 0, err
         v = (curval * pct) // 100
@@ -333,7 +322,7 @@ def parse_percentage(value: str, minval: int, maxval: int, curval: int) -> tuple
         return v, None
     if value == "":
         return 0, "invalid"
-    return _strtonum(value, minval, maxval)
+    return strtonum(value, minval, maxval)
 
 
 def parse_split_size(lines: str | None,
@@ -343,16 +332,16 @@ def parse_split_size(lines: str | None,
     Raises LayoutError with tmux's messages ("lines invalid", "percentage too small", …)."""
     if lines is not None:
         if lines.endswith("%"):
-            v, err = _strtonum(lines[:-1], 0, _INT_MAX)
+            v, err = strtonum(lines[:-1], 0, _INT_MAX)
             if err is not None:
                 raise LayoutError(f"percentage {err}")
             return None, v
-        v, err = _strtonum(lines, 0, _INT_MAX)
+        v, err = strtonum(lines, 0, _INT_MAX)
         if err is not None:
             raise LayoutError(f"lines {err}")
         return v, None
     if percent is not None:
-        v, err = _strtonum(percent, 0, _INT_MAX)
+        v, err = strtonum(percent, 0, _INT_MAX)
         if err is not None:
             raise LayoutError(f"create pane failed: -p {err}")
         return None, v

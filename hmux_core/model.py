@@ -10,10 +10,9 @@ goes, a session without windows goes). It does not spawn processes (``pane.py``)
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -253,19 +252,10 @@ class Model:
         except ValueError:
             return None
 
-    def iter_panes(self) -> Iterator[Pane]:
-        return iter(list(self.panes.values()))
-
-    # -- sessions ----------------------------------------------------------------------------------
-
     def new_session_id(self) -> int:
         sid = self.next_session_id
         self.next_session_id += 1
         return sid
-
-    def check_session_name(self, name: str) -> str:
-        """tmux's session_check_name: no colons or periods (replaced by underscores)."""
-        return name.replace(":", "_").replace(".", "_")
 
     def create_session(self, name: str | None, cwd: str, options: Any, environ: Environ,
                        prefix: str | None = None) -> Session:
@@ -401,10 +391,6 @@ def apply_layout(w: Window) -> None:
         pane.xoff, pane.yoff = g.xoff, g.yoff
         pane.resize(g.sx, g.sy)
     lay.take_resized()
-
-
-def session_matches(pattern: str, name: str) -> bool:
-    return fnmatch.fnmatchcase(name, pattern)
 
 
 def find_home() -> str:

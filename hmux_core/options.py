@@ -22,6 +22,7 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from typing import Any
 
+from hmux_core.commands.grammar import args_escape
 from hmux_core.options_table import (
     CHOICE,
     COLOUR,
@@ -103,7 +104,11 @@ def _c_atoi(s: str) -> int:
     k = j
     while k < n and "0" <= s[k] <= "9":
         k += 1
-    return int(s[i:k]) if k > j else 0
+    if k == j:
+        return 0
+    # atoi is (int)strtol: clamped to the long range, then truncated to 32 bits.
+    v = max(-(1 << 63), min((1 << 63) - 1, int(s[i:k]))) & 0xFFFFFFFF
+    return v - (1 << 32) if v >= 1 << 31 else v
 
 
 def _c_round(x: float) -> int:
@@ -572,71 +577,6 @@ def key_canonical(s: str) -> str | None:
     if parsed is None:
         return None
     return _key_print(*parsed)
-
-
-# ---------------------------------------------------------------------------------------------
-# Escaping values for show-options (args_escape with utf8_stravis)
-# ---------------------------------------------------------------------------------------------
-
-_DQUOTED = set(" #';${}%")
-_SQUOTED = set(" \"")
-_CSTYLE = {"\n": "\\n", "\r": "\\r", "\b": "\\b", "\a": "\\a", "\v": "\\v", "\t": "\\t",
-           "\f": "\\f"}
-
-
-def _octal_bytes(ch: str) -> str:
-    return "".join(f"\\{b:03o}" for b in ch.encode("utf-8", "surrogateescape"))
-
-
-def _vis(s: str, dq: bool) -> str:
-    out: list[str] = []
-    n = len(s)
-    for i, ch in enumerate(s):
-        o = ord(ch)
-        if ch == "$" and i < n - 1:
-            nx = s[i + 1]
-            if (nx.isascii() and nx.isalpha()) or nx == "_" or nx == "{":
-                out.append("\\$")
-            else:
-                out.append("$")
-        elif 32 < o < 127:
-            if ch == "\\" or (dq and ch == '"'):
-                out.append("\\" + ch)
-            else:
-                out.append(ch)
-        elif o == 32:
-            out.append(" ")
-        elif o < 32 or o == 127:
-            out.append(_CSTYLE.get(ch) or f"\\{o:03o}")
-        elif 0xDC80 <= o <= 0xDCFF:
-            out.append(f"\\{o - 0xDC00:03o}")
-        elif 0xD800 <= o <= 0xDFFF or not _printable_unicode(ch):
-            try:
-                out.append(_octal_bytes(ch))
-            except UnicodeEncodeError:
-                out.append("".join(f"\\{b:03o}" for b in ch.encode("utf-8", "surrogatepass")))
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def args_escape(s: str) -> str:
-    """Quote and escape a value the way tmux prints it back (args_escape)."""
-    if s == "":
-        return "''"
-    quotes = ""
-    if any(c in _DQUOTED for c in s):
-        quotes = '"'
-    elif any(c in _SQUOTED for c in s):
-        quotes = "'"
-    if len(s) == 1 and ord(s) < 128 and s != " " and (quotes or s == "~"):
-        return "\\" + s
-    escaped = _vis(s, quotes == '"')
-    if quotes == "'":
-        return "'" + escaped + "'"
-    if quotes == '"':
-        return '"\\' + escaped + '"' if escaped.startswith("~") else '"' + escaped + '"'
-    return "\\" + escaped if escaped.startswith("~") else escaped
 
 
 # ---------------------------------------------------------------------------------------------

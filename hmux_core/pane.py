@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
+from .commands.grammar import stringify_argv
 from .screen import new_screen
 
 if TYPE_CHECKING:
@@ -31,15 +32,6 @@ _PATH_BSHELL = "/bin/sh"
 
 def _set_ctty() -> None:  # runs in the child between fork and exec
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-
-def check_shell(shell: str | None) -> bool:
-    """tmux's checkshell: an absolute, executable path that is not tmux itself."""
-    if not shell or not shell.startswith("/"):
-        return False
-    if os.path.basename(shell) in ("hmux", "tmux"):
-        return False
-    return os.access(shell, os.X_OK)
 
 
 def window_name_from_command(text: str) -> str:
@@ -64,19 +56,6 @@ def window_name_from_command(text: str) -> str:
 
 def _ispunct(ch: str) -> bool:
     return 33 <= ord(ch) <= 126 and not ch.isalnum()
-
-
-def stringify_argv(argv: list[str]) -> str:
-    """cmd_stringify_argv: arguments joined by spaces, quoted where they need it."""
-    out = []
-    for a in argv:
-        if a == "" or any(c in a for c in " \t\n\"'\\$;#{}~"):
-            # tmux escapes with args_escape; double quotes suffice for the common cases.
-            escaped = a.replace("\\", "\\\\").replace('"', '\\"').replace("$", "\\$")
-            out.append(f'"{escaped}"')
-        else:
-            out.append(a)
-    return " ".join(out)
 
 
 class Pane:
@@ -205,7 +184,8 @@ class Pane:
                 if stream is not None:
                     nursery.start_soon(self._writer, stream)
                     await self._reader(stream)
-                    nursery.cancel_scope.cancel() if self.exited else None
+                    if self.exited:
+                        nursery.cancel_scope.cancel()
         if proc is not None and proc.returncode is None:
             _reap_later(proc)
 

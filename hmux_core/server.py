@@ -22,6 +22,7 @@ import sys
 import time
 import traceback
 from collections import deque
+from contextlib import nullcontext
 from typing import Any
 
 import trio
@@ -248,7 +249,7 @@ class ClientConn:
         identify_deadline = trio.current_time() + 5.0
         while True:
             fds = array.array("i")
-            with trio.move_on_at(identify_deadline) if not self.identified else _null_scope():
+            with trio.move_on_at(identify_deadline) if not self.identified else nullcontext():
                 data, anc, _flags, _addr = await sock.recvmsg(65536, socket.CMSG_SPACE(4 * 8))
                 for level, ctype, cdata in anc:
                     if level == socket.SOL_SOCKET and ctype == socket.SCM_RIGHTS:
@@ -387,14 +388,6 @@ class ClientConn:
             await self.server.run_client_command(self, argv)
 
 
-class _null_scope:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> bool:
-        return False
-
-
 async def _sendall(sock: trio.socket.SocketType, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -499,13 +492,7 @@ class Server:
                 s = f.fs.s if f.best_session_with_window() else None
             else:
                 s = T.best_session(self.model)
-            if s is None:
-                return None
-            best = None
-            for cl in self.clients:
-                if cl.session is s and (best is None or cl.activity_time > best.activity_time):
-                    best = cl
-            return best
+            return self.best_client(s) if s is not None else None
         return T.find_client_by_name(self.clients, name)
 
     def remove_client(self, c: ClientConn) -> None:
@@ -535,7 +522,7 @@ class Server:
         """MSG_WAKEUP/MSG_UNLOCK after suspend/lock."""
 
     def default_shell(self) -> str:
-        from .pane import check_shell
+        from .options import check_shell
 
         shell = str(self.session_options.get("default-shell"))
         return shell if check_shell(shell) else "/bin/sh"
@@ -891,7 +878,8 @@ def _daemonize() -> None:
     pid = os.fork()
     if pid > 0:
         os._exit(0)
-    os.setsid() if os.getsid(0) != os.getpid() else None
+    if os.getsid(0) != os.getpid():
+        os.setsid()
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)

@@ -10,21 +10,17 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .commands.grammar import stringify_argv
+from .formats_vars import hostname
 from .layout import Layout, LayoutError
 from .model import Environ, Session, Winlink, apply_layout, find_home
-from .options import Options
-from .pane import Pane, check_shell, stringify_argv, window_name_from_command
+from .options import Options, check_shell
+from .pane import Pane, window_name_from_command
 
 if TYPE_CHECKING:
     from .server import Server
 
 _PATH_DEFPATH = "/usr/bin:/bin"
-
-
-def _hostname() -> str:
-    import socket
-
-    return socket.gethostname()
 
 
 class SpawnError(Exception):
@@ -94,7 +90,7 @@ def new_pane(server: Server, w: Any, s: Session) -> Pane:
     hlimit = int(s.options.get("history-limit"))
     popts = Options(parent=w.options, scope="pane")
     pane = Pane(pid, w, w.sx, w.sy, hlimit, popts)
-    pane.screen.title = _hostname()
+    pane.screen.title = hostname()  # tmux titles a new pane with the host name
     model.panes[pid] = pane
     return pane
 
@@ -174,14 +170,14 @@ def spawn_window(server: Server, sc: SpawnContext) -> Winlink:
 
 
 def spawn_split(server: Server, sc: SpawnContext, wl: Winlink, target: Pane, horizontal: bool,
-                size: int | None, before: bool, full: bool) -> Pane:
+                size: int | None, percent: int | None, before: bool, full: bool) -> Pane:
     """split-window: a new pane next to ``target`` (or along the whole window with ``full``)."""
     w = wl.window
     assert w.layout is not None
     pane = new_pane(server, w, sc.s)
     try:
-        w.layout.split(target, horizontal=horizontal, size=size, before=before, full=full,
-                       new_pane=pane)
+        w.layout.split(target, horizontal=horizontal, size=size, percent=percent, before=before,
+                       full=full, new_pane=pane)
     except LayoutError:
         server.model.panes.pop(pane.id, None)
         raise SpawnError("no space for new pane") from None

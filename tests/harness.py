@@ -147,5 +147,4 @@ def normalise(text: str, tmpdir: str) -> str:
     text = _TIME_RE.sub("TIME", text)
     text = re.sub(r"/dev/pts/\d+", "/dev/pts/N", text)
     text = re.sub(r"\b\d+ bytes\]", "N bytes]", text)  # history_bytes: tmux's own allocation sizes
-    text = re.sub(r"history \d+/", "history H/", text) if "HISTNORM" in os.environ else text
     return text

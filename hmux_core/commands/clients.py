@@ -4,9 +4,9 @@ attach issue; until then attaching a terminal is refused with a clear message)."
 from __future__ import annotations
 
 from .. import target as T
+from ..format import format_true
 from .queue import CMD_RETURN_NORMAL, CmdItem
-from .registry import SESSION, command
-from .util import filter_true
+from .registry import command
 
 LIST_CLIENTS_TEMPLATE = (
     "#{client_name}: #{session_name} "
@@ -43,13 +43,13 @@ def attach_session(item: CmdItem, tflag: str | None, detach_other: bool = False,
     return CMD_RETURN_NORMAL
 
 
-@command("attach-session", start_server=True, read_only=True)
+@command("attach-session")
 def cmd_attach_session(item: CmdItem) -> int:
     args = item.args
     return attach_session(item, args.get("t"), args.has("d"), args.has("x"))
 
 
-@command("list-clients", target=("t", SESSION, 0), read_only=True, after_hook=True)
+@command("list-clients")
 def cmd_list_clients(item: CmdItem) -> int:
     args = item.args
     s = item.target.s if args.has("t") else None
@@ -64,7 +64,7 @@ def cmd_list_clients(item: CmdItem) -> int:
         from ..formats_vars import context_for
 
         ctx = context_for(item.server, c, st.s, st.wl, st.wp, {"line": str(n)})
-        if flt is not None and not filter_true(expand(flt, ctx)):
+        if flt is not None and not format_true(expand(flt, ctx)):
             n += 1
             continue
         item.print(expand(template, ctx))

@@ -25,6 +25,7 @@ from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..format import format_true
 from .grammar import (
     CommandEntry,
     CommandError,
@@ -132,11 +133,6 @@ class ParseInput:
     no_alias: bool = False
     verbose: Callable[[str], None] | None = None
     assignments: list[Assignment] = field(default_factory=list)
-
-
-def format_true(s: str | None) -> bool:
-    """tmux's format_true: non-empty and not "0"."""
-    return bool(s) and s != "0"
 
 
 # --------------------------------------------------------------------------------------------

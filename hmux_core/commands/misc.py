@@ -4,9 +4,8 @@ display-message."""
 from __future__ import annotations
 
 from .. import target as T
-from .names import COMMANDS
 from .queue import CMD_RETURN_NORMAL, CmdItem
-from .registry import PANE, all_commands, command
+from .registry import command, table
 
 DISPLAY_MESSAGE_TEMPLATE = (
     "[#{session_name}] #{window_index}:"
@@ -18,7 +17,7 @@ LIST_COMMANDS_TEMPLATE = (
 )
 
 
-@command("start-server", start_server=True)
+@command("start-server")
 def cmd_start_server(item: CmdItem) -> int:
     return CMD_RETURN_NORMAL
 
@@ -29,13 +28,12 @@ def cmd_kill_server(item: CmdItem) -> int:
     return CMD_RETURN_NORMAL
 
 
-@command("list-commands", start_server=True, after_hook=True)
+@command("list-commands")
 def cmd_list_commands(item: CmdItem) -> int:
     template = item.args.get("F") or LIST_COMMANDS_TEMPLATE
     only = item.args.argv[0] if item.args.argv else None
-    specs = {s.name: s for s in all_commands()}
-    for name, _alias in COMMANDS:
-        spec = specs[name]
+    for row in table():  # tmux's table order
+        spec = row.extra["spec"]
         if only is not None and only != spec.name and (not spec.alias or only != spec.alias):
             continue
         line = item.expand(template, T.State(), command_list_name=spec.name,
@@ -45,8 +43,7 @@ def cmd_list_commands(item: CmdItem) -> int:
     return CMD_RETURN_NORMAL
 
 
-@command("display-message", target=("t", PANE, T.CANFAIL), after_hook=True, client_flag="c",
-         client_canfail=True)
+@command("display-message")
 def cmd_display_message(item: CmdItem) -> int:
     from ..format import EXPAND_TIME, expand
     from ..formats_vars import VARIABLES, context_for

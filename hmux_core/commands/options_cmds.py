@@ -5,10 +5,9 @@ from __future__ import annotations
 import glob
 import os
 
-from .. import target as T
 from ..options import OptionError, OptionScopes, set_option, show_options
 from .queue import CMD_RETURN_NORMAL, CmdItem
-from .registry import PANE, WINDOW, command
+from .registry import command
 
 
 def _scopes(item: CmdItem) -> OptionScopes:
@@ -61,22 +60,22 @@ def _show(item: CmdItem, window_command: bool) -> int:
     return CMD_RETURN_NORMAL
 
 
-@command("set-option", target=("t", PANE, T.CANFAIL), after_hook=True)
+@command("set-option")
 def cmd_set_option(item: CmdItem) -> int:
     return _set(item, False)
 
 
-@command("set-window-option", target=("t", WINDOW, T.CANFAIL), after_hook=True)
+@command("set-window-option")
 def cmd_set_window_option(item: CmdItem) -> int:
     return _set(item, True)
 
 
-@command("show-options", target=("t", PANE, T.CANFAIL), after_hook=True)
+@command("show-options")
 def cmd_show_options(item: CmdItem) -> int:
     return _show(item, False)
 
 
-@command("show-window-options", target=("t", WINDOW, T.CANFAIL), after_hook=True)
+@command("show-window-options")
 def cmd_show_window_options(item: CmdItem) -> int:
     return _show(item, True)
 

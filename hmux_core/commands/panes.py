@@ -6,12 +6,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import target as T
+from ..format import format_true
 from ..keys import encode_key, send_keys_bytes, string_to_key
+from ..layout import LayoutError, parse_percentage, parse_split_size
 from ..model import Environ, apply_layout
+from ..options import strtonum
 from ..spawn import SpawnContext, SpawnError, spawn_split
 from .queue import CMD_RETURN_NORMAL, CmdItem
-from .registry import PANE, WINDOW, command
-from .util import filter_true, parse_environ_args
+from .registry import command
+from .util import parse_environ_args
 
 if TYPE_CHECKING:
     from ..pane import Pane
@@ -31,34 +34,7 @@ LIST_PANES_TEMPLATES = (
 )
 
 
-def _strtonum(text: str, lo: int, hi: int) -> tuple[int, str | None]:
-    try:
-        n = int(text, 10)
-    except ValueError:
-        return 0, "invalid"
-    if n < lo:
-        return 0, "too small"
-    if n > hi:
-        return 0, "too large"
-    return n, None
-
-
-def parse_percentage(text: str, lo: int, hi: int, curval: int) -> tuple[int, str | None]:
-    """args_percentage: ``N`` or ``N%`` of ``curval``, with strtonum's causes."""
-    if text.endswith("%"):
-        n, err = _strtonum(text[:-1], 0, 100)
-        if err is not None:
-            return 0, err
-        n = curval * n // 100
-        if n < lo:
-            return 0, "too small"
-        if n > hi:
-            return 0, "too large"
-        return n, None
-    return _strtonum(text, lo, hi)
-
-
-@command("split-window", target=("t", PANE, 0))
+@command("split-window")
 def cmd_split_window(item: CmdItem) -> int:
     args = item.args
     st = item.target
@@ -66,26 +42,10 @@ def cmd_split_window(item: CmdItem) -> int:
     assert s is not None and wl is not None and wp is not None
     w = wl.window
     horizontal = args.has("h")
-    # tmux 3.3a's split-window sizes: -l N, -l N% (of the pane, or the window with -f), -p N.
-    base = (w.sx if horizontal else w.sy) if args.has("f") else (wp.sx if horizontal else wp.sy)
-    size: int | None = None
-    value = args.get("l")
-    if value is not None:
-        if value.endswith("%"):
-            n, err = _strtonum(value[:-1], 0, 2147483647)
-            if err is not None:
-                return item.error(f"percentage {err}")
-            size = base * n // 100
-        else:
-            n, err = _strtonum(value, 0, 2147483647)
-            if err is not None:
-                return item.error(f"lines {err}")
-            size = n
-    elif args.has("p"):
-        n, err = _strtonum(args.get("p") or "", 0, 2147483647)
-        if err is not None:
-            return item.error(f"create pane failed: -p {err}")
-        size = base * n // 100
+    try:
+        size, percent = parse_split_size(args.get("l"), args.get("p"))
+    except LayoutError as e:
+        return item.error(str(e))
     zoomed_before = w.zoomed
     if zoomed_before and w.layout is not None:
         w.layout.unzoom()
@@ -101,7 +61,8 @@ def cmd_split_window(item: CmdItem) -> int:
         cwd=item.expand(args.get("c") or "", st) if args.get("c") else None, environ=env,
         detached=args.has("d"), client=c, tc=item.target_client)
     try:
-        new = spawn_split(item.server, sc, wl, wp, horizontal, size, args.has("b"), args.has("f"))
+        new = spawn_split(item.server, sc, wl, wp, horizontal, size, percent, args.has("b"),
+                          args.has("f"))
     except SpawnError as e:
         if str(e) == "no space for new pane":
             return item.error(str(e))
@@ -118,7 +79,7 @@ def cmd_split_window(item: CmdItem) -> int:
     return CMD_RETURN_NORMAL
 
 
-@command("list-panes", target=("t", WINDOW, 0), after_hook=True)
+@command("list-panes")
 def cmd_list_panes(item: CmdItem) -> int:
     args = item.args
     model = item.server.model
@@ -143,7 +104,7 @@ def _list_window_panes(item: CmdItem, wl: Any, kind: int) -> None:
     flt = args.get("f")
     for n, p in enumerate(list(wl.window.panes)):
         st = T.from_winlink(wl, p)
-        if flt is not None and not filter_true(item.expand(flt, st, line=str(n))):
+        if flt is not None and not format_true(item.expand(flt, st, line=str(n))):
             continue
         item.print(item.expand(template, st, line=str(n)))
 
@@ -154,12 +115,12 @@ def _set_active(item: CmdItem, w: Any, wl: Any, pane: Pane) -> None:
         item.server.notify("window-pane-changed", {"window": w, "pane": pane})
 
 
-@command("select-pane", target=("t", PANE, 0))
+@command("select-pane")
 def cmd_select_pane(item: CmdItem) -> int:
     return _select_pane(item, last=False)
 
 
-@command("last-pane", target=("t", WINDOW, 0))
+@command("last-pane")
 def cmd_last_pane(item: CmdItem) -> int:
     return _select_pane(item, last=True)
 
@@ -247,7 +208,7 @@ def _pop_zoom(w: Any) -> None:
     w._zoom_pushed = False
 
 
-@command("kill-pane", target=("t", PANE, 0), after_hook=True)
+@command("kill-pane")
 def cmd_kill_pane(item: CmdItem) -> int:
     st = item.target
     wl, wp = st.wl, st.wp
@@ -265,12 +226,12 @@ def cmd_kill_pane(item: CmdItem) -> int:
     return CMD_RETURN_NORMAL
 
 
-@command("capture-pane", target=("t", PANE, 0), after_hook=True)
+@command("capture-pane")
 def cmd_capture_pane(item: CmdItem) -> int:
     return _capture(item, clear=False)
 
 
-@command("clear-history", target=("t", PANE, 0), after_hook=True)
+@command("clear-history")
 def cmd_clear_history(item: CmdItem) -> int:
     return _capture(item, clear=True)
 
@@ -334,7 +295,7 @@ def _capture(item: CmdItem, clear: bool) -> int:
     return CMD_RETURN_NORMAL
 
 
-@command("send-keys", target=("t", PANE, 0), after_hook=True)
+@command("send-keys")
 def cmd_send_keys(item: CmdItem) -> int:
     args = item.args
     st = item.target
@@ -342,7 +303,7 @@ def cmd_send_keys(item: CmdItem) -> int:
     assert wp is not None
     repeat = 1
     if args.has("N"):
-        n, err = _strtonum(args.get("N") or "", 1, 4294967295)
+        n, err = strtonum(args.get("N") or "", 1, 4294967295)
         if err is not None:
             return item.error(f"repeat count {err}")
         repeat = n
@@ -378,7 +339,7 @@ def cmd_send_keys(item: CmdItem) -> int:
     return CMD_RETURN_NORMAL
 
 
-@command("send-prefix", target=("t", PANE, 0), after_hook=True)
+@command("send-prefix")
 def cmd_send_prefix(item: CmdItem) -> int:
     st = item.target
     assert st.s is not None and st.wp is not None
@@ -403,13 +364,11 @@ def pane_exited(server: Server, pane: Pane) -> None:
     if keep:
         server.notify("pane-died", {"pane": pane})
         from ..format import expand
-        from ..formats_vars import context_for
+        from ..formats_vars import context_for_pane
 
         fmt = str(pane.options.get("remain-on-exit-format"))
         if fmt:
-            w = pane.window
-            wl = w.winlinks[0] if w.winlinks else None
-            text = expand(fmt, context_for(server, None, wl.session if wl else None, wl, pane))
+            text = expand(fmt, context_for_pane(server, pane))
             sy = pane.sy
             pane.screen.feed(f"\x1b[r\x1b[{sy};1H\n\r{text[: pane.sx]}".encode())
         pane.screen.cursor_visible = False
@@ -418,7 +377,7 @@ def pane_exited(server: Server, pane: Pane) -> None:
     server.kill_pane(pane)
 
 
-@command("resize-pane", target=("t", PANE, 0), after_hook=True)
+@command("resize-pane")
 def cmd_resize_pane(item: CmdItem) -> int:
     args = item.args
     st = item.target
@@ -442,7 +401,7 @@ def cmd_resize_pane(item: CmdItem) -> int:
         lay.unzoom()
     adjust = 1
     if args.argv:
-        n, err = _strtonum(args.argv[0], 1, 2147483647)
+        n, err = strtonum(args.argv[0], 1, 2147483647)
         if err is not None:
             return item.error(f"adjustment {err}")
         adjust = n

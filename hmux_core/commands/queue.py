@@ -133,9 +133,6 @@ async def fire(item: CmdItem) -> int:
         if tc is None and name is not None and not quiet:
             item.error(f"can't find client: {name[:-1] if name.endswith(':') else name}")
             return CMD_RETURN_ERROR
-        if tc is None and name is None and not quiet and spec.client_required:
-            item.error("no current client")
-            return CMD_RETURN_ERROR
     else:
         tc = server.find_client(None, item)
     item.target_client = tc

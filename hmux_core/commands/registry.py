@@ -11,13 +11,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import target as T
-from .grammar import TMUX_COMMAND_TEMPLATES, CommandError
+from .grammar import TMUX_COMMAND_FLAGS, TMUX_COMMAND_TARGETS, TMUX_COMMAND_TEMPLATES
 
 TargetSpec = tuple[str, str, int]
 
 
 @dataclass
 class CommandSpec:
+    """What the queue needs to run a command: its grammar and behaviour (tmux's cmd_entry),
+    all from the grammar's tables, plus the exec function a command module registers."""
+
     name: str
     alias: str
     template: str
@@ -32,32 +35,44 @@ class CommandSpec:
     after_hook: bool = False
     client_flag: str | None = None  # 't' or 'c': the flag naming the target client
     client_canfail: bool = False
-    client_required: bool = False
 
 
 _TABLE: dict[str, CommandSpec] = {}
-_TEMPLATES = {entry[0]: entry for entry in TMUX_COMMAND_TEMPLATES}
+_TEMPLATES = {t.name: t for t in TMUX_COMMAND_TEMPLATES}
+_FIND_FLAGS = {"canfail": T.CANFAIL, "window-index": T.WINDOW_INDEX,
+               "default-marked": T.DEFAULT_MARKED}
+
+
+def _target(spec: Any) -> TargetSpec | None:
+    if spec is None:
+        return None
+    flags = 0
+    for name in spec.flags:
+        flags |= _FIND_FLAGS[name]
+    return (spec.flag, spec.type, flags)
+
+
+def _spec(template: Any, fn: Callable[[Any], Any]) -> CommandSpec:
+    flags = TMUX_COMMAND_FLAGS.get(template.name, frozenset())
+    source, target = TMUX_COMMAND_TARGETS.get(template.name, (None, None))
+    client_flag = "c" if "client-cflag" in flags else "t" if "client-tflag" in flags else None
+    return CommandSpec(
+        name=template.name, alias=template.alias or "", template=template.template,
+        lower=template.lower, upper=template.upper, usage=template.usage, exec=fn,
+        target=_target(target), source=_target(source), start_server="start-server" in flags,
+        read_only="read-only-ok" in flags, after_hook="after-hook" in flags,
+        client_flag=client_flag, client_canfail="client-canfail" in flags)
 
 
 def _unimplemented(item: Any) -> int:
     return item.error(f"{item.name}: not supported yet")
 
 
-def command(name: str, *, target: TargetSpec | None = None, source: TargetSpec | None = None,
-            start_server: bool = False, read_only: bool = False, after_hook: bool = False,
-            client_flag: str | None = None, client_canfail: bool = False,
-            client_required: bool = False) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
-    """Register an exec function for a tmux command (its grammar comes from the template table)."""
+def command(name: str) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]:
+    """Register the exec function of a tmux command; everything else comes from the tables."""
 
     def deco(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        entry = _TEMPLATES[name]
-        _, alias, template, lower, upper, usage = entry[:6]
-        _TABLE[name] = CommandSpec(
-            name=name, alias=alias or "", template=template, lower=lower, upper=upper,
-            usage=usage, exec=fn, target=target, source=source, start_server=start_server,
-            read_only=read_only, after_hook=after_hook, client_flag=client_flag,
-            client_canfail=client_canfail, client_required=client_required,
-        )
+        _TABLE[name] = _spec(_TEMPLATES[name], fn)
         return fn
 
     return deco
@@ -70,11 +85,9 @@ def _ensure_loaded() -> None:
 
     load_all()
     # Commands of tmux that hmux does not run yet still parse, list and fail clearly.
-    for entry in TMUX_COMMAND_TEMPLATES:
-        name, alias, template, lower, upper, usage = entry[:6]
-        if name not in _TABLE:
-            _TABLE[name] = CommandSpec(name, alias or "", template, lower, upper, usage,
-                                       _unimplemented)
+    for template in TMUX_COMMAND_TEMPLATES:
+        if template.name not in _TABLE:
+            _TABLE[template.name] = _spec(template, _unimplemented)
 
 
 _ENTRIES: list[Any] = []
@@ -91,28 +104,6 @@ def table() -> list[Any]:
             row.extra["spec"] = _TABLE[row.name]
         _ENTRIES.extend(rows)
     return _ENTRIES
-
-
-def all_commands() -> list[CommandSpec]:
-    _ensure_loaded()
-    return [_TABLE[n] for n in sorted(_TABLE)]
-
-
-def lookup(name: str) -> CommandSpec:
-    """tmux's cmd_find: alias or exact name first, then a unique prefix."""
-    _ensure_loaded()
-    for spec in _TABLE.values():
-        if spec.alias and spec.alias == name:
-            return spec
-    spec = _TABLE.get(name)
-    if spec is not None:
-        return spec
-    found = [s for s in sorted(_TABLE) if s.startswith(name)]
-    if len(found) == 1:
-        return _TABLE[found[0]]
-    if not found:
-        raise CommandError(f"unknown command: {name}")
-    raise CommandError(f"ambiguous command: {name}, could be: {', '.join(found)}")
 
 
 PANE = T.FIND_PANE

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from .. import target as T
+from ..format import format_true
 from ..model import Environ
-from ..options import Options
+from ..options import Options, strtonum
 from ..spawn import SpawnContext, SpawnError, client_cwd, spawn_window
 from .queue import CMD_RETURN_ERROR, CMD_RETURN_NORMAL, CmdItem
-from .registry import SESSION, command
-from .util import filter_true, parse_environ_args
+from .registry import command
+from .util import parse_environ_args
 
 NEW_SESSION_TEMPLATE = "#{session_name}:"
 LIST_SESSIONS_TEMPLATE = (
@@ -48,12 +49,12 @@ def _vis(text: str) -> str:
     return "".join(out)
 
 
-@command("has-session", target=("t", SESSION, 0))
+@command("has-session")
 def cmd_has_session(item: CmdItem) -> int:
     return CMD_RETURN_NORMAL
 
 
-@command("new-session", target=("t", SESSION, T.CANFAIL), start_server=True)
+@command("new-session")
 def cmd_new_session(item: CmdItem) -> int:
     args = item.args
     server = item.server
@@ -120,9 +121,9 @@ def cmd_new_session(item: CmdItem) -> int:
         if value == "-":
             sizes.append((c.sx if letter == "x" else c.sy) if c is not None else default)
             continue
-        n = _strtonum(value, 1, 65535)
-        if isinstance(n, str):
-            return item.error(f"{'width' if letter == 'x' else 'height'} {n}")
+        n, err = strtonum(value, 1, 65535)
+        if err is not None:
+            return item.error(f"{'width' if letter == 'x' else 'height'} {err}")
         sizes.append(n)
     dsx, dsy = sizes
 
@@ -210,19 +211,7 @@ def update_environment(session_options: Any, src: Environ, dst: Environ) -> None
             dst.set(found[0], found[1])
 
 
-def _strtonum(text: str, lo: int, hi: int) -> int | str:
-    try:
-        n = int(text, 10)
-    except ValueError:
-        return "invalid"
-    if n < lo:
-        return "too small"
-    if n > hi:
-        return "too large"
-    return n
-
-
-@command("list-sessions", after_hook=True)
+@command("list-sessions")
 def cmd_list_sessions(item: CmdItem) -> int:
     args = item.args
     template = args.get("F") or LIST_SESSIONS_TEMPLATE
@@ -230,13 +219,13 @@ def cmd_list_sessions(item: CmdItem) -> int:
     for n, s in enumerate(item.server.model.sorted_sessions()):
         st = T.from_session(s)
         extra = {"line": str(n)}
-        if flt is not None and not filter_true(item.expand(flt, st, **extra)):
+        if flt is not None and not format_true(item.expand(flt, st, **extra)):
             continue
         item.print(item.expand(template, st, **extra))
     return CMD_RETURN_NORMAL
 
 
-@command("kill-session", target=("t", SESSION, 0))
+@command("kill-session")
 def cmd_kill_session(item: CmdItem) -> int:
     args = item.args
     model = item.server.model
@@ -255,7 +244,7 @@ def cmd_kill_session(item: CmdItem) -> int:
     return CMD_RETURN_NORMAL
 
 
-@command("rename-session", target=("t", SESSION, 0), after_hook=True)
+@command("rename-session")
 def cmd_rename_session(item: CmdItem) -> int:
     s = item.target.s
     assert s is not None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-def filter_true(text: str) -> bool:
+def format_true(text: str) -> bool:
     """format_true: a filter passes when it expands to something other than "" or "0"."""
     return text != "" and text != "0"
 

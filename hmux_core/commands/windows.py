@@ -7,11 +7,12 @@ import time
 from typing import TYPE_CHECKING
 
 from .. import target as T
+from ..format import format_true
 from ..model import WINLINK_ACTIVITY, WINLINK_BELL, WINLINK_SILENCE, Session, Winlink
 from ..spawn import SpawnContext, SpawnError, spawn_window
 from .queue import CMD_RETURN_NORMAL, CmdItem
-from .registry import SESSION, WINDOW, command
-from .util import filter_true, parse_environ_args
+from .registry import command
+from .util import parse_environ_args
 
 if TYPE_CHECKING:
     from ..server import Server
@@ -50,7 +51,7 @@ def shuffle_up(s: Session, wl: Winlink, before: bool) -> int:
     return idx
 
 
-@command("new-window", target=("t", WINDOW, T.WINDOW_INDEX))
+@command("new-window")
 def cmd_new_window(item: CmdItem) -> int:
     args = item.args
     server = item.server
@@ -105,7 +106,7 @@ def cmd_new_window(item: CmdItem) -> int:
     return CMD_RETURN_NORMAL
 
 
-@command("list-windows", target=("t", SESSION, 0), after_hook=True)
+@command("list-windows")
 def cmd_list_windows(item: CmdItem) -> int:
     args = item.args
     if args.has("a"):
@@ -125,39 +126,34 @@ def _list_session_windows(item: CmdItem, s: Session, kind: int) -> None:
     flt = args.get("f")
     for n, wl in enumerate(s.sorted_winlinks()):
         st = T.from_winlink(wl)
-        if flt is not None and not filter_true(item.expand(flt, st, line=str(n))):
+        if flt is not None and not format_true(item.expand(flt, st, line=str(n))):
             continue
         item.print(item.expand(template, st, line=str(n)))
 
 
-def session_next(s: Session, activity: bool) -> bool:
+def _session_step(s: Session, activity: bool, direction: int) -> bool:
+    """session_next/session_previous: the neighbouring window by index, wrapping round (with
+    ``-a``, the nearest one with an alert)."""
     order = sorted(s.windows)
     if s.curw is None or not order:
         return False
     i = order.index(s.curw.idx)
     for step in range(1, len(order) + 1):
-        wl = s.windows[order[(i + step) % len(order)]]
+        wl = s.windows[order[(i + direction * step) % len(order)]]
         if not activity or wl.flags & (WINLINK_BELL | WINLINK_ACTIVITY | WINLINK_SILENCE):
             if wl is s.curw:
                 return False
             s.set_current(wl)
             return True
     return False
+
+
+def session_next(s: Session, activity: bool) -> bool:
+    return _session_step(s, activity, 1)
 
 
 def session_previous(s: Session, activity: bool) -> bool:
-    order = sorted(s.windows)
-    if s.curw is None or not order:
-        return False
-    i = order.index(s.curw.idx)
-    for step in range(1, len(order) + 1):
-        wl = s.windows[order[(i - step) % len(order)]]
-        if not activity or wl.flags & (WINLINK_BELL | WINLINK_ACTIVITY | WINLINK_SILENCE):
-            if wl is s.curw:
-                return False
-            s.set_current(wl)
-            return True
-    return False
+    return _session_step(s, activity, -1)
 
 
 def session_last(s: Session) -> bool:
@@ -205,27 +201,27 @@ def _select_window(item: CmdItem, mode: str) -> int:
     return CMD_RETURN_NORMAL
 
 
-@command("select-window", target=("t", WINDOW, 0))
+@command("select-window")
 def cmd_select_window(item: CmdItem) -> int:
     return _select_window(item, "select")
 
 
-@command("next-window", target=("t", SESSION, 0))
+@command("next-window")
 def cmd_next_window(item: CmdItem) -> int:
     return _select_window(item, "next")
 
 
-@command("previous-window", target=("t", SESSION, 0))
+@command("previous-window")
 def cmd_previous_window(item: CmdItem) -> int:
     return _select_window(item, "previous")
 
 
-@command("last-window", target=("t", SESSION, 0))
+@command("last-window")
 def cmd_last_window(item: CmdItem) -> int:
     return _select_window(item, "last")
 
 
-@command("kill-window", target=("t", WINDOW, 0))
+@command("kill-window")
 def cmd_kill_window(item: CmdItem) -> int:
     args = item.args
     st = item.target
@@ -248,7 +244,7 @@ def cmd_kill_window(item: CmdItem) -> int:
     return CMD_RETURN_NORMAL
 
 
-@command("unlink-window", target=("t", WINDOW, 0))
+@command("unlink-window")
 def cmd_unlink_window(item: CmdItem) -> int:
     st = item.target
     assert st.s is not None and st.wl is not None
@@ -258,7 +254,7 @@ def cmd_unlink_window(item: CmdItem) -> int:
     return CMD_RETURN_NORMAL
 
 
-@command("rename-window", target=("t", WINDOW, 0), after_hook=True)
+@command("rename-window")
 def cmd_rename_window(item: CmdItem) -> int:
     st = item.target
     assert st.wl is not None
@@ -273,7 +269,7 @@ def cmd_rename_window(item: CmdItem) -> int:
 def check_window_names(server: Server) -> None:
     """automatic-rename: name windows after the active pane's foreground program."""
     from ..format import expand
-    from ..formats_vars import context_for
+    from ..formats_vars import context_for_pane
 
     now = time.time()
     for w in list(server.model.windows.values()):
@@ -286,10 +282,8 @@ def check_window_names(server: Server) -> None:
             continue
         p.changed = False
         w.name_time = now
-        wl = w.winlinks[0] if w.winlinks else None
-        s = wl.session if wl is not None else None
         fmt = str(w.options.get("automatic-rename-format"))
-        name = expand(fmt, context_for(server, None, s, wl, p))
+        name = expand(fmt, context_for_pane(server, p))
         if name != w.name:
             w.name = name
             server.notify("window-renamed", {"window": w})
