@@ -133,7 +133,7 @@ SCENARIOS: dict[str, list[str]] = {
         "!wait r:0|#{window_panes}=1", "lsw -t r -F '#I #{window_panes}'",
     ],
     "errors": [
-        "new -d -s e cat",
+        "new -d -s e -n cat cat",
         "foo", "s", "new -Q", "has -t e extra", "lsp -t %99", "selectw -t e:5",
         "display -t nosuch -p hi", "killp -t e:9.9", "splitw -t nosuch", "neww -t e:0",
         "attach -t nosuch", "rename-window", "send-keys -t %5 x",
