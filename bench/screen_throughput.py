@@ -4,6 +4,8 @@ Feeds each workload in-process in 64 KiB chunks into ``new_screen(200, 50, 2000)
 the parse rate and the memory held per stored history cell (tracemalloc: an engine with
 history minus the same engine fed the same bytes without history, divided by the cells in
 history). Targets: >= 5 MB/s plain text, >= 1.3 MB/s SGR-heavy, <= 40 bytes per history cell.
+When pyte is installed (``pip install '.[bench]'``) its stock ``HistoryScreen`` is measured on
+the same workloads as the baseline hmux's engine replaced.
 
     python bench/screen_throughput.py [--mib N] [--profile WORKLOAD]
 """
@@ -103,6 +105,29 @@ def throughput(data: bytes) -> float:
     return len(data) / best / 1e6
 
 
+def pyte_baseline(data: bytes) -> tuple[float, float] | None:
+    """pyte's HistoryScreen as shipped on a 256 KiB slice: (MB/s, bytes per history cell)."""
+    try:
+        import pyte
+    except ImportError:
+        return None
+    data = data[: 256 * 1024]
+    screen = pyte.HistoryScreen(COLS, ROWS, history=HISTORY)
+    stream = pyte.ByteStream(screen)
+    t0 = time.perf_counter()
+    stream.feed(data)
+    rate = len(data) / (time.perf_counter() - t0) / 1e6
+    gc.collect()
+    tracemalloc.start()
+    screen = pyte.HistoryScreen(COLS, ROWS, history=HISTORY)
+    pyte.ByteStream(screen).feed(data)
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    cells = sum(len(line) for line in screen.history.top) + COLS * ROWS
+    return rate, held / max(cells, 1)
+
+
 def history_bytes_per_cell(data: bytes) -> tuple[float, int]:
     """Memory held by history divided by the number of cells stored in it."""
 
@@ -154,6 +179,9 @@ def main() -> int:
             f" history {per_cell:5.1f} B/cell over {cells} cells"
             f" ({'ok' if per_cell <= 40 else 'MISSED'})"
         )
+        base = pyte_baseline(data)
+        if base is not None:
+            print(f"{'  pyte':13s} {base[0]:6.2f} MB/s {'':47s} {base[1]:5.1f} B/cell (HistoryScreen)")
     return 0 if ok else 1
 
 

@@ -42,7 +42,7 @@ def text(s) -> str:
 def test_contract():
     s = scr()
     assert isinstance(s, Engine)
-    assert s.name == "pyte"
+    assert s.name == "python"
     assert (s.cols, s.rows, s.history_limit) == (80, 24, 2000)
     assert s.capture() == [""] * 24
 

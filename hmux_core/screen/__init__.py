@@ -10,5 +10,5 @@ __all__ = ["DEFAULT_STYLE", "Engine", "NoAlternateScreen", "Screen", "Style", "n
 
 
 def new_screen(cols: int, rows: int, history_limit: int = 2000) -> Engine:
-    """The default engine ("pyte")."""
+    """The default engine ("python": tmux's input state machine behind a regex fast path)."""
     return Screen(cols, rows, history_limit)

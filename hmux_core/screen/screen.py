@@ -211,7 +211,7 @@ class Screen:
     #: The default engine keeps the name the architecture gave it. pyte's own parser is not
     #: used at run time: its FSM differs from tmux's input.c (colon SGR, private CSI finals,
     #: DCS/APC strings, C0 inside sequences, UTF-8 recovery), and capture must match tmux.
-    name = "pyte"
+    name = "python"
 
     def __init__(self, cols: int, rows: int, history_limit: int = 2000) -> None:
         self.cols = max(1, cols)
