@@ -2,8 +2,8 @@
 
 tmux's own command line (``hmux [-2CDlNuvV] [-L name] [-S path] [-f file] command [flags]``) is
 parsed getopt-style right here, because tools pass glued values (``-Lname``) and expect tmux's usage
-text. hmux's own subcommands (``hmux plugins``, ``hmux doctor``, from later issues) will go through
-click, imported only for them, which keeps ordinary commands fast to start.
+text. hmux's own subcommands (``hmux plugins``) go through click, imported only for them, which keeps
+ordinary commands fast to start.
 """
 
 from __future__ import annotations
@@ -120,6 +120,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if is_default:
         flags |= P.CLIENT_DEFAULTSOCKET
+    if rest[:1] == ["plugins"]:
+        from . import cli_plugins
+
+        return cli_plugins.main(rest[1:], socket_path)
     from . import client
 
     return client.main(rest, socket_path, flags, config_files)

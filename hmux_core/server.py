@@ -451,6 +451,7 @@ class Server:
 
         self.jobs = FormatJobs(self)
         self.hooks: Any = None
+        self.plugins: Any = None
         self.subscribers: list[Any] = []
         self._loop_wake = trio.Event()
         self.on_listening: Any = lambda: None
@@ -743,6 +744,7 @@ class Server:
                 nursery.start_soon(self._accept_loop, nursery)
             nursery.start_soon(self._signals)
             nursery.start_soon(self._housekeeping)
+            self.start_plugins(nursery)
             await self.load_config()
             while not self.should_exit():
                 self._loop_wake = trio.Event()
@@ -755,6 +757,18 @@ class Server:
     def wake(self) -> None:
         self._loop_wake.set()
 
+    def start_plugins(self, nursery: trio.Nursery) -> None:
+        """Plugins load before the config file so their option defaults lose to it."""
+        from .plugin.manager import start
+
+        try:
+            self.plugins = start(self)
+        except Exception:
+            self.log_exception("loading plugins failed")
+            self.plugins = None
+        if self.plugins is not None:
+            nursery.start_soon(self.plugins.run)
+
     # -- panes -----------------------------------------------------------------------------------
 
     def start_pane(self, pane: Any) -> None:
@@ -762,6 +776,7 @@ class Server:
         pane.on_output = self.pane_output
         assert self.nursery is not None
         pane.start(self.nursery)
+        self.notify("pane-created", {"pane": pane})
 
     def pane_output(self, pane: Any, events: list[tuple[str, object]]) -> None:
         for name, value in events:

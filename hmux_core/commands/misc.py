@@ -1,5 +1,5 @@
 """Server-wide and informational commands: start-server, kill-server, list-commands,
-display-message."""
+display-message, show-messages."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ DISPLAY_MESSAGE_TEMPLATE = (
     "#{window_name}, current pane #{pane_index} "
     "- (%H:%M %d-%b-%y)"
 )
+SHOW_MESSAGES_TEMPLATE = "#{t/p:message_time}: #{message_text}"
 LIST_COMMANDS_TEMPLATE = (
     "#{command_list_name}#{?command_list_alias, (#{command_list_alias}),} #{command_list_usage}"
 )
@@ -75,7 +76,10 @@ def cmd_display_message(item: CmdItem) -> int:
     ctx = context_for(item.server, c, s, st.wl, st.wp, dict(item.state.formats))
     ctx.issuer = item.client
     if args.has("a"):
-        names = sorted(set(VARIABLES) | set(ctx.extra))
+        names = set(VARIABLES) | set(ctx.extra)
+        if item.server.plugins is not None:
+            names |= set(item.server.plugins.index)
+        names = sorted(names)
         for name in names:
             value = ctx.lookup(name)
             if value is not None:
@@ -88,4 +92,23 @@ def cmd_display_message(item: CmdItem) -> int:
         item.print(msg)
     elif tc is not None:
         item.server.status_message(tc, msg)
+    return CMD_RETURN_NORMAL
+
+
+@command("show-messages")
+def cmd_show_messages(item: CmdItem) -> int:
+    """The server's message log, newest first (-J and -T list jobs and terminals, of which an
+    hmux server without attached terminals has none to describe)."""
+    from ..format import expand
+    from ..formats_vars import context_for
+
+    args = item.args
+    if args.has("T") or args.has("J"):
+        return CMD_RETURN_NORMAL
+    st = item.target
+    for when, number, text in reversed(item.server.messages):
+        extra = {"message_text": text, "message_number": str(number),
+                 "message_time": str(int(when))}
+        ctx = context_for(item.server, item.target_client, st.s, st.wl, st.wp, extra)
+        item.print(expand(SHOW_MESSAGES_TEMPLATE, ctx))
     return CMD_RETURN_NORMAL

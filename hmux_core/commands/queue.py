@@ -8,6 +8,8 @@ whole list; commands may be coroutines (``run-shell``, ``wait-for``) and are awa
 from __future__ import annotations
 
 import inspect
+import os
+import pwd
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -121,17 +123,43 @@ def _find_flag(item: CmdItem, spec_flag: tuple[str, str, int] | None, dest: T.St
     return True
 
 
+def _add_message(item: CmdItem) -> None:
+    """The message log's record of every command run after the config (cmdq_add_message)."""
+    text = item.spec.name
+    printed = item.args.print()
+    if printed:
+        text += " " + printed
+    c = item.client
+    if c is not None and not getattr(c, "is_config", False):
+        server = item.server
+        uid = getattr(c, "uid", None)
+        user = ""
+        if uid is not None and uid != os.getuid():
+            try:
+                user = f"[{pwd.getpwuid(uid).pw_name}]"
+            except KeyError:
+                user = "[unknown]"
+        server.add_message(f"{c.name}{user} command: {text}")
+    else:
+        item.server.add_message(f"command: {text}")
+
+
 async def fire(item: CmdItem) -> int:
     """Run one command: client and targets first, then its exec function, then its after-hook."""
     spec = item.spec
     server = item.server
     args = item.args
+    if server.config_loaded.is_set():
+        _add_message(item)
     quiet = spec.client_canfail
     if spec.client_flag:
         name = args.get(spec.client_flag)
         tc = server.find_client(name, item)
-        if tc is None and name is not None and not quiet:
-            item.error(f"can't find client: {name[:-1] if name.endswith(':') else name}")
+        if tc is None and not quiet:
+            if name is None:
+                item.error("no current client")
+            else:
+                item.error(f"can't find client: {name[:-1] if name.endswith(':') else name}")
             return CMD_RETURN_ERROR
     else:
         tc = server.find_client(None, item)

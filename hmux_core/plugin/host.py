@@ -1,0 +1,145 @@
+"""The server's side of the Host contract: one ``ServerHost`` per loaded plugin.
+
+Plugins call it from their worker threads. Reads of plain attributes (ids, pids, revisions,
+titles) are atomic under the GIL and are done in place; anything that walks structures the event
+loop mutates (the screen, the session list) is marshalled onto the loop, and anything that
+changes server state is queued onto it without waiting.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import trio
+
+from .api import PaneInfo
+
+if TYPE_CHECKING:
+    from .manager import PluginManager, PluginRecord
+
+log = logging.getLogger("hmux.plugin")
+T = TypeVar("T")
+
+
+def parse_pane_id(pane_id: str) -> int | None:
+    if len(pane_id) > 1 and pane_id[0] == "%" and pane_id[1:].isdigit():
+        return int(pane_id[1:])
+    return None
+
+
+class ServerHost:
+    """What one plugin sees of the server (see :class:`hmux_core.plugin.api.Host`)."""
+
+    def __init__(self, manager: PluginManager, record: PluginRecord) -> None:
+        self._manager = manager
+        self._record = record
+        self._model = manager.server.model
+
+    # -- threads -------------------------------------------------------------------------------
+
+    def _on_loop(self, fn: Callable[[], T]) -> T | None:
+        """Run ``fn`` on the event loop and wait for it (directly when already there)."""
+        m = self._manager
+        if threading.get_ident() == m.loop_thread:
+            return fn()
+        try:
+            return trio.from_thread.run_sync(fn, trio_token=m.token)
+        except trio.RunFinishedError:
+            return None
+
+    def _soon(self, fn: Callable[[], object]) -> None:
+        """Queue ``fn`` on the event loop without waiting."""
+        m = self._manager
+        if threading.get_ident() == m.loop_thread:
+            fn()
+            return
+        try:
+            m.token.run_sync_soon(fn)
+        except trio.RunFinishedError:
+            pass
+
+    def _pane(self, pane_id: str) -> Any:
+        n = parse_pane_id(pane_id)
+        if n is None:
+            return None
+        p = self._model.panes.get(n)
+        if p is None or p.destroyed:
+            return None
+        return p
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def panes(self) -> tuple[str, ...]:
+        return tuple(f"%{n}" for n in list(self._model.panes))
+
+    def pane(self, pane_id: str) -> PaneInfo | None:
+        p = self._pane(pane_id)
+        if p is None:
+            return None
+        w = p.window
+        for _ in range(3):
+            try:
+                sessions = tuple(f"${s.id}" for s in w.sessions())
+                visible = any(c.session is not None and c.session.curw is not None
+                              and c.session.curw.window is w and not c.control
+                              for c in list(self._manager.server.clients))
+                break
+            except RuntimeError:  # the loop changed a dict under us: read again
+                continue
+        else:
+            sessions, visible = (), False
+        return PaneInfo(
+            pane_id=pane_id, pid=p.pid if not p.dead else -1, foreground_pgrp=p.foreground_pgrp(),
+            tty=p.tty, revision=p.output_revision, title=p.screen.title, width=p.sx,
+            height=p.sy, window_id=f"@{w.id}", session_ids=sessions, active=w.active is p,
+            visible=visible, dead=p.dead, last_output=p.last_output_time)
+
+    def pane_cwd(self, pane_id: str) -> str | None:
+        p = self._pane(pane_id)
+        return p.current_path() if p is not None else None
+
+    def pane_tail(self, pane_id: str, lines: int) -> tuple[str, ...] | None:
+        def read() -> tuple[str, ...] | None:
+            p = self._pane(pane_id)
+            return tuple(p.screen.tail(lines)) if p is not None else None
+
+        return self._on_loop(read)
+
+    def option(self, name: str, pane_id: str | None = None) -> str | None:
+        def read() -> str | None:
+            server = self._manager.server
+            p = self._pane(pane_id) if pane_id is not None else None
+            if p is not None:
+                sessions = p.window.sessions()
+                stores = [server.options, p.options,
+                          sessions[0].options if sessions else server.session_options]
+            else:
+                stores = [server.options, server.window_options, server.session_options]
+            for oo in stores:
+                try:
+                    v = oo.to_string(name)
+                except KeyError:
+                    v = None
+                if v is not None:
+                    return v
+            return None
+
+        return self._on_loop(read)
+
+    # -- acting --------------------------------------------------------------------------------
+
+    def invalidate(self, pane_id: str) -> None:
+        self._soon(lambda: self._manager.invalidate(pane_id))
+
+    def request_tick(self) -> None:
+        self._soon(self._record.wake_now)
+
+    def emit(self, name: str, pane_id: str | None = None, **values: str) -> None:
+        vals = {k: str(v) for k, v in values.items()}
+        self._soon(lambda: self._manager.emit(self._record, name, pane_id, vals))
+
+    def log(self, message: str) -> None:
+        log.info("%s: %s", self._record.name, message)

@@ -1,0 +1,525 @@
+"""Finding, selecting, running and isolating plugins; the format hook that asks them.
+
+Selection comes from ``TMUX_C2RS_PLUGINS`` (unset: the default set; ``all``; ``none`` or empty:
+none; else a comma list). Only selected entry points are imported. Each plugin gets a *lane*: a
+trio task that runs its start/tick/on_notify/stop one at a time on a worker thread, so a slow
+or hung plugin delays only itself. One timer task wakes the lanes when their interval is due.
+Failures are logged with a traceback and counted; a plugin failing ``MAX_FAILURES`` times in a
+row is disabled with a message. Variables go into one index (name -> plugin), consulted by
+``formats_vars`` after the server's own table.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import logging
+import math
+import threading
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
+import pluggy
+import trio
+
+from .api import API_VERSION, ENTRY_POINT_GROUP, PROJECT, Event, HookSpecs, Plugin
+from .host import ServerHost, parse_pane_id
+
+log = logging.getLogger("hmux.plugin")
+
+ENV_VAR = "TMUX_C2RS_PLUGINS"
+DEFAULT_SET = ("agent", "git")
+MAX_FAILURES = 5
+EVENT_QUEUE_LIMIT = 1024
+#: A tick running longer than this is reported as hung in ``hmux plugins``.
+HUNG_AFTER = 10.0
+
+
+def selection(value: str | None) -> tuple[str, ...] | None:
+    """Plugin names ``TMUX_C2RS_PLUGINS`` asks for; ``None`` means every installed plugin."""
+    if value is None:
+        return DEFAULT_SET
+    value = value.strip()
+    if value in ("", "none"):
+        return ()
+    if value == "all":
+        return None
+    names: list[str] = []
+    for part in value.split(","):
+        part = part.strip()
+        if part and part not in names:
+            names.append(part)
+    return tuple(names)
+
+
+def installed() -> list[EntryPoint]:
+    """Every entry point of the plugin group, first one per name."""
+    seen: dict[str, EntryPoint] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        seen.setdefault(ep.name, ep)
+    return list(seen.values())
+
+
+def distribution_of(ep: EntryPoint) -> tuple[str, str]:
+    dist = getattr(ep, "dist", None)
+    if dist is None:
+        return "", ""
+    return dist.metadata["Name"] or "", dist.version or ""
+
+
+@dataclass(eq=False)
+class PluginRecord:
+    """One plugin as the server runs it (also what ``hmux plugins`` reports)."""
+
+    name: str
+    plugin: Plugin
+    distribution: str = ""
+    version: str = ""
+    variables: tuple[str, ...] = ()
+    interval: float | None = None
+    enabled: bool = True
+    reason: str = ""
+    ticks: int = 0
+    failures: int = 0
+    consecutive_failures: int = 0
+    last_tick: float = 0.0
+    last_tick_seconds: float = 0.0
+    running_since: float = 0.0
+    dropped_events: int = 0
+    wants_events: bool = False
+    events: deque[Event] = field(default_factory=deque)
+    due: float = 0.0
+    wake: trio.Event = field(default_factory=trio.Event)
+    tick_now: bool = False
+    host: ServerHost | None = None
+    revisions: dict[str, int] = field(default_factory=dict)
+
+    def wake_now(self) -> None:
+        self.tick_now = True
+        self.wake.set()
+
+    def status(self) -> dict[str, Any]:
+        busy = self.running_since and time.time() - self.running_since > HUNG_AFTER
+        return {
+            "name": self.name, "distribution": self.distribution, "version": self.version,
+            "enabled": self.enabled, "reason": self.reason or ("running" if self.enabled else ""),
+            "variables": list(self.variables), "interval": self.interval, "ticks": self.ticks,
+            "failures": self.failures, "last_tick": self.last_tick,
+            "last_tick_seconds": round(self.last_tick_seconds, 6),
+            "hung_for": round(time.time() - self.running_since, 1) if busy else 0,
+            "dropped_events": self.dropped_events,
+        }
+
+
+class PluginManager:
+    """The server's plugin layer; ``server.plugins`` when any plugin was selected."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+        self.records: list[PluginRecord] = []
+        self.refused: list[dict[str, Any]] = []  # selected but not loaded, and why
+        self.index: dict[str, PluginRecord] = {}
+        self.token: Any = None
+        self.loop_thread = threading.get_ident()
+        self.invalidated: set[str] = set()
+        self._timer_wake = trio.Event()
+        self._pm = pluggy.PluginManager(PROJECT)
+        self._pm.add_hookspecs(HookSpecs)
+
+    # -- loading -------------------------------------------------------------------------------
+
+    def warn(self, text: str) -> None:
+        log.warning("%s", text)
+        self.server.add_message(text)
+
+    def load(self, env_value: str | None,
+             available: Iterable[EntryPoint] | None = None) -> None:
+        """Import and register the selected plugins; never raises."""
+        wanted = selection(env_value)
+        eps = {ep.name: ep for ep in (installed() if available is None else available)}
+        names = list(eps) if wanted is None else list(wanted)
+        for name in names:
+            ep = eps.get(name)
+            if ep is None:
+                self.warn(f"plugin {name}: not installed (known: {', '.join(sorted(eps)) or 'none'})")
+                self.refused.append({"name": name, "reason": "not installed"})
+                continue
+            self._load_entry_point(ep)
+
+    def _refuse(self, name: str, ep: EntryPoint | None, reason: str) -> None:
+        self.warn(f"plugin {name}: {reason}")
+        dist, version = distribution_of(ep) if ep is not None else ("", "")
+        self.refused.append({"name": name, "distribution": dist, "version": version,
+                             "reason": reason})
+
+    def _load_entry_point(self, ep: EntryPoint) -> None:
+        try:
+            obj = ep.load()
+            self._pm.register(obj, name=ep.name)
+        except Exception as e:
+            log.error("plugin %s failed to load\n%s", ep.name, traceback.format_exc())
+            self._refuse(ep.name, ep, f"failed to load: {type(e).__name__}: {e}")
+            return
+        impls = self._pm.hook.hmux_plugin.get_hookimpls()
+        found = False
+        for impl in impls:
+            if impl.plugin_name != ep.name:
+                continue
+            found = True
+            try:
+                made = impl.function()
+            except Exception as e:
+                log.error("plugin %s: hmux_plugin() raised\n%s", ep.name, traceback.format_exc())
+                self._refuse(ep.name, ep, f"hmux_plugin() raised {type(e).__name__}: {e}")
+                continue
+            plugins = made if isinstance(made, list | tuple) else [made]
+            for p in plugins:
+                self._add(ep, p)
+        if not found:
+            self._refuse(ep.name, ep, "no hmux_plugin hook implementation")
+
+    def _add(self, ep: EntryPoint, plugin: Any) -> None:
+        name = getattr(plugin, "name", "") or ep.name
+        if not isinstance(plugin, Plugin):
+            self._refuse(name, ep, "hmux_plugin() did not return a Plugin")
+            return
+        version = getattr(plugin, "api_version", None)
+        if version != API_VERSION:
+            self._refuse(name, ep, f"written for plugin API version {version}; "
+                                   f"this server speaks version {API_VERSION}")
+            return
+        if any(r.name == name for r in self.records):
+            self._refuse(name, ep, "a plugin of that name is already loaded")
+            return
+        from ..formats_vars import VARIABLES
+
+        dist, dist_version = distribution_of(ep)
+        interval = plugin.interval
+        if interval is not None and (not isinstance(interval, int | float)
+                                     or not math.isfinite(interval) or interval <= 0):
+            self.warn(f"plugin {name}: bad interval {interval!r}, ticks disabled")
+            interval = None
+        rec = PluginRecord(name=name, plugin=plugin, distribution=dist, version=dist_version,
+                           interval=interval)
+        rec.wants_events = type(plugin).on_notify is not Plugin.on_notify
+        taken: list[str] = []
+        for var in plugin.variables:
+            if var in VARIABLES or var in _OWN_VARIABLES:
+                self.warn(f"plugin {name}: variable {var} is the server's, ignored")
+            elif var in self.index:
+                self.warn(f"plugin {name}: variable {var} belongs to plugin "
+                          f"{self.index[var].name}, ignored")
+            else:
+                self.index[var] = rec
+                taken.append(var)
+        rec.variables = tuple(taken)
+        rec.host = ServerHost(self, rec)
+        self.records.append(rec)
+        log.info("plugin %s loaded (%s %s), variables %s", name, dist, dist_version, taken)
+
+    def apply_option_defaults(self) -> None:
+        """Each plugin's option defaults, before any config file: user options are created,
+        tmux options set only while they still hold tmux's default."""
+        from ..options import OptionError, find_entry
+
+        server = self.server
+        for rec in self.records:
+            for opt, value in rec.plugin.option_defaults:
+                try:
+                    if opt.startswith("@"):
+                        if server.session_options.get_local(opt) is None:
+                            server.session_options.set(opt, value)
+                        continue
+                    oe = find_entry(opt)
+                    if oe is None:
+                        raise OptionError(f"invalid option: {opt}")
+                    store = _global_store(server, oe.scope)
+                    if store.to_string(opt) == _default_string(oe):
+                        store.set(opt, value)
+                except (OptionError, KeyError, ValueError) as e:
+                    msg = e.message() if isinstance(e, OptionError) else str(e)
+                    self.warn(f"plugin {rec.name}: option default {opt}: {msg}")
+
+    # -- running -------------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Lanes and the shared timer; cancelled with the server."""
+        self.token = trio.lowlevel.current_trio_token()
+        self.loop_thread = threading.get_ident()
+        self.server.subscribers.append(self.on_server_event)
+        try:
+            async with trio.open_nursery() as nursery:
+                now = trio.current_time()
+                for rec in self.records:
+                    rec.due = now
+                    nursery.start_soon(self._lane, rec)
+                nursery.start_soon(self._timer)
+        finally:
+            self.stop_all()
+
+    async def _timer(self) -> None:
+        """One timer for every plugin: wake each lane whose interval has come round."""
+        while True:
+            now = trio.current_time()
+            nxt = math.inf
+            for rec in self.records:
+                if not rec.enabled or rec.interval is None:
+                    continue
+                if rec.due <= now:
+                    rec.wake_now()
+                    rec.due = now + rec.interval
+                nxt = min(nxt, rec.due)
+            self._timer_wake = trio.Event()
+            with trio.move_on_at(nxt):
+                await self._timer_wake.wait()
+
+    async def _call(self, rec: PluginRecord, what: str, fn: Callable[[], object]) -> bool:
+        """Run one plugin method on a worker thread; count and log a failure."""
+        rec.running_since = time.time()
+        try:
+            await trio.to_thread.run_sync(fn, abandon_on_cancel=True)
+            rec.consecutive_failures = 0
+            return True
+        except Exception as e:
+            self.failed(rec, what, e, traceback.format_exc())
+            return False
+        finally:
+            rec.running_since = 0.0
+
+    def failed(self, rec: PluginRecord, what: str, e: BaseException, tb: str) -> None:
+        rec.failures += 1
+        rec.consecutive_failures += 1
+        log.error("plugin %s: %s raised %s: %s\n%s", rec.name, what, type(e).__name__, e, tb)
+        if rec.consecutive_failures >= MAX_FAILURES and rec.enabled:
+            self.disable(rec, f"disabled after {rec.consecutive_failures} failures in a row "
+                              f"(last: {what}: {type(e).__name__}: {e})")
+
+    def disable(self, rec: PluginRecord, reason: str) -> None:
+        rec.enabled = False
+        rec.reason = reason
+        for var in rec.variables:
+            if self.index.get(var) is rec:
+                del self.index[var]
+        self.warn(f"plugin {rec.name}: {reason}")
+        rec.wake.set()
+
+    async def _lane(self, rec: PluginRecord) -> None:
+        plugin, host = rec.plugin, rec.host
+        if not await self._call(rec, "start", lambda: plugin.start(host)):
+            if rec.enabled:
+                self.disable(rec, "start failed")
+            return
+        while rec.enabled:
+            await rec.wake.wait()
+            rec.wake = trio.Event()
+            if not rec.enabled:
+                break
+            if rec.events:
+                batch = list(rec.events)
+                rec.events.clear()
+                await self._call(rec, "on_notify", lambda b=batch: self._deliver(rec, b))
+            due, rec.tick_now = rec.tick_now, False
+            if due and rec.enabled:
+                t0 = time.perf_counter()
+                ok = await self._call(rec, "tick", lambda: self._tick(rec))
+                rec.last_tick_seconds = time.perf_counter() - t0
+                if ok:
+                    rec.ticks += 1
+                    rec.last_tick = time.time()
+        await self._call(rec, "stop", plugin.stop)
+
+    def _tick(self, rec: PluginRecord) -> None:
+        if rec.wants_events:
+            self._output_events(rec)
+        rec.plugin.tick(rec.host)  # type: ignore[arg-type]
+
+    def _output_events(self, rec: PluginRecord) -> None:
+        """``pane-output`` events, coalesced to one per pane between two ticks."""
+        panes = self.server.model.panes
+        seen = rec.revisions
+        changed = []
+        for n, p in list(panes.items()):
+            pid = f"%{n}"
+            rev = p.output_revision
+            if seen.get(pid, 0) != rev:
+                seen[pid] = rev
+                changed.append(Event("pane-output", pane_id=pid, window_id=f"@{p.window.id}"))
+        if len(seen) > len(panes) * 2 + 16:
+            live = {f"%{n}" for n in list(panes)}
+            for k in [k for k in seen if k not in live]:
+                del seen[k]
+        self._deliver(rec, changed)
+
+    @staticmethod
+    def _deliver(rec: PluginRecord, events: list[Event]) -> None:
+        for ev in events:
+            rec.plugin.on_notify(ev)
+
+    def stop_all(self, wait: float = 1.0) -> None:
+        """Server exit: stop every plugin that is not mid-call, each on its own daemon thread,
+        waiting at most ``wait`` seconds in all so a hanging stop() cannot hold the exit."""
+        threads = []
+        for rec in self.records:
+            if rec.enabled and not rec.running_since:
+                t = threading.Thread(target=self._stop_one, args=(rec,), daemon=True,
+                                     name=f"hmux-plugin-stop-{rec.name}")
+                t.start()
+                threads.append(t)
+            rec.enabled = False
+        deadline = time.monotonic() + wait
+        for t in threads:
+            t.join(max(0.0, deadline - time.monotonic()))
+
+    @staticmethod
+    def _stop_one(rec: PluginRecord) -> None:
+        try:
+            rec.plugin.stop()
+        except Exception:
+            log.error("plugin %s: stop raised\n%s", rec.name, traceback.format_exc())
+
+    # -- events --------------------------------------------------------------------------------
+
+    def on_server_event(self, name: str, data: dict[str, Any]) -> None:
+        """Server bus subscriber: queue the event for every plugin that listens."""
+        listeners = [r for r in self.records if r.enabled and r.wants_events]
+        if not listeners:
+            return
+        self.queue(listeners, _event_from(name, data))
+
+    def queue(self, recs: Iterable[PluginRecord], ev: Event) -> None:
+        for rec in recs:
+            if len(rec.events) >= EVENT_QUEUE_LIMIT:
+                rec.events.popleft()
+                rec.dropped_events += 1
+            rec.events.append(ev)
+            rec.wake.set()
+
+    def emit(self, source: PluginRecord, name: str, pane_id: str | None,
+             values: dict[str, str]) -> None:
+        """A plugin's named event: other plugins hear it, hooks bound to the name run."""
+        if not source.enabled:
+            return
+        pane = None
+        n = parse_pane_id(pane_id) if pane_id else None
+        if n is not None:
+            pane = self.server.model.panes.get(n)
+        ev = Event(name, pane_id=pane_id,
+                   window_id=f"@{pane.window.id}" if pane is not None else None,
+                   values=dict(values))
+        self.queue([r for r in self.records if r is not source and r.enabled and r.wants_events],
+                   ev)
+        fire = getattr(self.server, "fire_named_hook", None)
+        if fire is not None:
+            try:
+                fire(name, pane, values)
+            except Exception:
+                self.server.log_exception(f"hook {name} from plugin {source.name} failed")
+
+    def invalidate(self, pane_id: str) -> None:
+        """Mark the pane's window for a status redraw by whatever draws clients."""
+        self.invalidated.add(pane_id)
+        redraw = getattr(self.server, "status_invalidate", None)
+        if redraw is not None:
+            n = parse_pane_id(pane_id)
+            pane = self.server.model.panes.get(n) if n is not None else None
+            if pane is not None:
+                redraw(pane.window)
+        self.server.wake()
+
+    # -- the format hook -------------------------------------------------------------------------
+
+    def lookup(self, ctx: Any, name: str) -> str | None:
+        """``#{name}`` after the server's own table: the owning plugin's resolve()."""
+        rec = self.index.get(name)
+        if rec is None:
+            own = _OWN_VARIABLES.get(name)
+            return own(self) if own is not None else None
+        wp = ctx.wp
+        if wp is None:
+            return None
+        try:
+            value = rec.plugin.resolve(f"%{wp.id}", name)
+        except Exception as e:
+            self.failed(rec, f"resolve({name})", e, traceback.format_exc())
+            return None
+        if value is None:
+            return None
+        if inspect.isawaitable(value) or not isinstance(value, str):
+            value = str(value) if not inspect.isawaitable(value) else None
+        return value
+
+    def status(self) -> list[dict[str, Any]]:
+        return [r.status() for r in self.records] + [
+            dict(r, enabled=False) for r in self.refused]
+
+
+def start(server: Any) -> PluginManager | None:
+    """Load what ``TMUX_C2RS_PLUGINS`` selects and hook it into formats; None when nothing was
+    selected, in which case the server stays tmux (no defaults, no variables, no hook)."""
+    import os
+
+    from .. import formats_vars, status_defaults
+
+    value = os.environ.get(ENV_VAR)
+    if selection(value) == ():
+        return None
+    m = PluginManager(server)
+    m.load(value)
+    formats_vars.plugin_lookup = m.lookup
+    if m.records:
+        m.apply_option_defaults()
+        status_defaults.apply(server.window_options)
+    return m
+
+
+def _plugins_json(m: PluginManager) -> str:
+    return json.dumps(m.status(), separators=(",", ":"))
+
+
+#: Variables of the plugin layer itself; they exist only while some plugin was selected.
+_OWN_VARIABLES: dict[str, Callable[[PluginManager], str]] = {
+    "plugins": lambda m: ",".join(r.name for r in m.records if r.enabled),
+    "plugins_json": _plugins_json,
+}
+
+
+def _event_from(name: str, data: dict[str, Any]) -> Event:
+    pane = data.get("pane")
+    window = data.get("window")
+    session = data.get("session")
+    client = data.get("client")
+    if window is None and pane is not None:
+        window = getattr(pane, "window", None)
+    values = {k: str(v) for k, v in data.items()
+              if k not in ("pane", "window", "session", "client") and v is not None
+              and isinstance(v, str | int | float)}
+    return Event(
+        name,
+        pane_id=f"%{pane.id}" if pane is not None else None,
+        window_id=f"@{window.id}" if window is not None else None,
+        session_id=f"${session.id}" if session is not None else None,
+        client=getattr(client, "name", None) if client is not None else None,
+        values=values,
+    )
+
+
+def _global_store(server: Any, scope: int) -> Any:
+    from ..options_table import SERVER, SESSION
+
+    if scope & SERVER:
+        return server.options
+    if scope & SESSION:
+        return server.session_options
+    return server.window_options
+
+
+def _default_string(oe: Any) -> str | None:
+    from ..options import Options
+
+    probe = Options.global_for(oe.scope)
+    return probe.to_string(oe.name)

@@ -1,0 +1,42 @@
+"""The server's own status-line defaults for when plugins run.
+
+Plugins publish variables; what the status line does with them is decided here, in one place,
+so no plugin's load order decides it. The window label becomes the active pane's state glyph
+(``#{pane_state_emoji}``, agent plugin) followed by where the pane is (git plugin): the
+worktree name at its root, ``name/`` below it, the directory's basename outside a repository,
+and ``[rebase 2/7]``-style operation suffixes. Every branch survives a variable whose plugin is
+off (it expands to nothing), and only options still holding tmux's value are replaced, before
+any config file is read, so a user's config wins. With no plugin running nothing is touched.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Where the pane is: worktree, worktree/ below its root, else the directory's basename.
+LOCATION = (
+    "#{?git_worktree,#{git_worktree}#{?git_subdir,/,},#{b:pane_current_path}}"
+    "#{?git_action, [#{git_action}"
+    "#{?git_action_total, #{git_action_step}/#{git_action_total},}],}"
+)
+
+#: tmux 3.3a's value of both options, the only value we replace.
+TMUX_WINDOW_STATUS = "#I:#W#{?window_flags,#{window_flags}, }"
+
+WINDOW_STATUS = "#I:#{?pane_state_emoji,#{pane_state_emoji} ,}" + LOCATION + \
+    "#{?window_flags,#{window_flags}, }"
+
+DEFAULTS = {
+    "window-status-format": WINDOW_STATUS,
+    "window-status-current-format": WINDOW_STATUS,
+}
+
+
+def apply(window_options: Any) -> list[str]:
+    """Replace the defaults still holding tmux's value; the names replaced."""
+    done = []
+    for name, value in DEFAULTS.items():
+        if window_options.get(name) == TMUX_WINDOW_STATUS:
+            window_options.set(name, value)
+            done.append(name)
+    return done
