@@ -151,9 +151,8 @@ class PluginManager:
                 continue
             self._load_entry_point(ep)
 
-    def _refuse(self, name: str, ep: EntryPoint | None, reason: str) -> None:
+    def _refuse(self, name: str, dist: str, version: str, reason: str) -> None:
         self.warn(f"plugin {name}: {reason}")
-        dist, version = distribution_of(ep) if ep is not None else ("", "")
         self.refused.append({"name": name, "distribution": dist, "version": version,
                              "reason": reason})
 
@@ -163,7 +162,7 @@ class PluginManager:
             self._pm.register(obj, name=ep.name)
         except Exception as e:
             log.error("plugin %s failed to load\n%s", ep.name, traceback.format_exc())
-            self._refuse(ep.name, ep, f"failed to load: {type(e).__name__}: {e}")
+            self._refuse(ep.name, *distribution_of(ep), f"failed to load: {type(e).__name__}: {e}")
             return
         impls = self._pm.hook.hmux_plugin.get_hookimpls()
         found = False
@@ -175,30 +174,32 @@ class PluginManager:
                 made = impl.function()
             except Exception as e:
                 log.error("plugin %s: hmux_plugin() raised\n%s", ep.name, traceback.format_exc())
-                self._refuse(ep.name, ep, f"hmux_plugin() raised {type(e).__name__}: {e}")
+                self._refuse(ep.name, *distribution_of(ep), f"hmux_plugin() raised {type(e).__name__}: {e}")
                 continue
             plugins = made if isinstance(made, list | tuple) else [made]
+            dist, version = distribution_of(ep)
             for p in plugins:
-                self._add(ep, p)
+                self.add(p, ep.name, dist, version)
         if not found:
-            self._refuse(ep.name, ep, "no hmux_plugin hook implementation")
+            self._refuse(ep.name, *distribution_of(ep), "no hmux_plugin hook implementation")
 
-    def _add(self, ep: EntryPoint, plugin: Any) -> None:
-        name = getattr(plugin, "name", "") or ep.name
+    def add(self, plugin: Any, default_name: str = "", dist: str = "",
+            dist_version: str = "") -> PluginRecord | None:
+        """Check and index one plugin object (entry points come here; so can embedders)."""
+        name = getattr(plugin, "name", "") or default_name
         if not isinstance(plugin, Plugin):
-            self._refuse(name, ep, "hmux_plugin() did not return a Plugin")
-            return
+            self._refuse(name, dist, dist_version, "hmux_plugin() did not return a Plugin")
+            return None
         version = getattr(plugin, "api_version", None)
         if version != API_VERSION:
-            self._refuse(name, ep, f"written for plugin API version {version}; "
-                                   f"this server speaks version {API_VERSION}")
-            return
+            self._refuse(name, dist, dist_version, f"written for plugin API version {version}; "
+                                                   f"this server speaks version {API_VERSION}")
+            return None
         if any(r.name == name for r in self.records):
-            self._refuse(name, ep, "a plugin of that name is already loaded")
-            return
+            self._refuse(name, dist, dist_version, "a plugin of that name is already loaded")
+            return None
         from ..formats_vars import VARIABLES
 
-        dist, dist_version = distribution_of(ep)
         interval = plugin.interval
         if interval is not None and (not isinstance(interval, int | float)
                                      or not math.isfinite(interval) or interval <= 0):
@@ -221,6 +222,7 @@ class PluginManager:
         rec.host = ServerHost(self, rec)
         self.records.append(rec)
         log.info("plugin %s loaded (%s %s), variables %s", name, dist, dist_version, taken)
+        return rec
 
     def apply_option_defaults(self) -> None:
         """Each plugin's option defaults, before any config file: user options are created,
