@@ -96,14 +96,13 @@ class Event:
     """Something that happened in the server, delivered to :meth:`Plugin.on_notify`.
 
     ``name`` is tmux's notification or hook name where tmux has one: ``pane-created``,
-    ``pane-exited``, ``pane-died``, ``pane-closed``, ``pane-respawned``, ``pane-focus-in``,
-    ``pane-title-changed``, ``pane-output`` (coalesced: at most one per pane between two of
-    the plugin's ticks), ``bell``,
-    ``window-created``, ``window-renamed``, ``window-closed``, ``window-pane-changed``,
+    ``pane-exited``, ``pane-died``, ``pane-closed``, ``pane-title-changed``, ``pane-output``
+    (coalesced: at most one per pane between two of the plugin's ticks), ``bell``,
+    ``window-linked``, ``window-renamed``, ``window-closed``, ``window-pane-changed``,
     ``window-layout-changed``, ``session-created``, ``session-renamed``, ``session-closed``,
-    ``session-window-changed``, ``client-attached``, ``client-detached``, ``client-resized``,
-    plus whatever plugins :meth:`Host.emit`. Ids are tmux's (``%N @N $N``, client names);
-    ``values`` carries the rest (``old``/``new`` for changes), all strings.
+    ``session-window-changed``, ``client-attached``, ``client-detached``, plus whatever plugins
+    :meth:`Host.emit`. Ids are tmux's (``%N @N $N``, client names); ``values`` carries the
+    rest (``old``/``new`` for changes), all strings.
     """
 
     name: str

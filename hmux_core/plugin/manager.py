@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
+from types import MappingProxyType
 from typing import Any
 
 import pluggy
@@ -412,7 +413,7 @@ class PluginManager:
             pane = self.server.model.panes.get(n)
         ev = Event(name, pane_id=pane_id,
                    window_id=f"@{pane.window.id}" if pane is not None else None,
-                   values=dict(values))
+                   values=MappingProxyType(dict(values)))
         self.queue([r for r in self.records if r is not source and r.enabled and r.wants_events],
                    ev)
         fire = getattr(self.server, "fire_named_hook", None)
@@ -506,7 +507,7 @@ def _event_from(name: str, data: dict[str, Any]) -> Event:
         window_id=f"@{window.id}" if window is not None else None,
         session_id=f"${session.id}" if session is not None else None,
         client=getattr(client, "name", None) if client is not None else None,
-        values=values,
+        values=MappingProxyType(values),
     )
 
 
