@@ -163,6 +163,9 @@ class Plugin:
     api_version: int = API_VERSION
     #: Format variables it answers. A name the server or an earlier plugin already has is refused.
     variables: Sequence[str] = ()
+    #: Names of the events it may :meth:`Host.emit`; each becomes a hook name ``set-hook``
+    #: accepts (tmux refuses unknown hook names), so a config can bind it before the first emit.
+    events: Sequence[str] = ()
     #: Seconds between ticks, or ``None`` for no ticks.
     interval: float | None = None
     #: ``(option, value)`` pairs set globally before any config file is read, so config wins.
