@@ -1,0 +1,269 @@
+"""The git plugin: for every pane, where it sits in a git worktree and what that repository is
+in the middle of, read from files on the plugin's tick and published for ``resolve``.
+
+Work per tick (worker thread, every 500 ms, or sooner when the watcher asks):
+
+1. each pane's cwd from the Host; a cwd seen before reuses its discovery result, which is
+   redone when it is older than :attr:`GitPlugin.rediscover` seconds (to notice a ``git init``
+   or ``rm -rf .git`` above the pane) or when its git dir vanished;
+2. each git dir in use once: a few ``stat`` calls, and the files re-read only if that
+   fingerprint moved (:mod:`hmux_plugins_git.repo`);
+3. a pane's values are rebuilt only when its location or its repository's state changed; the
+   whole table is published by assigning a new dict, and ``host.invalidate`` is called for the
+   panes whose values differ.
+
+``resolve`` only looks a value up. A pane created between two ticks reads as empty until the
+next one.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+
+from hmux_core.plugin import Event, Host, Plugin
+
+from . import discovery
+from .discovery import Found
+from .gitconfig import as_bool
+from .repo import RepoEntry, RepoState, name_for
+from .watch import Watcher
+
+VARIABLES = (
+    "git_worktree", "git_worktree_path", "git_subdir", "git_repo", "git_branch", "git_head",
+    "git_action", "git_action_step", "git_action_total",
+)
+
+#: Values of a pane outside any repository.
+EMPTY: Mapping[str, str] = MappingProxyType({k: "" for k in VARIABLES})
+
+#: Option that turns the watcher off (``set -g @git-watch off``); polling then does it all.
+WATCH_OPTION = "@git-watch"
+
+#: Events after which a tick soon is worth it (a new pane, a pane that went).
+_TICK_EVENTS = frozenset({"pane-created", "pane-respawned", "pane-exited", "pane-closed",
+                          "pane-died", "window-created", "session-created"})
+
+
+def worktree_of(found: Found, state: RepoState) -> tuple[str, str] | None:
+    """(worktree root, subdir) as git decides them, or ``None`` when there is no worktree.
+
+    - ``core.worktree`` (absolute, or relative to $GIT_DIR) is honoured, as git does: the root is
+      what it names, and the subdir is the cwd below it, or empty when the cwd is outside it
+      (git's ``--show-prefix`` is empty then too). Submodules carry one matching their location.
+      Like ``core.bare`` it only counts for the main worktree unless extensions.worktreeConfig.
+    - Otherwise a ``.git`` found on the way up makes its directory the root, unless
+      ``core.bare`` is true.
+    - A cwd inside a git directory (a bare repository, or under ``.git``) has no worktree, as
+      for git (``--is-inside-git-dir``); repository, branch, head and action still answer.
+    """
+    cfg = state.config
+    # git reads core.bare/core.worktree only for the main worktree, or for any worktree once
+    # extensions.worktreeConfig is on (check_repository_format_gently): a linked worktree of a
+    # bare repository is a worktree although the shared config says core.bare = true.
+    own = state.common_dir == state.git_dir or cfg.worktree_config
+    if own and cfg.worktree is not None:
+        root = os.path.realpath(os.path.join(state.git_dir, cfg.worktree))
+    elif found.top is None or (own and cfg.bare):
+        return None
+    else:
+        root = found.top
+    cwd = found.cwd
+    if cwd == root:
+        return root, ""
+    prefix = root if root.endswith("/") else root + "/"
+    if cwd.startswith(prefix):
+        return root, cwd[len(prefix):]
+    return root, ""
+
+
+def pane_values(found: Found, state: RepoState) -> Mapping[str, str]:
+    wt = worktree_of(found, state)
+    root, subdir = wt if wt is not None else ("", "")
+    op = state.operation
+    return MappingProxyType({
+        "git_worktree": os.path.basename(root) if root != "/" else "/",
+        "git_worktree_path": root,
+        "git_subdir": subdir,
+        "git_repo": name_for(found.git_dir_as_found, state),
+        "git_branch": state.branch,
+        "git_head": state.head_label,
+        "git_action": op.action,
+        "git_action_step": op.step,
+        "git_action_total": op.total,
+    })
+
+
+class _Place:
+    """A cwd string's discovery result and the values last built from it."""
+
+    __slots__ = ("found", "until", "state", "values")
+
+    def __init__(self, found: Found | None, until: float) -> None:
+        self.found = found
+        self.until = until
+        self.state: RepoState | None = None
+        self.values: Mapping[str, str] = EMPTY
+
+
+class GitPlugin(Plugin):
+    """Publishes the ``git_*`` variables; see ``docs/git.md``."""
+
+    name = "git"
+    variables = VARIABLES
+    interval = 0.5
+
+    #: Seconds a cwd's discovery result is trusted before the walk is done again.
+    rediscover: float = 2.0
+
+    def __init__(self, *, watch: bool = True, clock: Callable[[], float] = time.monotonic,
+                 device: Callable[[str], int] | None = None) -> None:
+        self._watch_wanted = watch
+        self._clock = clock
+        self._device = device
+        self._host: Host | None = None
+        self._values: dict[str, Mapping[str, str]] = {}
+        self._places: dict[str, _Place] = {}
+        self._repos: dict[str, RepoEntry] = {}
+        self._watcher: Watcher | None = None
+        self._ceilings: tuple[str, ...] = ()
+        self._across_fs = False
+        #: Figures of the last tick, for benches and tests.
+        self.last_stats: dict[str, int] = {}
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def start(self, host: Host) -> None:
+        """Read the discovery environment once (panes inherit the server's)."""
+        self._host = host
+        self._ceilings = discovery.parse_ceilings(os.environ.get("GIT_CEILING_DIRECTORIES"))
+        self._across_fs = as_bool(os.environ.get("GIT_DISCOVERY_ACROSS_FILESYSTEM", "")) is True
+
+    def stop(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
+
+    @property
+    def watcher(self) -> Watcher | None:
+        return self._watcher
+
+    # -- the sweep --------------------------------------------------------------------------
+
+    def _discover(self, cwd: str) -> Found | None:
+        kw: dict[str, object] = {"ceilings": self._ceilings, "across_fs": self._across_fs}
+        if self._device is not None:
+            kw["device"] = self._device
+        return discovery.discover(cwd, **kw)  # type: ignore[arg-type]
+
+    def _place(self, cwd: str, now: float, stats: dict[str, int]) -> _Place:
+        place = self._places.get(cwd)
+        if place is None or now >= place.until:
+            found = self._discover(cwd)
+            stats["walks"] += 1
+            if place is not None and place.found == found:
+                place.until = now + self.rediscover
+            else:
+                place = _Place(found, now + self.rediscover)
+                self._places[cwd] = place
+        return place
+
+    def _state(self, git_dir: str, seen: dict[str, RepoState | None],
+               stats: dict[str, int]) -> RepoState | None:
+        if git_dir in seen:
+            return seen[git_dir]
+        entry = self._repos.get(git_dir)
+        if entry is None:
+            entry = self._repos[git_dir] = RepoEntry(git_dir)
+        before = entry.state
+        state = entry.refresh()
+        stats["repos"] += 1
+        if state is not before:
+            stats["reads"] += 1
+        seen[git_dir] = state
+        return state
+
+    def tick(self, host: Host) -> None:
+        """Recompute every pane's values; invalidate the panes that changed."""
+        now = self._clock()
+        stats = {"panes": 0, "walks": 0, "repos": 0, "reads": 0}
+        seen: dict[str, RepoState | None] = {}
+        used: set[str] = set()
+        old = self._values
+        new: dict[str, Mapping[str, str]] = {}
+        changed: list[str] = []
+        for pane_id in host.panes():
+            stats["panes"] += 1
+            cwd = host.pane_cwd(pane_id)
+            values: Mapping[str, str] = EMPTY
+            if cwd:
+                used.add(cwd)
+                place = self._place(cwd, now, stats)
+                if place.found is not None:
+                    state = self._state(place.found.git_dir, seen, stats)
+                    if state is None:  # the git dir went: walk again now
+                        place.until = now
+                        place = self._place(cwd, now, stats)
+                        if place.found is not None:
+                            state = self._state(place.found.git_dir, seen, stats)
+                    if place.found is not None and state is not None:
+                        if place.state is not state:
+                            place.state = state
+                            place.values = pane_values(place.found, state)
+                        values = place.values
+            new[pane_id] = values
+            prev = old.get(pane_id)
+            if prev is not values and prev != values:
+                changed.append(pane_id)
+        self._values = new
+        for pane_id in changed:
+            host.invalidate(pane_id)
+        if len(self._places) > len(used):
+            self._places = {k: v for k, v in self._places.items() if k in used}
+        if len(self._repos) > len(seen):
+            self._repos = {k: v for k, v in self._repos.items() if k in seen}
+        self.last_stats = stats
+        self._update_watch(host, seen)
+
+    def _update_watch(self, host: Host, seen: dict[str, RepoState | None]) -> None:
+        wanted = self._watch_wanted
+        if wanted:
+            try:
+                opt = host.option(WATCH_OPTION)
+            except Exception:
+                opt = None
+            if opt is not None and as_bool(opt) is False:
+                wanted = False
+        if not wanted:
+            if self._watcher is not None:
+                self._watcher.stop()
+                self._watcher = None
+            return
+        paths: set[str] = set()
+        for git_dir, state in seen.items():
+            if state is None:
+                continue
+            paths.add(git_dir)
+            d = state.operation.marker_dir
+            if d in ("rebase-merge", "rebase-apply"):
+                paths.add(f"{git_dir}/{d}")
+        if self._watcher is None:
+            if not paths:
+                return
+            self._watcher = Watcher(host.request_tick, host.log)
+        self._watcher.set_paths(paths)
+
+    # -- events and lookups -----------------------------------------------------------------
+
+    def on_notify(self, event: Event) -> None:
+        """A pane appeared or went: tick now rather than at the next interval."""
+        if event.name in _TICK_EVENTS and self._host is not None:
+            self._host.request_tick()
+
+    def resolve(self, pane_id: str, key: str) -> str | None:
+        values = self._values.get(pane_id)
+        if values is None:
+            return None
+        return values.get(key)
