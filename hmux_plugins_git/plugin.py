@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from hmux_core.plugin import Event, Host, Plugin
+from hmux_core.plugin import Host, Plugin
 
 from . import discovery
 from .discovery import Found
@@ -41,11 +41,6 @@ EMPTY: Mapping[str, str] = MappingProxyType({k: "" for k in VARIABLES})
 
 #: Option that turns the watcher off (``set -g @git-watch off``); polling then does it all.
 WATCH_OPTION = "@git-watch"
-
-#: Events after which a tick soon is worth it (a new pane, a pane that went).
-_TICK_EVENTS = frozenset({"pane-created", "pane-respawned", "pane-exited", "pane-closed",
-                          "pane-died", "window-created", "session-created"})
-
 
 def worktree_of(found: Found, state: RepoState) -> tuple[str, str] | None:
     """(worktree root, subdir) as git decides them, or ``None`` when there is no worktree.
@@ -255,12 +250,7 @@ class GitPlugin(Plugin):
             self._watcher = Watcher(host.request_tick, host.log)
         self._watcher.set_paths(paths)
 
-    # -- events and lookups -----------------------------------------------------------------
-
-    def on_notify(self, event: Event) -> None:
-        """A pane appeared or went: tick now rather than at the next interval."""
-        if event.name in _TICK_EVENTS and self._host is not None:
-            self._host.request_tick()
+    # -- lookups -----------------------------------------------------------------
 
     def resolve(self, pane_id: str, key: str) -> str | None:
         values = self._values.get(pane_id)
