@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import time
+import zlib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
@@ -110,8 +111,10 @@ class GitPlugin(Plugin):
     variables = VARIABLES
     interval = 0.5
 
-    #: Seconds a cwd's discovery result is trusted before the walk is done again.
-    rediscover: float = 2.0
+    #: Seconds a cwd's discovery result is trusted before the walk is done again (the first
+    #: interval is 0.5 to 1.5 times this, spread by directory). A vanished git dir is noticed
+    #: at once; this period is for a ``git init`` or a new ``.git`` above a pane.
+    rediscover: float = 3.0
 
     def __init__(self, *, watch: bool = True, clock: Callable[[], float] = time.monotonic,
                  device: Callable[[str], int] | None = None) -> None:
@@ -155,14 +158,20 @@ class GitPlugin(Plugin):
 
     def _place(self, cwd: str, now: float, stats: dict[str, int]) -> _Place:
         place = self._places.get(cwd)
-        if place is None or now >= place.until:
+        if place is None:
+            # The first walk is now; the next comes after a per-directory fraction of the
+            # period, so a hundred panes do not all walk again on the same tick.
             found = self._discover(cwd)
             stats["walks"] += 1
-            if place is not None and place.found == found:
+            phase = 0.5 + (zlib.crc32(os.fsencode(cwd)) % 1024) / 1024
+            place = self._places[cwd] = _Place(found, now + self.rediscover * phase)
+        elif now >= place.until:
+            found = self._discover(cwd)
+            stats["walks"] += 1
+            if place.found == found:
                 place.until = now + self.rediscover
             else:
-                place = _Place(found, now + self.rediscover)
-                self._places[cwd] = place
+                place = self._places[cwd] = _Place(found, now + self.rediscover)
         return place
 
     def _state(self, git_dir: str, seen: dict[str, RepoState | None],

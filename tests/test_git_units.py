@@ -219,7 +219,7 @@ def test_git_init_above_a_pane_is_found_on_rediscovery(sb):
     sb.git("init", "-q", sb.path("later"))
     plugin.tick(host)  # the walk result is still trusted
     assert values_of(plugin)["git_worktree"] == ""
-    now[0] += plugin.rediscover
+    now[0] += plugin.rediscover * 1.5  # the longest first interval
     plugin.tick(host)
     assert values_of(plugin)["git_worktree"] == "later"
     assert values_of(plugin)["git_subdir"] == "src"
