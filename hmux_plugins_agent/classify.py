@@ -1,0 +1,121 @@
+"""A pane's raw state from its live region, its title and the agent's own state file.
+
+Only the live part of the screen is read: the bottom rows, split at horizontal rules the way
+the agents draw their prompt boxes, never scrollback. Blockers are looked for only in the
+region a rule names (after the last rule, the bottom lines), because agent prose such as
+"Would you like to open a pull request?" scrolls through the transcript above (herdr#4064).
+Rules are tried by priority, so positive working anchors (a spinner, an interrupt hint) outrank
+weak blockers. The result is *raw*: :mod:`.damping` decides what is published.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .table import AgentSpec, Rule
+
+#: Characters a horizontal rule (or a box's top/bottom edge) is drawn with.
+_RULE_CHARS = frozenset("─━═╌╍┄┅┈┉╴╶╸╺▔▁-")
+_BOX_CORNERS = frozenset("╭╮╰╯┌┐└┘┏┓┗┛╔╗╚╝├┤┝┥")
+MIN_RULE = 8
+
+
+def is_rule(line: str) -> bool:
+    """A line that is only a horizontal rule (optionally between box corners)."""
+    s = line.strip()
+    if len(s) < MIN_RULE:
+        return False
+    body = s
+    if body[0] in _BOX_CORNERS:
+        body = body[1:]
+    if body and body[-1] in _BOX_CORNERS:
+        body = body[:-1]
+    horiz = sum(1 for c in body if c in _RULE_CHARS)
+    return horiz >= MIN_RULE and horiz == len(body) and any(c != "-" for c in body)
+
+
+class Regions:
+    """The named regions of one screen, each computed on first use."""
+
+    def __init__(self, lines: Sequence[str], title: str,
+                 ignore: Sequence[re.Pattern[str]] = ()) -> None:
+        kept = [ln for ln in lines if ln.strip() and not any(r.search(ln) for r in ignore)]
+        self.lines = kept
+        self.title = title.lower()
+        self._rules = [i for i, ln in enumerate(kept) if is_rule(ln)]
+        self._cache: dict[tuple[str, int], str] = {}
+
+    def text(self, region: str, n: int) -> str:
+        key = (region, n)
+        if key in self._cache:
+            return self._cache[key]
+        if region == "title":
+            out = self.title
+        else:
+            out = "\n".join(self._lines(region, n)).lower()
+        self._cache[key] = out
+        return out
+
+    def _lines(self, region: str, n: int) -> list[str]:
+        lines, rules = self.lines, self._rules
+        if region == "bottom":
+            return lines[-n:]
+        if region == "after_rule":
+            if not rules:
+                return lines[-n:]
+            return lines[rules[-1] + 1:][:n]
+        if region == "prompt_box":
+            if len(rules) < 2:
+                return []
+            return lines[rules[-2] + 1: rules[-1]][-n:]
+        if region == "above_prompt":
+            if not rules:
+                return lines[-n:]
+            # The block directly above the prompt box (or above the only rule).
+            top = rules[-2] if len(rules) >= 2 else rules[-1]
+            return lines[:top][-n:]
+        return []
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What the evidence says: a state (or ``keep``) and why."""
+
+    state: str
+    reason: str
+    priority: int = 0
+
+
+def classify(spec: AgentSpec, lines: Sequence[str], title: str,
+             file_state: tuple[str, int] | None = None, generic: AgentSpec | None = None
+             ) -> Verdict:
+    """The raw state of one screen for one agent.
+
+    ``file_state`` is ``(state, priority)`` from the agent's own state file, weighed against
+    the rules by priority. An agent without rules of its own is judged by ``generic``.
+    """
+    regions = Regions(lines, title, spec.ignore)
+    rules: Sequence[Rule] = spec.rules or (generic.rules if generic is not None else ())
+    for rule in rules:
+        if file_state is not None and file_state[1] > rule.priority:
+            return Verdict(file_state[0], "state file", file_state[1])
+        if rule.matches(regions.text(rule.region, rule.lines)):
+            return Verdict(rule.state, rule.name, rule.priority)
+    if file_state is not None:
+        return Verdict(file_state[0], "state file", file_state[1])
+    fallback = spec.fallback if spec.rules or generic is None else generic.fallback
+    return Verdict(fallback, "nothing matched")
+
+
+def screen_model(spec: AgentSpec, lines: Sequence[str]) -> str | None:
+    """A model name the agent printed (aider's banner and spinner), newest line first."""
+    if not spec.screen_model:
+        return None
+    for ln in reversed(lines):
+        for r in spec.screen_model:
+            m = r.search(ln)
+            if m and m.group(1):
+                return m.group(1)
+    return None

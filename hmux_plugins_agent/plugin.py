@@ -1,0 +1,295 @@
+"""The sweep: every 200 ms, which agent runs in each pane and what state it is in.
+
+Cost is what earlier tools got wrong, so each sweep does as little as the panes require: one
+:class:`~.procs.Snapshot` shared by all panes; a pane's identity is looked at again only when
+its foreground group or output revision changed (and about once a second otherwise); its
+screen is classified only when its revision or title changed, its agent's state file changed,
+or a hold is pending; session files are read only when they change. Values are published by
+replacing one dict, so :meth:`AgentPlugin.resolve`, which runs on the server's event loop,
+only looks up.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from hmux_core.plugin import Host, PaneInfo, Plugin
+
+from . import glyphs
+from .classify import classify, screen_model
+from .damping import Damper
+from .identity import Identity, identify, is_plain_shell
+from .procs import Snapshot, boot_time, start_time
+from .sessions import AgentProc, Files, Tracker
+from .table import AgentTable, load, signature, user_paths
+
+VARIABLES = ("pane_agent", "pane_agent_state", "pane_agent_pid", "pane_agent_session_id",
+             "pane_agent_model", "pane_state_emoji")
+#: Raised on every change of a pane's published state, with ``old``, ``new`` and ``agent``.
+EVENT = "pane-agent-state-changed"
+#: Extra agent-table files, colon-separated (after ~/.config/hmux/agents.toml).
+TABLE_OPTION = "@agent-table-file"
+#: An unchanged pane's identity is checked again every this many sweeps (staggered).
+IDENTITY_EVERY = 5
+#: The agent table's files are checked for changes every this many sweeps.
+TABLE_EVERY = 10
+#: Panes whose glyph option is read again per sweep, so ``set -g @agent-glyph-…`` shows.
+GLYPH_REFRESH = 8
+#: Rows asked of the screen at most (the live region is at the bottom of what is drawn).
+MAX_TAIL = 200
+
+
+@dataclass(slots=True)
+class SweepStats:
+    """What the last sweep did, for the bench and the tests."""
+
+    panes: int = 0
+    agents: int = 0
+    identities: int = 0
+    classified: int = 0
+    proc_reads: int = 0
+    seconds: float = 0.0
+
+
+@dataclass(slots=True)
+class _Pane:
+    slot: int
+    pgrp: int = -2
+    ident_rev: int = -1
+    ident_key: tuple[int, tuple[str, ...] | None] | None = None
+    settled: bool = False  #: identity decided by the leader alone (no members to re-check)
+    identity: Identity | None = None
+    damper: Damper = field(default_factory=Damper)
+    class_rev: int = -1
+    class_title: str | None = None
+    file_sig: object = None
+    tracker: Tracker | None = None
+    glyph_state: str | None = None
+    glyph: str = ""
+    values: dict[str, str] = field(default_factory=dict)
+
+
+def _blank() -> dict[str, str]:
+    return {"pane_agent": "", "pane_agent_state": "none", "pane_agent_pid": "",
+            "pane_agent_session_id": "", "pane_agent_model": "",
+            "pane_state_emoji": glyphs.default("none")}
+
+
+class AgentPlugin(Plugin):
+    """``#{pane_agent}``, ``#{pane_agent_state}`` and friends; see docs/agents.md."""
+
+    name = "agent"
+    api_version = 1
+    variables = VARIABLES
+    interval = 0.2
+    option_defaults = glyphs.OPTION_DEFAULTS + ((TABLE_OPTION, ""),)
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, proc_root: str = "/proc",
+                 wall: Callable[[], float] = time.time) -> None:
+        self._clock = clock
+        self._proc_root = proc_root
+        self._values: dict[str, dict[str, str]] = {}
+        self._panes: dict[str, _Pane] = {}
+        self._files = Files()
+        self._table: AgentTable | None = None
+        self._table_sig: object = None
+        self._sweep = 0
+        self._slots = 0
+        self._glyph_cursor = 0
+        self._btime = boot_time(proc_root)
+        self._blank = _blank()
+        self.stats = SweepStats()
+
+    # -- the plugin API ----------------------------------------------------------------------------
+
+    def start(self, host: Host) -> None:
+        self._load_table(host, force=True)
+
+    def resolve(self, pane_id: str, key: str) -> str | None:
+        return self._values.get(pane_id, self._blank).get(key)
+
+    def stop(self) -> None:
+        self._panes = {}
+        self._values = {}
+        self._files = Files()
+
+    def tick(self, host: Host) -> None:
+        t0 = time.thread_time()
+        if self._table is None:
+            self._load_table(host, force=True)
+        elif self._sweep % TABLE_EVERY == 0:
+            self._load_table(host)
+        now = self._clock()
+        snap = Snapshot(self._proc_root)
+        stats = SweepStats()
+        changed = False
+        live = host.panes()
+        for pane_id in live:
+            info = host.pane(pane_id)
+            if info is None:
+                continue
+            pt = self._panes.get(pane_id)
+            if pt is None:
+                pt = self._panes[pane_id] = _Pane(slot=self._slots)
+                self._slots += 1
+                changed = True
+            stats.panes += 1
+            if self._sweep_pane(host, snap, pane_id, info, pt, now, stats):
+                changed = True
+        if len(self._panes) != stats.panes:
+            alive = set(live)
+            for gone in [p for p in self._panes if p not in alive]:
+                del self._panes[gone]
+                changed = True
+            self._files.forget(lambda path: any(
+                pt.tracker is not None and path.startswith(pt.tracker.proc.home)
+                for pt in self._panes.values()))
+        if self._refresh_glyphs(host):
+            changed = True
+        if changed:
+            self._values = {pid: pt.values for pid, pt in self._panes.items()}
+        self._sweep += 1
+        stats.proc_reads = snap.reads
+        stats.seconds = time.thread_time() - t0
+        self.stats = stats
+
+    # -- the table ---------------------------------------------------------------------------------
+
+    @property
+    def table(self) -> AgentTable | None:
+        return self._table
+
+    def _load_table(self, host: Host, force: bool = False) -> None:
+        paths = user_paths(host.option(TABLE_OPTION))
+        sig = (tuple(paths), signature(paths))
+        if not force and sig == self._table_sig:
+            return
+        self._table = load(paths)
+        self._table_sig = sig
+        for problem in self._table.problems:
+            host.log(f"agent table: {problem}")
+        for pt in self._panes.values():  # identities and rules may differ now
+            pt.ident_key = None
+            pt.settled = False
+            pt.class_rev = -1
+
+    # -- one pane ----------------------------------------------------------------------------------
+
+    def _sweep_pane(self, host: Host, snap: Snapshot, pane_id: str, info: PaneInfo, pt: _Pane,
+                    now: float, stats: SweepStats) -> bool:
+        table = self._table
+        assert table is not None
+        pgrp = -1 if info.dead else info.foreground_pgrp
+        old_state = pt.damper.state
+        old_identity = pt.identity
+        due = (pgrp != pt.pgrp or info.revision != pt.ident_rev
+               or (self._sweep + pt.slot) % IDENTITY_EVERY == 0)
+        if due:
+            pt.pgrp, pt.ident_rev = pgrp, info.revision
+            leader_argv = snap.cmdline(pgrp) if pgrp > 0 else None
+            key = (pgrp, leader_argv)
+            if key != pt.ident_key or not pt.settled:
+                stats.identities += 1
+                ident = identify(snap, pgrp, info.pid, table)
+                pt.ident_key = key
+                pt.settled = leader_argv is not None and (
+                    (ident is not None and ident.pid == pgrp)
+                    or (ident is None and is_plain_shell(leader_argv)))
+                if ident is None or old_identity is None or (ident.label, ident.pid) != (
+                        old_identity.label, old_identity.pid):
+                    pt.identity = ident
+                    pt.tracker = None
+                    pt.class_rev = -1
+                    pt.damper.reset("none")
+                elif pt.tracker is not None:
+                    pt.tracker.proc.members = self._members(snap, ident, pgrp, info)
+        ident = pt.identity
+        if ident is not None:
+            stats.agents += 1
+            if pt.tracker is None:
+                pt.tracker = Tracker(ident.spec, self._agent_proc(snap, ident, pgrp, info))
+            session = pt.tracker.refresh(snap, self._files, time.time())
+            if (info.revision != pt.class_rev or info.title != pt.class_title
+                    or session.file_sig != pt.file_sig or pt.damper.holding):
+                stats.classified += 1
+                pt.class_rev, pt.class_title, pt.file_sig = info.revision, info.title, session.file_sig
+                lines = host.pane_tail(pane_id, max(1, min(info.height, MAX_TAIL))) or ()
+                verdict = classify(ident.spec, lines, info.title, session.file_state,
+                                   table.generic)
+                if ident.spec.screen_model:
+                    seen = screen_model(ident.spec, lines)
+                    if seen and seen != pt.tracker.screen_model:
+                        pt.tracker.screen_model = seen
+                        session = pt.tracker.refresh(snap, self._files, time.time())
+                raw = verdict.state
+                if raw == "keep" and pt.damper.state == "none":
+                    raw = "unknown"  # a new agent on a screen that says nothing yet
+                pt.damper.observe(raw, now, info.visible, table.hold)
+            else:
+                pt.damper.tick(now, info.visible, table.hold)
+        state = pt.damper.state
+        if state != pt.glyph_state:
+            pt.glyph_state = state
+            pt.glyph = glyphs.pick(state, host.option(glyphs.option(state), pane_id))
+        values = self._values_for(pt)
+        if values == pt.values:
+            return False
+        pt.values = values
+        host.invalidate(pane_id)
+        if state != old_state:
+            label = (ident or old_identity).label if (ident or old_identity) else ""
+            host.emit(EVENT, pane_id, old=old_state, new=state, agent=label)
+        return True
+
+    def _values_for(self, pt: _Pane) -> dict[str, str]:
+        ident = pt.identity
+        if ident is None:
+            v = dict(self._blank)
+            v["pane_state_emoji"] = pt.glyph or v["pane_state_emoji"]
+            return v
+        session = pt.tracker.info if pt.tracker is not None else None
+        return {
+            "pane_agent": ident.label,
+            "pane_agent_state": pt.damper.state,
+            "pane_agent_pid": str(ident.pid),
+            "pane_agent_session_id": session.session_id if session else "",
+            "pane_agent_model": session.model if session else "",
+            "pane_state_emoji": pt.glyph or glyphs.default(pt.damper.state),
+        }
+
+    def _members(self, snap: Snapshot, ident: Identity, pgrp: int, info: PaneInfo
+                 ) -> tuple[int, ...]:
+        root = pgrp if snap.cmdline(pgrp) is not None else info.pid
+        found = snap.members(pgrp, root) if pgrp > 0 and root > 0 else ()
+        return (ident.pid,) + tuple(p for p in found if p != ident.pid)
+
+    def _agent_proc(self, snap: Snapshot, ident: Identity, pgrp: int, info: PaneInfo
+                    ) -> AgentProc:
+        st = snap.stat(ident.pid)
+        return AgentProc(
+            pid=ident.pid, argv=ident.argv, members=self._members(snap, ident, pgrp, info),
+            env=snap.environ(ident.pid) or {}, cwd=snap.cwd(ident.pid),
+            started=start_time(st, self._btime) if st is not None else 0.0)
+
+    def _refresh_glyphs(self, host: Host) -> bool:
+        """Re-read a few panes' glyph options per sweep, so option changes show up."""
+        ids = list(self._panes)
+        if not ids:
+            return False
+        changed = False
+        for _ in range(min(GLYPH_REFRESH, len(ids))):
+            self._glyph_cursor = (self._glyph_cursor + 1) % len(ids)
+            pid = ids[self._glyph_cursor]
+            pt = self._panes[pid]
+            state = pt.damper.state
+            glyph = glyphs.pick(state, host.option(glyphs.option(state), pid))
+            if glyph != pt.glyph:
+                pt.glyph, pt.glyph_state = glyph, state
+                values = self._values_for(pt)
+                if values != pt.values:
+                    pt.values = values
+                    host.invalidate(pid)
+                    changed = True
+        return changed
