@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -200,7 +201,9 @@ def latency(n: int, watch: bool, root: str, env: dict[str, str]) -> list[float] 
         names = ["other", "main"]
         for i in range(n):
             want = names[i % 2]
-            time.sleep(0.6)  # let the previous change settle into a quiet tick
+            # a random pause, so the checkout does not fall at the same point of the 500 ms
+            # tick every time (sequential checkouts would otherwise lock onto its phase)
+            time.sleep(random.uniform(0.3, 0.8))
             git(env, "checkout", "-q", want, cwd=repo)
             t0 = time.perf_counter()
             while branch() != want:
