@@ -57,7 +57,8 @@ def read_commondir(git_dir: str) -> str | None:
             raw = f.read(MAX_GITFILE)
     except OSError:
         return None
-    return os.fsdecode(raw.rstrip(b"\r\n")) or None
+    text = os.fsdecode(raw.rstrip(b"\r\n"))
+    return text if text and "\0" not in text else None
 
 
 def common_dir(git_dir: str, commondir: str | None = None, *, real: bool = True) -> str:
@@ -130,6 +131,8 @@ def _gitfile(dotgit: str) -> str | None:
     if len(buf) < 9:
         raise _Stop
     target = os.fsdecode(buf[8:])
+    if "\0" in target:
+        raise _Stop
     if not os.path.isabs(target):
         target = os.path.join(os.path.dirname(dotgit), target)
     if not is_git_dir(target):
@@ -242,5 +245,5 @@ def discover(
                 except OSError:
                     return None
             d = parent
-    except _Stop:
+    except (_Stop, ValueError):  # ValueError: a NUL byte in a path read from a file
         return None

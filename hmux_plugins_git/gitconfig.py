@@ -184,7 +184,7 @@ class RepoConfig:
         wt = values.get("core.worktree")
         return cls(
             bare=as_bool(values.get("core.bare")) is True,
-            worktree=wt if isinstance(wt, str) and wt != "" else None,
+            worktree=wt if isinstance(wt, str) and wt != "" and "\0" not in wt else None,
             abbrev=_abbrev(values.get("core.abbrev"), hexsz),
             hexsz=hexsz,
             reftable=reftable,
