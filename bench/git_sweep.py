@@ -126,10 +126,10 @@ def sweep(ticks: int, root: str, env: dict[str, str]) -> dict[str, float]:
     t0 = time.process_time()
     plugin.tick(host)
     out["first tick (50 distinct cwds walked, 10 repositories read)"] = (time.process_time() - t0) * 1000
-    assert plugin.last_stats == {"panes": 100, "walks": 50, "repos": 10, "reads": 10}, \
+    assert plugin.last_stats == {"panes": 100, "walks": 50, "repos": 10, "changed": 10}, \
         plugin.last_stats
     out["steady tick (nothing changed)"] = cpu_ms(lambda: plugin.tick(host), ticks)
-    assert plugin.last_stats["reads"] == 0 and plugin.last_stats["walks"] == 0
+    assert plugin.last_stats["changed"] == 0 and plugin.last_stats["walks"] == 0
 
     per_tick = []
     walks = 0

@@ -46,7 +46,8 @@ class Found:
     git_dir_as_found: str = ""
 
 
-def _device(path: str) -> int:
+def device_of(path: str) -> int:
+    """``st_dev`` of a path: the filesystem it is on."""
     return os.stat(path).st_dev
 
 
@@ -207,7 +208,7 @@ def discover(
     *,
     ceilings: Sequence[str] = (),
     across_fs: bool = False,
-    device: Callable[[str], int] = _device,
+    device: Callable[[str], int] = device_of,
 ) -> Found | None:
     """Walk up from ``cwd`` as git does; ``None`` when git would say "not a git repository".
 

@@ -120,7 +120,7 @@ class GitPlugin(Plugin):
                  device: Callable[[str], int] | None = None) -> None:
         self._watch_wanted = watch
         self._clock = clock
-        self._device = device
+        self._device = device or discovery.device_of
         self._host: Host | None = None
         self._values: dict[str, Mapping[str, str]] = {}
         self._places: dict[str, _Place] = {}
@@ -128,7 +128,8 @@ class GitPlugin(Plugin):
         self._watcher: Watcher | None = None
         self._ceilings: tuple[str, ...] = ()
         self._across_fs = False
-        #: Figures of the last tick, for benches and tests.
+        #: Figures of the last tick, for benches and tests: panes seen, walks done, repositories
+        #: fingerprinted, and repositories whose state changed.
         self.last_stats: dict[str, int] = {}
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -140,6 +141,7 @@ class GitPlugin(Plugin):
         self._across_fs = as_bool(os.environ.get("GIT_DISCOVERY_ACROSS_FILESYSTEM", "")) is True
 
     def stop(self) -> None:
+        """Stop the watcher thread (within its 200 ms ``rust_timeout``)."""
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
@@ -151,10 +153,8 @@ class GitPlugin(Plugin):
     # -- the sweep --------------------------------------------------------------------------
 
     def _discover(self, cwd: str) -> Found | None:
-        kw: dict[str, object] = {"ceilings": self._ceilings, "across_fs": self._across_fs}
-        if self._device is not None:
-            kw["device"] = self._device
-        return discovery.discover(cwd, **kw)  # type: ignore[arg-type]
+        return discovery.discover(cwd, ceilings=self._ceilings, across_fs=self._across_fs,
+                                  device=self._device)
 
     def _place(self, cwd: str, now: float, stats: dict[str, int]) -> _Place:
         place = self._places.get(cwd)
@@ -185,14 +185,14 @@ class GitPlugin(Plugin):
         state = entry.refresh()
         stats["repos"] += 1
         if state is not before:
-            stats["reads"] += 1
+            stats["changed"] += 1
         seen[git_dir] = state
         return state
 
     def tick(self, host: Host) -> None:
         """Recompute every pane's values; invalidate the panes that changed."""
         now = self._clock()
-        stats = {"panes": 0, "walks": 0, "repos": 0, "reads": 0}
+        stats = {"panes": 0, "walks": 0, "repos": 0, "changed": 0}
         seen: dict[str, RepoState | None] = {}
         used: set[str] = set()
         old = self._values

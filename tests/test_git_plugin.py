@@ -807,7 +807,7 @@ def test_many_panes_one_worktree_share_one_entry(sb):
     plugin = GitPlugin(watch=False)
     plugin.start(host)
     plugin.tick(host)
-    assert plugin.last_stats == {"panes": 12, "walks": 2, "repos": 1, "reads": 1}
+    assert plugin.last_stats == {"panes": 12, "walks": 2, "repos": 1, "changed": 1}
     assert values_of(plugin, "%1")["git_subdir"] == "" and values_of(plugin, "%2")[
         "git_subdir"] == "src"
     assert stat.S_ISDIR(os.stat(r / ".git").st_mode)

@@ -130,16 +130,16 @@ def test_unchanged_repository_is_not_read_again_and_a_change_is(sb):
     plugin = GitPlugin(watch=False)
     plugin.start(host)
     plugin.tick(host)
-    assert plugin.last_stats["reads"] == 1
+    assert plugin.last_stats["changed"] == 1
     assert sorted(host.invalidated) == ["%0", "%1"]
     host.invalidated.clear()
     first = plugin._values
     plugin.tick(host)
-    assert plugin.last_stats == {"panes": 2, "walks": 0, "repos": 1, "reads": 0}
+    assert plugin.last_stats == {"panes": 2, "walks": 0, "repos": 1, "changed": 0}
     assert host.invalidated == []
     sb.git("checkout", "-q", "feature", cwd=r)
     plugin.tick(host)
-    assert plugin.last_stats["reads"] == 1
+    assert plugin.last_stats["changed"] == 1
     assert sorted(host.invalidated) == ["%0", "%1"]
     assert values_of(plugin)["git_branch"] == "feature"
     assert first["%0"]["git_branch"] == "main"  # the published table was replaced, not edited
@@ -152,7 +152,7 @@ def test_a_fresh_change_is_read_again_until_its_mtime_settles(sb):
     plugin.start(host)
     plugin.tick(host)
     plugin.tick(host)  # HEAD was written just now: its fingerprint is not trusted yet
-    assert plugin.last_stats["reads"] == 0  # re-read, but the same state: nothing changed
+    assert plugin.last_stats["changed"] == 0  # re-read, but the same state: nothing changed
     assert host.invalidated == ["%0"]
 
 
