@@ -396,3 +396,216 @@ case("chain-trailing-semicolon", NS("a"), ["display", "-p", "x;", "display", "-p
 case("chain-error-stops", NS("a"), ["has-session", "-t", "x", ";", "display", "-p", "after"])
 case("chain-parse-error", NS("a"), ["display", "-p", "one", ";", "foo"])
 case("kill-server", NS("a"), ["kill-server"])
+
+
+# == Key tables: bind-key, unbind-key, list-keys, send-prefix ==================================
+# tmux 3.3a's default tables must list byte for byte (columns, escaping, \; between commands);
+# bindings are made on the command line and from config files, and every error path is compared.
+# Config files are written once per test process into a private directory, so both servers read
+# the same path (it shows in error messages).
+
+_KB_DIR: list[str] = []
+
+
+def kb_conf(name: str, text: str) -> str:
+    """The path of a key-binding config file holding ``text``."""
+    import atexit
+    import os
+    import shutil
+    import tempfile
+
+    if not _KB_DIR:
+        _KB_DIR.append(tempfile.mkdtemp(prefix="hmux-kb-"))
+        atexit.register(shutil.rmtree, _KB_DIR[0], True)
+    path = os.path.join(_KB_DIR[0], name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def LSK(*args: str) -> list[str]:
+    return ["list-keys", *args]
+
+
+# -- list-keys of the defaults ------------------------------------------------------------------
+
+case("kb-lsk-default", NS(), LSK())
+case("kb-lsk-alias-root", NS(), ["lsk", "-T", "root"])
+case("kb-lsk-prefix", NS(), LSK("-T", "prefix"))
+case("kb-lsk-copy-mode", NS(), LSK("-T", "copy-mode"))
+case("kb-lsk-copy-mode-vi", NS(), LSK("-T", "copy-mode-vi"))
+case("kb-lsk-notes", NS(), LSK("-N"))
+case("kb-lsk-notes-all", NS(), LSK("-aN"))
+case("kb-lsk-notes-table-none", NS(), LSK("-N", "-T", "copy-mode"))
+case("kb-lsk-notes-table-all", NS(), LSK("-a", "-N", "-T", "copy-mode-vi"))
+case("kb-lsk-notes-P", NS(), LSK("-N", "-P", "=> "))
+case("kb-lsk-notes-P-table", NS(), LSK("-N", "-P", "[x] ", "-T", "prefix"))
+case("kb-lsk-notes-one", NS(), LSK("-1N", "c"))
+case("kb-lsk-notes-key", NS(), LSK("-N", "Up"))
+case("kb-lsk-prefix-c", NS(), LSK("-T", "prefix", "c"))
+case("kb-lsk-key-every-table", NS(), LSK("Up"))
+case("kb-lsk-key-modified", NS(), LSK("C-M-b"))
+case("kb-lsk-key-semicolon", NS(), LSK("\\;"))
+case("kb-lsk-key-quote", NS(), LSK("-T", "prefix", '"'))
+case("kb-lsk-one", NS(), LSK("-1", "-T", "copy-mode-vi", "q"))
+case("kb-lsk-invalid-key", NS(), LSK("Foo"))
+case("kb-lsk-unbound-key", NS(), LSK("F11"))
+case("kb-lsk-none-key", NS(), LSK("None"))
+case("kb-lsk-notes-unbound", NS(), LSK("-N", "F11"))
+case("kb-lsk-no-table", NS(), LSK("-T", "nope"))
+case("kb-lsk-no-table-notes", NS(), LSK("-N", "-T", "nope"))
+case("kb-lsk-too-many", NS(), LSK("a", "b"))
+case("kb-lsk-prefix-remapped", NS(), ["set", "-g", "prefix", "C-a"], LSK("-N"))
+case("kb-lsk-prefix-none", NS(), ["set", "-g", "prefix", "None"], LSK("-N"))
+case("kb-lsk-prefix-none-root-note", NS(), ["set", "-g", "prefix", "None"],
+     ["bind", "-n", "-N", "A root note", "F5", "display", "x"], LSK("-N"))
+case("kb-lsk-notes-width", NS(), ["bind", "-n", "-N", "wide key", "M-S-PPage", "display", "x"],
+     LSK("-N"))
+
+# -- bind-key -----------------------------------------------------------------------------------
+
+case("kb-bind-roundtrip", NS(), ["bind", "x", "display", "hi"], LSK("x"))
+case("kb-bind-replaces-default", NS(), ["bind-key", "c", "display", "hi"], LSK("-T", "prefix"))
+case("kb-bind-unknown-key", NS(), ["bind", "Foo", "display", "hi"])
+case("kb-bind-none-key", NS(), ["bind", "None", "display", "hi"])
+case("kb-bind-no-key", NS(), ["bind"])
+case("kb-bind-unknown-command", NS(), ["bind", "x", "foo"], LSK("-T", "prefix", "x"))
+case("kb-bind-syntax-error", NS(), ["bind", "x", 'display "'])
+case("kb-bind-bad-flag", NS(), ["bind", "x", "display -Q"])
+case("kb-bind-bad-flag-argv", NS(), ["bind", "x", "display", "-Q"])
+case("kb-bind-block-string", NS(), ["bind", "x", "{ display hi ; display there }"])
+case("kb-bind-n", NS(), ["bind", "-n", "F12", "display", "a b"], LSK("-T", "root"))
+case("kb-bind-r", NS(), ["bind", "-r", "a", "resize-pane", "-L"], LSK("-T", "prefix", "a"))
+case("kb-bind-r-column", NS(), ["unbind", "-a"], ["bind", "-r", "a", "display", "a"],
+     ["bind", "b", "display", "b"], LSK())
+case("kb-bind-no-r-column", NS(), ["unbind", "-a"], ["bind", "b", "display", "b"], LSK("-T", "prefix"))
+case("kb-bind-N", NS(), ["bind", "-N", "my note", "a", "display", "hi"], LSK("-N", "a"))
+case("kb-bind-N-listed", NS(), ["bind", "-N", "my note", "a", "display", "hi"], LSK("-T", "prefix", "a"))
+case("kb-bind-N-only", NS(), ["bind", "-N", "Changed note", "c"], LSK("-N", "c"))
+case("kb-bind-bare-clears-note", NS(), ["bind", "c"], LSK("-N", "c"))
+case("kb-bind-bare-keeps-command", NS(), ["bind", "c"], LSK("c"))
+case("kb-bind-T-new-table", NS(), ["bind", "-T", "mine", "a", "display", "hi"], LSK("-T", "mine"))
+case("kb-bind-T-bare-creates", NS(), ["bind", "-T", "mine", "a"], LSK("-T", "mine"))
+case("kb-bind-T-sorted-tables", NS(), ["bind", "-T", "zz", "a", "display", "z"],
+     ["bind", "-T", "aa", "b", "display", "a"], ["bind", "-T", "a-long-table-name", "c", "display", "l"], LSK())
+case("kb-bind-semicolons", NS(), ["bind", "y", "display", "hi", "\\;", "display", "there"], LSK("y"))
+case("kb-bind-string", NS(), ["bind", "z", "display hi; display there"], LSK("z"))
+case("kb-bind-quoting", NS(), ["bind", "z", "display", "-p", "a b", "'q'", '"d"', "#{session_name}", ""],
+     LSK("z"))
+case("kb-bind-utf8-order", NS(), ["unbind", "-a"], ["bind", "é", "display", "e"], ["bind", "中", "display", "w"],
+     ["bind", "Ã", "display", "a"], ["bind", "M-é", "display", "m"], ["bind", "z", "display", "z"], LSK())
+case("kb-bind-any-user", NS(), ["bind", "-n", "Any", "display", "any"], ["bind", "User0", "display", "u"],
+     ["bind", "User999", "display", "u"], LSK("-T", "root", ";", "list-keys", "-T", "prefix", "User0"))
+case("kb-bind-user-too-big", NS(), ["bind", "User1000", "display", "u"])
+case("kb-bind-mouse-no-note", NS(), ["bind", "-n", "-N", "mouse", "MouseDown1Status", "display", "m"],
+     LSK("-N", "-T", "root"))
+case("kb-bind-alias", NS(), ["set", "-s", "command-alias[100]", "hello=display-message -p"],
+     ["bind", "x", "hello", "world"], LSK("x"))
+case("kb-bind-keys-canonical", NS(), ["bind", "^a", "display", "1"], ["bind", "C-M-Up", "display", "2"],
+     ["bind", "s-F1", "display", "3"], ["bind", "0xe9", "display", "4"], ["bind", "Tab", "display", "5"],
+     LSK("-T", "prefix", "C-a", ";", "list-keys", "C-M-Up", ";", "list-keys", "S-F1", ";",
+         "list-keys", "é", ";", "list-keys", "C-i"))
+
+# -- unbind-key ---------------------------------------------------------------------------------
+
+case("kb-unbind-key", NS(), ["unbind", "c"], LSK("c"))
+case("kb-unbind-listing", NS(), ["unbind", "c", ";", "unbind", "-n", "MouseDown1Pane"], LSK())
+case("kb-unbind-unknown-key", NS(), ["unbind", "Foo"])
+case("kb-unbind-missing-key", NS(), ["unbind"])
+case("kb-unbind-quiet", NS(), ["unbind", "-q", "Foo"])
+case("kb-unbind-quiet-missing", NS(), ["unbind", "-q"])
+case("kb-unbind-no-table", NS(), ["unbind", "-T", "nope", "x"])
+case("kb-unbind-unbound", NS(), ["unbind", "F11"])
+case("kb-unbind-a-with-key", NS(), ["unbind", "-a", "x"])
+case("kb-unbind-a-no-table", NS(), ["unbind", "-a", "-T", "nope"])
+case("kb-unbind-a-quiet", NS(), ["unbind", "-aq", "-T", "nope"])
+case("kb-unbind-a-copy-mode", NS(), ["unbind", "-a", "-T", "copy-mode"], LSK("-T", "copy-mode"))
+case("kb-unbind-a-copy-mode-listing", NS(), ["unbind", "-a", "-T", "copy-mode"], LSK())
+case("kb-unbind-a-root-recreated", NS(), ["unbind", "-a", "-n"], LSK("-T", "root"))
+case("kb-unbind-a-prefix-rebind", NS(), ["unbind", "-a"], ["bind", "x", "display", "x"], LSK("-T", "prefix"))
+case("kb-unbind-last-removes-table", NS(), ["bind", "-T", "mine", "a", "display", "a"],
+     ["unbind", "-T", "mine", "a"], LSK("-T", "mine"))
+case("kb-unbind-rebound-table-goes", NS(), ["unbind", "-a"], ["bind", "x", "display", "x"], ["unbind", "x"],
+     LSK("-T", "prefix"))
+case("kb-unbind-default-table-stays", NS(), ["unbind", "-a", "-T", "copy-mode"],
+     ["bind", "-T", "copy-mode", "q", "display", "q"], LSK("-T", "copy-mode"))
+
+# -- send-prefix --------------------------------------------------------------------------------
+
+case("kb-send-prefix", NS("a", cmd=RAW), Wait("a", "READY"),
+     ["send-prefix", ";", "set", "-g", "prefix", "C-a", ";", "send-prefix", "-t", "a", ";",
+      "set", "-g", "prefix2", "F1", ";", "send-prefix", "-2", ";", "set", "prefix", "M-x", ";",
+      "send-prefix", ";", "send-keys", "~END"], Wait("a", "~END"), ["capture-pane", "-p", "-t", "a"])
+
+# -- bindings from config files -----------------------------------------------------------------
+
+KB_REMAP = kb_conf("remap.conf", """\
+# C-a as prefix, screen style
+unbind C-b
+set -g prefix C-a
+bind C-a send-prefix
+bind a last-window
+bind | split-window -h -c "#{pane_current_path}"
+bind - split-window -v -c "#{pane_current_path}"
+unbind '"'
+unbind %
+bind -r H resize-pane -L 5
+bind -r J resize-pane -D 5
+bind -n M-Left select-pane -L
+bind -n M-Right select-pane -R
+bind -N 'Reload the configuration' R source-file ~/.tmux.conf \\; display "Reloaded!"
+""")
+KB_VI = kb_conf("vi.conf", """\
+setw -g mode-keys vi
+bind -T copy-mode-vi v send -X begin-selection
+bind -T copy-mode-vi C-v send -X rectangle-toggle
+bind -T copy-mode-vi y send -X copy-pipe-and-cancel 'xclip -in -selection clipboard'
+bind -T copy-mode-vi Escape send -X cancel
+unbind -T copy-mode-vi MouseDragEnd1Pane
+bind P paste-buffer
+""")
+KB_BLOCKS = kb_conf("blocks.conf", """\
+bind x { display one ; display two }
+bind y {
+  display one
+  display two
+}
+bind z if -F '#{==:#{window_panes},1}' { split-window -h } { kill-pane }
+bind -T mytable j { display j }
+bind w 'display "a b"; display c'
+bind v display "#{session_name}" \\; display y
+%if #{==:#{version},3.3a}
+bind u display new
+%else
+bind u display old
+%endif
+bind t {
+  %if 1
+  display yes
+  %endif
+}
+""")
+KB_ERRORS = kb_conf("errors.conf", """\
+bind Foo display x
+bind x display ok
+unbind -T nope x
+unbind -a -T nope
+bind y nosuchcommand
+unbind Bar
+bind z display after
+""")
+KB_PARSE_ERROR = kb_conf("parse-error.conf", """\
+bind x display before
+bind -T x
+bind y display never
+""")
+
+case("kb-conf-remap-prefix", NS(), ["source-file", KB_REMAP], LSK("-T", "prefix"))
+case("kb-conf-remap-root", NS(), ["source-file", KB_REMAP], LSK("-T", "root"))
+case("kb-conf-remap-notes", NS(), ["source-file", KB_REMAP], LSK("-N"))
+case("kb-conf-vi", NS(), ["source-file", KB_VI], LSK("-T", "copy-mode-vi"))
+case("kb-conf-blocks", NS(), ["source-file", KB_BLOCKS], LSK("-T", "prefix", ";", "list-keys", "-T", "mytable"))
+case("kb-conf-errors", NS(), ["source-file", KB_ERRORS])
+case("kb-conf-errors-bound", NS(), ["source-file", KB_ERRORS], LSK("z", ";", "list-keys", "x"))
+case("kb-conf-parse-error", NS(), ["source-file", KB_PARSE_ERROR])
+case("kb-conf-parse-error-nothing-bound", NS(), ["source-file", KB_PARSE_ERROR], LSK("x"))

@@ -2,4 +2,4 @@
 
 
 def load_all() -> None:
-    from . import clients, misc, options_cmds, panes, sessions, windows  # noqa: F401
+    from . import clients, keys_cmds, misc, options_cmds, panes, sessions, windows  # noqa: F401

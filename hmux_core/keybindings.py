@@ -1,0 +1,652 @@
+"""Key tables and key bindings, as tmux 3.3a's key-bindings.c.
+
+A server has named key tables (``root``, ``prefix``, ``copy-mode``, ``copy-mode-vi`` and any a user
+creates with ``bind -T``); each maps a key code (without flag bits, see :mod:`hmux_core.keys`) to a
+:class:`Binding`: a built command list, an optional note (``-N``) and the repeat flag (``-r``).
+tmux keeps both in red-black trees, so tables list in ``strcmp`` order of their names and bindings
+in order of tmux's key codes; :func:`tmux_key_order` gives that order for hmux's codes (they differ
+only for Unicode keys).
+
+The defaults are the very command strings tmux's ``key_bindings_init`` runs, parsed by our
+command parser and bound by the same code ``bind-key`` uses, so ``list-keys`` prints them as tmux.
+
+Entry points for attached clients (no drawing or terminal code lives here):
+
+* :meth:`KeyTables.lookup` - the binding of a key in a table, with tmux's ``Any`` fallback;
+* :func:`handle_key` - tmux's ``server_client_key_callback`` table walk (prefix, repeat, back to
+  the root table, whether the key goes to the pane), as a pure function of the client's state;
+* :func:`dispatch` - run a binding's commands for a client (``key_bindings_dispatch``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from . import keys as K
+from .commands.queue import QueueState
+
+if TYPE_CHECKING:
+    from .commands.grammar import CommandList
+
+# -- tmux's default bindings (key_bindings_init), as the text a user would type -----------------
+
+_SESSION_MENU = (
+    " 'Next' 'n' {switch-client -n}"
+    " 'Previous' 'p' {switch-client -p}"
+    " ''"
+    " 'Renumber' 'N' {move-window -r}"
+    " 'Rename' 'n' {command-prompt -I \"#S\" {rename-session -- '%%'}}"
+    " ''"
+    " 'New Session' 's' {new-session}"
+    " 'New Window' 'w' {new-window}"
+)
+_WINDOW_MENU = (
+    " '#{?#{>:#{session_windows},1},,-}Swap Left' 'l' {swap-window -t:-1}"
+    " '#{?#{>:#{session_windows},1},,-}Swap Right' 'r' {swap-window -t:+1}"
+    " '#{?pane_marked_set,,-}Swap Marked' 's' {swap-window}"
+    " ''"
+    " 'Kill' 'X' {kill-window}"
+    " 'Respawn' 'R' {respawn-window -k}"
+    " '#{?pane_marked,Unmark,Mark}' 'm' {select-pane -m}"
+    " 'Rename' 'n' {command-prompt -FI \"#W\" {rename-window -t '#{window_id}' -- '%%'}}"
+    " ''"
+    " 'New After' 'w' {new-window -a}"
+    " 'New At End' 'W' {new-window}"
+)
+_IN_MODE = "#{m/r:(copy|view)-mode,#{pane_mode}}"
+_PANE_MENU = (
+    f" '#{{?{_IN_MODE},Go To Top,}}' '<' {{send -X history-top}}"
+    f" '#{{?{_IN_MODE},Go To Bottom,}}' '>' {{send -X history-bottom}}"
+    " ''"
+    " '#{?mouse_word,Search For #[underscore]#{=/9/...:mouse_word},}' 'C-r'"
+    f" {{if -F '#{{?{_IN_MODE},0,1}}' 'copy-mode -t='; send -Xt= search-backward \"#{{q:mouse_word}}\"}}"
+    " '#{?mouse_word,Type #[underscore]#{=/9/...:mouse_word},}' 'C-y'"
+    " {copy-mode -q; send-keys -l -- \"#{q:mouse_word}\"}"
+    " '#{?mouse_word,Copy #[underscore]#{=/9/...:mouse_word},}' 'c'"
+    " {copy-mode -q; set-buffer -- \"#{q:mouse_word}\"}"
+    " '#{?mouse_line,Copy Line,}' 'l' {copy-mode -q; set-buffer -- \"#{q:mouse_line}\"}"
+    " ''"
+    " 'Horizontal Split' 'h' {split-window -h}"
+    " 'Vertical Split' 'v' {split-window -v}"
+    " ''"
+    " '#{?#{>:#{window_panes},1},,-}Swap Up' 'u' {swap-pane -U}"
+    " '#{?#{>:#{window_panes},1},,-}Swap Down' 'd' {swap-pane -D}"
+    " '#{?pane_marked_set,,-}Swap Marked' 's' {swap-pane}"
+    " ''"
+    " 'Kill' 'X' {kill-pane}"
+    " 'Respawn' 'R' {respawn-pane -k}"
+    " '#{?pane_marked,Unmark,Mark}' 'm' {select-pane -m}"
+    " '#{?#{>:#{window_panes},1},,-}#{?window_zoomed_flag,Unzoom,Zoom}' 'z' {resize-pane -Z}"
+)
+_MODE_OR_MOUSE = "'#{||:#{pane_in_mode},#{mouse_any_flag}}'"
+_REPEAT_PROMPT = "command-prompt -Np'(repeat)' -I{n} {{ send -N '%%' }}"
+
+_PREFIX = [
+    "bind -N 'Send the prefix key' C-b { send-prefix }",
+    "bind -N 'Rotate through the panes' C-o { rotate-window }",
+    "bind -N 'Suspend the current client' C-z { suspend-client }",
+    "bind -N 'Select next layout' Space { next-layout }",
+    "bind -N 'Break pane to a new window' ! { break-pane }",
+    "bind -N 'Split window vertically' '\"' { split-window }",
+    "bind -N 'List all paste buffers' '#' { list-buffers }",
+    "bind -N 'Rename current session' '$' { command-prompt -I'#S' { rename-session -- '%%' } }",
+    "bind -N 'Split window horizontally' % { split-window -h }",
+    "bind -N 'Kill current window' & { confirm-before -p\"kill-window #W? (y/n)\" kill-window }",
+    "bind -N 'Prompt for window index to select' \"'\""
+    " { command-prompt -T window-target -pindex { select-window -t ':%%' } }",
+    "bind -N 'Switch to previous client' ( { switch-client -p }",
+    "bind -N 'Switch to next client' ) { switch-client -n }",
+    "bind -N 'Rename current window' , { command-prompt -I'#W' { rename-window -- '%%' } }",
+    "bind -N 'Delete the most recent paste buffer' - { delete-buffer }",
+    "bind -N 'Move the current window' . { command-prompt -T target { move-window -t '%%' } }",
+    "bind -N 'Describe key binding' '/' { command-prompt -kpkey  { list-keys -1N '%%' } }",
+    *(f"bind -N 'Select window {i}' {i} {{ select-window -t:={i} }}" for i in range(10)),
+    "bind -N 'Prompt for a command' : { command-prompt }",
+    "bind -N 'Move to the previously active pane' \\; { last-pane }",
+    "bind -N 'Choose a paste buffer from a list' = { choose-buffer -Z }",
+    "bind -N 'List key bindings' ? { list-keys -N }",
+    "bind -N 'Choose a client from a list' D { choose-client -Z }",
+    "bind -N 'Spread panes out evenly' E { select-layout -E }",
+    "bind -N 'Switch to the last client' L { switch-client -l }",
+    "bind -N 'Clear the marked pane' M { select-pane -M }",
+    "bind -N 'Enter copy mode' [ { copy-mode }",
+    "bind -N 'Paste the most recent paste buffer' ] { paste-buffer -p }",
+    "bind -N 'Create a new window' c { new-window }",
+    "bind -N 'Detach the current client' d { detach-client }",
+    "bind -N 'Search for a pane' f { command-prompt { find-window -Z -- '%%' } }",
+    "bind -N 'Display window information' i { display-message }",
+    "bind -N 'Select the previously current window' l { last-window }",
+    "bind -N 'Toggle the marked pane' m { select-pane -m }",
+    "bind -N 'Select the next window' n { next-window }",
+    "bind -N 'Select the next pane' o { select-pane -t:.+ }",
+    "bind -N 'Customize options' C { customize-mode -Z }",
+    "bind -N 'Select the previous window' p { previous-window }",
+    "bind -N 'Display pane numbers' q { display-panes }",
+    "bind -N 'Redraw the current client' r { refresh-client }",
+    "bind -N 'Choose a session from a list' s { choose-tree -Zs }",
+    "bind -N 'Show a clock' t { clock-mode }",
+    "bind -N 'Choose a window from a list' w { choose-tree -Zw }",
+    "bind -N 'Kill the active pane' x { confirm-before -p\"kill-pane #P? (y/n)\" kill-pane }",
+    "bind -N 'Zoom the active pane' z { resize-pane -Z }",
+    "bind -N 'Swap the active pane with the pane above' '{' { swap-pane -U }",
+    "bind -N 'Swap the active pane with the pane below' '}' { swap-pane -D }",
+    "bind -N 'Show messages' '~' { show-messages }",
+    "bind -N 'Enter copy mode and scroll up' PPage { copy-mode -u }",
+    "bind -N 'Select the pane above the active pane' -r Up { select-pane -U }",
+    "bind -N 'Select the pane below the active pane' -r Down { select-pane -D }",
+    "bind -N 'Select the pane to the left of the active pane' -r Left { select-pane -L }",
+    "bind -N 'Select the pane to the right of the active pane' -r Right { select-pane -R }",
+    "bind -N 'Set the even-horizontal layout' M-1 { select-layout even-horizontal }",
+    "bind -N 'Set the even-vertical layout' M-2 { select-layout even-vertical }",
+    "bind -N 'Set the main-horizontal layout' M-3 { select-layout main-horizontal }",
+    "bind -N 'Set the main-vertical layout' M-4 { select-layout main-vertical }",
+    "bind -N 'Select the tiled layout' M-5 { select-layout tiled }",
+    "bind -N 'Select the next window with an alert' M-n { next-window -a }",
+    "bind -N 'Rotate through the panes in reverse' M-o { rotate-window -D }",
+    "bind -N 'Select the previous window with an alert' M-p { previous-window -a }",
+    "bind -N 'Move the visible part of the window up' -r S-Up { refresh-client -U 10 }",
+    "bind -N 'Move the visible part of the window down' -r S-Down { refresh-client -D 10 }",
+    "bind -N 'Move the visible part of the window left' -r S-Left { refresh-client -L 10 }",
+    "bind -N 'Move the visible part of the window right' -r S-Right { refresh-client -R 10 }",
+    "bind -N 'Reset so the visible part of the window follows the cursor' -r DC"
+    " { refresh-client -c }",
+    "bind -N 'Resize the pane up by 5' -r M-Up { resize-pane -U 5 }",
+    "bind -N 'Resize the pane down by 5' -r M-Down { resize-pane -D 5 }",
+    "bind -N 'Resize the pane left by 5' -r M-Left { resize-pane -L 5 }",
+    "bind -N 'Resize the pane right by 5' -r M-Right { resize-pane -R 5 }",
+    "bind -N 'Resize the pane up' -r C-Up { resize-pane -U }",
+    "bind -N 'Resize the pane down' -r C-Down { resize-pane -D }",
+    "bind -N 'Resize the pane left' -r C-Left { resize-pane -L }",
+    "bind -N 'Resize the pane right' -r C-Right { resize-pane -R }",
+]
+
+_MENUS_AND_MOUSE = [
+    "bind < { display-menu -xW -yW -T '#[align=centre]#{window_index}:#{window_name}' "
+    + _WINDOW_MENU + " }",
+    "bind > { display-menu -xP -yP -T '#[align=centre]#{pane_index} (#{pane_id})' "
+    + _PANE_MENU + " }",
+    "bind -n MouseDown1Pane { select-pane -t=; send -M }",
+    f"bind -n MouseDrag1Pane {{ if -F {_MODE_OR_MOUSE} {{ send -M }} {{ copy-mode -M }} }}",
+    f"bind -n WheelUpPane {{ if -F {_MODE_OR_MOUSE} {{ send -M }} {{ copy-mode -e }} }}",
+    f"bind -n MouseDown2Pane {{ select-pane -t=; if -F {_MODE_OR_MOUSE} {{ send -M }}"
+    " { paste -p } }",
+    f"bind -n DoubleClick1Pane {{ select-pane -t=; if -F {_MODE_OR_MOUSE} {{ send -M }}"
+    " { copy-mode -H; send -X select-word; run -d0.3; send -X copy-pipe-and-cancel } }",
+    f"bind -n TripleClick1Pane {{ select-pane -t=; if -F {_MODE_OR_MOUSE} {{ send -M }}"
+    " { copy-mode -H; send -X select-line; run -d0.3; send -X copy-pipe-and-cancel } }",
+    "bind -n MouseDrag1Border { resize-pane -M }",
+    "bind -n MouseDown1Status { select-window -t= }",
+    "bind -n WheelDownStatus { next-window }",
+    "bind -n WheelUpStatus { previous-window }",
+    "bind -n MouseDown3StatusLeft { display-menu -t= -xM -yW -T '#[align=centre]#{session_name}' "
+    + _SESSION_MENU + " }",
+    "bind -n MouseDown3Status { display-menu -t= -xW -yW"
+    " -T '#[align=centre]#{window_index}:#{window_name}' " + _WINDOW_MENU + "}",
+    "bind -n MouseDown3Pane { if -Ft= '#{||:#{mouse_any_flag},#{&&:#{pane_in_mode},"
+    f"#{{?{_IN_MODE},0,1}}}}}}' {{ select-pane -t=; send -M }} {{ display-menu -t= -xM -yM"
+    " -T '#[align=centre]#{pane_index} (#{pane_id})' " + _PANE_MENU + " } }",
+    "bind -n M-MouseDown3Pane { display-menu -t= -xM -yM"
+    " -T '#[align=centre]#{pane_index} (#{pane_id})' " + _PANE_MENU + " }",
+]
+
+
+def _mode(table: str, key: str, command: str) -> str:
+    return f"bind -T{table} {key} {{ {command} }}"
+
+
+def _emacs() -> list[str]:
+    x = "send -X "
+    rows: list[tuple[str, str]] = [
+        ("C-Space", x + "begin-selection"), ("C-a", x + "start-of-line"), ("C-c", x + "cancel"),
+        ("C-e", x + "end-of-line"), ("C-f", x + "cursor-right"), ("C-b", x + "cursor-left"),
+        ("C-g", x + "clear-selection"), ("C-k", x + "copy-pipe-end-of-line-and-cancel"),
+        ("C-n", x + "cursor-down"), ("C-p", x + "cursor-up"),
+        ("C-r", "command-prompt -T search -ip'(search up)' -I'#{pane_search_string}'"
+                " { send -X search-backward-incremental '%%' }"),
+        ("C-s", "command-prompt -T search -ip'(search down)' -I'#{pane_search_string}'"
+                " { send -X search-forward-incremental '%%' }"),
+        ("C-v", x + "page-down"), ("C-w", x + "copy-pipe-and-cancel"), ("Escape", x + "cancel"),
+        ("Space", x + "page-down"), (",", x + "jump-reverse"), ("\\;", x + "jump-again"),
+        ("F", "command-prompt -1p'(jump backward)' { send -X jump-backward '%%' }"),
+        ("N", x + "search-reverse"), ("P", x + "toggle-position"), ("R", x + "rectangle-toggle"),
+        ("T", "command-prompt -1p'(jump to backward)' { send -X jump-to-backward '%%' }"),
+        ("X", x + "set-mark"),
+        ("f", "command-prompt -1p'(jump forward)' { send -X jump-forward '%%' }"),
+        ("g", "command-prompt -p'(goto line)' { send -X goto-line '%%' }"),
+        ("n", x + "search-again"), ("q", x + "cancel"), ("r", x + "refresh-from-pane"),
+        ("t", "command-prompt -1p'(jump to forward)' { send -X jump-to-forward '%%' }"),
+        ("Home", x + "start-of-line"), ("End", x + "end-of-line"),
+    ]
+    out = [_mode("copy-mode", k, c) for k, c in rows]
+    out.append("bind -Tcopy-mode MouseDown1Pane select-pane")
+    rows = [
+        ("MouseDrag1Pane", "select-pane; send -X begin-selection"),
+        ("MouseDragEnd1Pane", x + "copy-pipe-and-cancel"),
+        ("WheelUpPane", "select-pane; send -N5 -X scroll-up"),
+        ("WheelDownPane", "select-pane; send -N5 -X scroll-down"),
+        ("DoubleClick1Pane", "select-pane; send -X select-word; run -d0.3;"
+                             " send -X copy-pipe-and-cancel"),
+        ("TripleClick1Pane", "select-pane; send -X select-line; run -d0.3;"
+                             " send -X copy-pipe-and-cancel"),
+        ("NPage", x + "page-down"), ("PPage", x + "page-up"), ("Up", x + "cursor-up"),
+        ("Down", x + "cursor-down"), ("Left", x + "cursor-left"), ("Right", x + "cursor-right"),
+        *((f"M-{n}", _REPEAT_PROMPT.format(n=n)) for n in range(1, 10)),
+        ("M-<", x + "history-top"), ("M->", x + "history-bottom"), ("M-R", x + "top-line"),
+        ("M-b", x + "previous-word"), ("C-M-b", x + "previous-matching-bracket"),
+        ("M-f", x + "next-word-end"), ("C-M-f", x + "next-matching-bracket"),
+        ("M-m", x + "back-to-indentation"), ("M-r", x + "middle-line"), ("M-v", x + "page-up"),
+        ("M-w", x + "copy-pipe-and-cancel"), ("M-x", x + "jump-to-mark"),
+        ("'M-{'", x + "previous-paragraph"), ("'M-}'", x + "next-paragraph"),
+        ("M-Up", x + "halfpage-up"), ("M-Down", x + "halfpage-down"),
+        ("C-Up", x + "scroll-up"), ("C-Down", x + "scroll-down"),
+    ]
+    out += [_mode("copy-mode", k, c) for k, c in rows]
+    return out
+
+
+def _vi() -> list[str]:
+    x = "send -X "
+    rows: list[tuple[str, str]] = [
+        ("'#'", "send -FX search-backward '#{copy_cursor_word}'"),
+        ("*", "send -FX search-forward '#{copy_cursor_word}'"),
+        ("C-c", x + "cancel"), ("C-d", x + "halfpage-down"), ("C-e", x + "scroll-down"),
+        ("C-b", x + "page-up"), ("C-f", x + "page-down"), ("C-h", x + "cursor-left"),
+        ("C-j", x + "copy-pipe-and-cancel"), ("Enter", x + "copy-pipe-and-cancel"),
+        ("C-u", x + "halfpage-up"), ("C-v", x + "rectangle-toggle"), ("C-y", x + "scroll-up"),
+        ("Escape", x + "clear-selection"), ("Space", x + "begin-selection"),
+        ("'$'", x + "end-of-line"), (",", x + "jump-reverse"),
+        ("/", "command-prompt -T search -p'(search down)' { send -X search-forward '%%' }"),
+        ("0", x + "start-of-line"),
+        *((str(n), _REPEAT_PROMPT.format(n=n)) for n in range(1, 10)),
+        (":", "command-prompt -p'(goto line)' { send -X goto-line '%%' }"),
+        ("\\;", x + "jump-again"),
+        ("?", "command-prompt -T search -p'(search up)' { send -X search-backward '%%' }"),
+        ("A", x + "append-selection-and-cancel"), ("B", x + "previous-space"),
+        ("D", x + "copy-pipe-end-of-line-and-cancel"), ("E", x + "next-space-end"),
+        ("F", "command-prompt -1p'(jump backward)' { send -X jump-backward '%%' }"),
+        ("G", x + "history-bottom"), ("H", x + "top-line"), ("J", x + "scroll-down"),
+        ("K", x + "scroll-up"), ("L", x + "bottom-line"), ("M", x + "middle-line"),
+        ("N", x + "search-reverse"), ("P", x + "toggle-position"),
+        ("T", "command-prompt -1p'(jump to backward)' { send -X jump-to-backward '%%' }"),
+        ("V", x + "select-line"), ("W", x + "next-space"), ("X", x + "set-mark"),
+        ("^", x + "back-to-indentation"), ("b", x + "previous-word"), ("e", x + "next-word-end"),
+        ("f", "command-prompt -1p'(jump forward)' { send -X jump-forward '%%' }"),
+        ("g", x + "history-top"), ("h", x + "cursor-left"), ("j", x + "cursor-down"),
+        ("k", x + "cursor-up"), ("l", x + "cursor-right"), ("n", x + "search-again"),
+        ("o", x + "other-end"), ("q", x + "cancel"), ("r", x + "refresh-from-pane"),
+        ("t", "command-prompt -1p'(jump to forward)' { send -X jump-to-forward '%%' }"),
+        ("v", x + "rectangle-toggle"), ("w", x + "next-word"),
+        ("'{'", x + "previous-paragraph"), ("'}'", x + "next-paragraph"),
+        ("%", x + "next-matching-bracket"),
+        ("MouseDown1Pane", "select-pane"),
+        ("MouseDrag1Pane", "select-pane; send -X begin-selection"),
+        ("MouseDragEnd1Pane", x + "copy-pipe-and-cancel"),
+        ("WheelUpPane", "select-pane; send -N5 -X scroll-up"),
+        ("WheelDownPane", "select-pane; send -N5 -X scroll-down"),
+        ("DoubleClick1Pane", "select-pane; send -X select-word; run -d0.3;"
+                             " send -X copy-pipe-and-cancel"),
+        ("TripleClick1Pane", "select-pane; send -X select-line; run -d0.3;"
+                             " send -X copy-pipe-and-cancel"),
+        ("BSpace", x + "cursor-left"), ("NPage", x + "page-down"), ("PPage", x + "page-up"),
+        ("Up", x + "cursor-up"), ("Down", x + "cursor-down"), ("Left", x + "cursor-left"),
+        ("Right", x + "cursor-right"), ("M-x", x + "jump-to-mark"), ("C-Up", x + "scroll-up"),
+        ("C-Down", x + "scroll-down"),
+    ]
+    return [_mode("copy-mode-vi", k, c) for k, c in rows]
+
+
+#: The command strings of tmux 3.3a's key_bindings_init, in its order.
+DEFAULT_BINDINGS: tuple[str, ...] = (*_PREFIX, *_MENUS_AND_MOUSE, *_emacs(), *_vi())
+
+
+# -- key order ----------------------------------------------------------------------------------
+
+_FOUR_BYTE_INDEX: dict[str, int] = {}
+
+
+def tmux_key_order(key: int) -> int:
+    """The key code tmux would use for ``key``, for sorting bindings as tmux's tree does.
+
+    hmux's codes equal tmux's except for Unicode keys, which tmux packs as a utf8_char (width and
+    size bits above the bytes, so they sort after every special key; four-byte characters get an
+    index in order of first use, approximated here by first use as a key).
+    """
+    k = key & K.KEYC_MASK_KEY
+    if k < 0x80 or not K.is_unicode_key(k) or K.KEYC_USER <= k < K.KEYC_USER + K.KEYC_NUSER:
+        return key
+    ch = K.key_to_char(k)
+    if ch is None:
+        return key
+    from .screen.cells import char_width
+
+    data = ch.encode("utf-8")
+    width = max(char_width(ch), 0)
+    if len(data) <= 3:
+        index = int.from_bytes(data, "little")
+    else:
+        index = _FOUR_BYTE_INDEX.setdefault(ch, len(_FOUR_BYTE_INDEX))
+    packed = ((width + 1) << 29) | (len(data) << 24) | index
+    return (key & ~K.KEYC_MASK_KEY) | packed
+
+
+def _name_order(name: str) -> bytes:
+    return name.encode("utf-8", "surrogateescape")
+
+
+# -- tables -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Binding:
+    """One key binding (tmux's struct key_binding); ``key`` carries no flag bits."""
+
+    key: int
+    cmdlist: CommandList
+    note: str | None = None
+    repeat: bool = False
+
+
+@dataclass
+class KeyTable:
+    """A named table: its bindings and the defaults it had after the built-in bindings."""
+
+    name: str
+    bindings: dict[int, Binding] = field(default_factory=dict)
+    defaults: dict[int, Binding] = field(default_factory=dict)
+
+    def get(self, key: int) -> Binding | None:
+        return self.bindings.get(key & ~K.KEYC_MASK_FLAGS)
+
+    def __iter__(self) -> Iterator[Binding]:
+        """Bindings in tmux's order (by key code)."""
+        return iter(sorted(self.bindings.values(), key=lambda b: tmux_key_order(b.key)))
+
+    def __len__(self) -> int:
+        return len(self.bindings)
+
+
+class KeyTables:
+    """All key tables of a server (tmux's global key_tables tree)."""
+
+    def __init__(self) -> None:
+        self.tables: dict[str, KeyTable] = {}
+
+    def get_table(self, name: str, create: bool = False) -> KeyTable | None:
+        """key_bindings_get_table: the table, created empty if asked."""
+        table = self.tables.get(name)
+        if table is None and create:
+            table = self.tables[name] = KeyTable(name)
+        return table
+
+    def __iter__(self) -> Iterator[KeyTable]:
+        """Tables in tmux's order (strcmp of the names)."""
+        return iter(sorted(self.tables.values(), key=lambda t: _name_order(t.name)))
+
+    def add(self, name: str, key: int, note: str | None, repeat: bool,
+            cmdlist: CommandList | None) -> None:
+        """key_bindings_add: bind (replacing), or with no commands only set an existing note.
+
+        The table is created either way, so ``bind -T new x`` leaves an empty table behind.
+        """
+        table = self.get_table(name, create=True)
+        assert table is not None
+        key &= ~K.KEYC_MASK_FLAGS
+        if cmdlist is None:
+            bd = table.bindings.get(key)
+            if bd is not None:
+                bd.note = note
+            return
+        table.bindings[key] = Binding(key, cmdlist, note, repeat)
+
+    def remove(self, name: str, key: int) -> None:
+        """key_bindings_remove: a table left with no bindings and no defaults goes away."""
+        table = self.tables.get(name)
+        if table is None:
+            return
+        if table.bindings.pop(key & ~K.KEYC_MASK_FLAGS, None) is None:
+            return
+        if not table.bindings and not table.defaults:
+            del self.tables[name]
+
+    def remove_table(self, name: str, clients: Iterable[Any] = ()) -> None:
+        """key_bindings_remove_table; clients in that table go back to their default table
+        (which makes it again, empty, when it is the one removed)."""
+        self.tables.pop(name, None)
+        for c in clients:
+            if getattr(c, "key_table", None) == name:
+                set_client_table(self, c, None)
+
+    def reset(self, name: str, key: int) -> None:
+        """key_bindings_reset: back to the default binding, or unbound if there is none."""
+        table = self.tables.get(name)
+        if table is None:
+            return
+        bd = table.get(key)
+        if bd is None:
+            return
+        dd = table.defaults.get(bd.key)
+        if dd is None:
+            self.remove(name, bd.key)
+            return
+        table.bindings[bd.key] = Binding(dd.key, dd.cmdlist, dd.note, dd.repeat)
+
+    def reset_table(self, name: str, clients: Iterable[Any] = ()) -> None:
+        """key_bindings_reset_table: every binding back to its default."""
+        table = self.tables.get(name)
+        if table is None:
+            return
+        if not table.defaults:
+            self.remove_table(name, clients)
+            return
+        for key in list(table.bindings):
+            self.reset(name, key)
+
+    def snapshot_defaults(self) -> None:
+        """key_bindings_init_done: what is bound now is each table's default set."""
+        for table in self.tables.values():
+            table.defaults = {k: Binding(b.key, b.cmdlist, b.note, b.repeat)
+                              for k, b in table.bindings.items()}
+
+    def lookup(self, name: str, key: int) -> Binding | None:
+        """The binding a key press finds in a table: the key itself (modifiers kept, flags
+        dropped), else the table's ``Any`` binding. None if the table does not exist."""
+        table = self.tables.get(name)
+        if table is None:
+            return None
+        key0 = key & (K.KEYC_MASK_KEY | K.KEYC_MASK_MODIFIERS)
+        bd = table.bindings.get(key0)
+        if bd is None and key0 != K.KEYC_ANY:
+            bd = table.bindings.get(K.KEYC_ANY)
+        return bd
+
+
+# -- the server's tables ------------------------------------------------------------------------
+
+
+def parse_binding_string(server: Any, text: str) -> CommandList:
+    """cmd_parse_from_string for a binding: all commands in one group. Raises CmdParseError."""
+    from .commands.queue import parse_text
+
+    return parse_text(server, text, one_group=True)
+
+
+def _load_defaults(tables: KeyTables) -> None:
+    """key_bindings_init: run each default ``bind`` string through the parser and bind it.
+
+    tmux parses them before any configuration, so no user ``command-alias`` applies (none of the
+    defaults names a default alias either).
+    """
+    from .commands.cmdparse import CmdParseError, commands_from_string
+    from .commands.registry import table
+
+    entries = table()  # first: it loads every command module (importing one early would not)
+    from .commands.keys_cmds import binding_from_args
+
+    for text in DEFAULT_BINDINGS:
+        try:
+            cl = commands_from_string(text, entries, environ={})
+        except CmdParseError as e:  # pragma: no cover - the table is fixed
+            raise RuntimeError(f"bad default key: {text}: {e}") from None
+        for cmd in cl:
+            args = cmd.args
+            key = K.string_to_key(args.string(0) or "")
+            name = args.get("T") or ("root" if args.has("n") else "prefix")
+            tables.add(name, key, args.get("N"), args.has("r"),
+                       binding_from_args(None, args))
+    tables.snapshot_defaults()
+
+
+def key_tables(server: Any) -> KeyTables:
+    """The server's key tables, with tmux's defaults loaded the first time they are needed.
+
+    Every connected client's current table exists, as in tmux where a client holds a reference
+    to its table (a new client makes ``root`` again after ``unbind -a -n``).
+    """
+    kt: KeyTables | None = getattr(server, "key_bindings", None)
+    if kt is None:
+        kt = KeyTables()
+        _load_defaults(kt)
+        server.key_bindings = kt
+    for c in getattr(server, "clients", ()):
+        name = getattr(c, "key_table", None)
+        if isinstance(name, str) and name not in kt.tables:
+            kt.get_table(name, create=True)
+    return kt
+
+
+def default_table(client: Any) -> str:
+    """server_client_get_key_table: the session's ``key-table`` option, else ``root``."""
+    s = getattr(client, "session", None)
+    if s is None:
+        return "root"
+    name = s.options.get("key-table")
+    return str(name) if name else "root"
+
+
+def set_client_table(tables: KeyTables, client: Any, name: str | None) -> None:
+    """server_client_set_key_table: None means the client's default table (created if gone)."""
+    if name is None:
+        name = default_table(client)
+    tables.get_table(name, create=True)
+    client.key_table = name
+
+
+# -- key presses (server_client_key_callback's table walk) --------------------------------------
+
+
+@dataclass
+class BindingState(QueueState):
+    """The queue state of a key binding's commands: tmux's cmdq_state with CMDQ_STATE_REPEAT
+    (``switch-client`` and ``attach`` keep the key table of a repeating binding)."""
+
+    repeat: bool = False
+
+
+@dataclass
+class KeyResult:
+    """What a key press does, for the attach code to carry out.
+
+    ``binding`` is to be run with :func:`dispatch` (None: no binding ran). ``table`` and
+    ``repeating`` are the client's key table and repeat flag afterwards; ``start_repeat`` asks
+    for the repeat timer to be (re)started for ``repeat-time`` ms, at whose end the client goes
+    back to its default table and stops repeating. ``forward`` passes the key to the pane;
+    ``status`` means the status line shows a changed key table.
+    """
+
+    binding: Binding | None
+    table: str
+    repeating: bool
+    start_repeat: bool = False
+    forward: bool = False
+    status: bool = False
+
+
+def handle_key(tables: KeyTables, key: int, *, table: str, default: str = "root",
+               mode_table: str | None = None, prefix: int = K.KEYC_NONE,
+               prefix2: int = K.KEYC_NONE, repeating: bool = False,
+               repeat_time: int = 500) -> KeyResult:
+    """Walk the key tables for one key press as tmux does.
+
+    ``table`` is the client's current table, ``default`` its default one (:func:`default_table`),
+    ``mode_table`` the key table of the active pane's mode (``copy-mode-vi`` ...) if it is in
+    one. ``prefix``/``prefix2`` are key codes of the session's options (``string_to_key``).
+    Mouse decoding, the ``mouse`` option and paste detection come before this, in the caller.
+    Missing tables are created, as tmux does when a client switches to one.
+    """
+    status = False
+    if table == default and mode_table is not None:
+        current = mode_table
+        tables.get_table(current, create=True)
+    else:
+        current = table
+    first = current
+    client_table = table
+
+    while True:  # table_changed
+        key0 = key & (K.KEYC_MASK_KEY | K.KEYC_MASK_MODIFIERS)
+        if key0 in (prefix, prefix2) and key0 != K.KEYC_NONE and current != "prefix":
+            tables.get_table("prefix", create=True)
+            return KeyResult(None, "prefix", repeating, status=True)
+        was_repeating = repeating
+        bd = tables.lookup(current, key0)
+        if bd is not None:
+            if repeating and not bd.repeat:
+                # A non-repeating key while repeating: stop, and look again from the default.
+                client_table = current = first = default
+                tables.get_table(default, create=True)
+                repeating = False
+                status = True
+                continue
+            if repeat_time != 0 and bd.repeat:
+                return KeyResult(bd, client_table, True, start_repeat=True, status=True)
+            tables.get_table(default, create=True)
+            return KeyResult(bd, default, False, status=True)
+        # Not found (the Any fallback is in lookup): back to the default table and try again.
+        if current != default or repeating:
+            tables.get_table(default, create=True)
+            client_table = current = default
+            if repeating:
+                first = current
+            repeating = False
+            status = True
+            continue
+        if first != current and not was_repeating:
+            return KeyResult(None, default, False, status=True)
+        return KeyResult(None, client_table, repeating, forward=True, status=status)
+
+
+def binding_items(server: Any, client: Any, bd: Binding, *, current: Any = None,
+                  event: Any = None) -> list[Any] | None:
+    """The queue items that run a binding for a client (key_bindings_dispatch).
+
+    None when the client is read-only and not every command of the binding is allowed for
+    read-only clients. ``current`` is the target state the commands start from (tmux's
+    cmd_find_state of the key press), ``event`` the mouse event if any; commands see a
+    repeating binding in ``item.state.repeat`` (CMDQ_STATE_REPEAT).
+    """
+    from .commands.queue import items_from
+
+    if getattr(client, "readonly", False) and not bd.cmdlist.all_have("read-only-ok"):
+        return None
+    state = BindingState(current=current, event=event, repeat=bd.repeat)
+    return items_from(server, client, bd.cmdlist, state)
+
+
+async def dispatch(server: Any, client: Any, bd: Binding, *, current: Any = None,
+                   event: Any = None) -> int:
+    """Run a binding's commands for a client, in order, as one command list.
+
+    A refused read-only client gets tmux's ``client is read-only`` message. Returns the
+    queue's status (0, or -1 when a command failed).
+    """
+    from .commands.queue import CMD_RETURN_ERROR, run_items
+
+    items = binding_items(server, client, bd, current=current, event=event)
+    if items is None:
+        if client is not None:
+            server.add_message(f"{client.name} message: client is read-only")
+            server.status_message(client, "client is read-only")
+        return CMD_RETURN_ERROR
+    return await run_items(items)
