@@ -1459,6 +1459,25 @@ class Layout:
         self._fix_panes()
         return True
 
+    def rotate(self, down: bool = False) -> None:
+        """``rotate-window``: the pane list rotates (first to last, or with down last to first)
+        and each pane takes the place, cell and size, of the pane that was at its new position."""
+        self.unzoom()
+        old = list(self.panes)
+        if len(old) < 2:
+            return
+        new = old[-1:] + old[:-1] if down else old[1:] + old[:1]
+        cells = [self._cell(p) for p in old]
+        geoms = {_pid(p): list(self._geom[_pid(p)]) for p in old}
+        self.panes[:] = new
+        for p, before, lc in zip(new, old, cells, strict=True):
+            lc.pane = p
+            g = geoms[_pid(before)]
+            mine = geoms[_pid(p)]
+            self._geom[_pid(p)] = list(g)
+            if (g[2], g[3]) != (mine[2], mine[3]):
+                self._resized[_pid(p)] = p
+
     # -- pane lookup --------------------------------------------------------------------------
 
     def pane_edges(self, pane: Any) -> tuple[bool, bool, bool, bool]:

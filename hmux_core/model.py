@@ -58,7 +58,8 @@ class Environ:
             other.set(k, v, k in self.hidden)
 
     def for_child(self) -> dict[str, str]:
-        return {k: v for k, v in self.values.items() if v is not None}
+        """What new processes get (environ_push): set, non-hidden entries."""
+        return {k: v for k, v in self.values.items() if v is not None and k not in self.hidden}
 
     def sorted_items(self) -> list[tuple[str, str | None]]:
         return sorted(self.values.items())
@@ -87,6 +88,9 @@ class Window:
     activity_time: float = field(default_factory=time.time)
     name_time: float = 0.0
     layout_index: int = 0  # position in the preset cycle for next-layout
+    old_layout: str | None = None  # select-layout -o (tmux's w->old_layout)
+    manual_sx: int = 0  # resize-window's size, used while window-size is manual
+    manual_sy: int = 0
     xpixel: int = 0
     ypixel: int = 0
     alive: bool = True
@@ -101,6 +105,7 @@ class Window:
 
     @property
     def last(self) -> Pane | None:
+        """tmux 3.3a keeps one last pane (``w->last``), not a stack."""
         return self.last_panes[0] if self.last_panes else None
 
     def pane_index(self, pane: Pane) -> int:
@@ -116,12 +121,7 @@ class Window:
         """Make ``pane`` active, remembering the previous one as last; False if unchanged."""
         if pane is self.active:
             return False
-        if self.active is not None:
-            if self.active in self.last_panes:
-                self.last_panes.remove(self.active)
-            self.last_panes.insert(0, self.active)
-        if pane in self.last_panes:
-            self.last_panes.remove(pane)
+        self.last_panes = [self.active] if self.active is not None else []
         self.active = pane
         pane.active_point = _next_active_point()
         pane.changed = True  # automatic-rename looks again (tmux's PANE_CHANGED)
@@ -299,7 +299,7 @@ class Model:
     def create_window(self, name: str, sx: int, sy: int, options: Any) -> Window:
         wid = self.next_window_id
         self.next_window_id += 1
-        w = Window(id=wid, name=name, options=options, sx=sx, sy=sy)
+        w = Window(id=wid, name=name, options=options, sx=sx, sy=sy, manual_sx=sx, manual_sy=sy)
         self.windows[wid] = w
         return w
 
@@ -314,6 +314,18 @@ class Model:
     def unlink_winlink(self, wl: Winlink, destroy_session: bool = True) -> None:
         """Remove a winlink; the window goes with its last link, the session with its last window."""
         s, w = wl.session, wl.window
+        self.notify("window-unlinked", {"session": s, "window": w})
+        if s.curw is wl:
+            # session_detach: the last window, else the previous one by index (wrapping)
+            others = [i for i in s.windows if s.windows[i] is not wl]
+            pick = s.lastw[0] if s.lastw and s.lastw[0] is not wl else None
+            if pick is None and others:
+                lower = [i for i in others if i < wl.idx]
+                pick = s.windows[max(lower) if lower else max(others)]
+            if pick is not None:
+                s.set_current(pick)
+            else:
+                s.curw = None
         if s.windows.get(wl.idx) is wl:
             del s.windows[wl.idx]
         if wl in w.winlinks:
@@ -322,13 +334,6 @@ class Model:
             s.lastw.remove(wl)
         if s.curw is wl:
             s.curw = None
-            if s.lastw:
-                s.curw = s.lastw.pop(0)
-            elif s.windows:
-                # tmux picks the previous window by index, else the next.
-                lower = [i for i in s.windows if i < wl.idx]
-                pick = max(lower) if lower else min(s.windows)
-                s.curw = s.windows[pick]
         if not w.winlinks:
             self.destroy_window(w)
         if destroy_session and not s.windows and s.alive:
@@ -353,6 +358,37 @@ class Model:
         self.next_pane_id += 1
         return pid
 
+    def check_marked(self) -> None:
+        """Forget the marked pane once it is no longer where it was marked (tmux keeps the
+        stale state, but every reader treats it as unset)."""
+        m = self.marked
+        if m is None:
+            return
+        s, wl, wp = m
+        if not s.alive or s.windows.get(wl.idx) is not wl or wp not in wl.window.panes:
+            self.marked = None
+
+    def lost_pane(self, w: Window, p: Pane) -> None:
+        """window_lost_pane: p (still in w's list) is leaving; a new active and last pane.
+
+        The new active pane is the last one, else the pane before p, else the one after; its
+        active_point is not bumped, as in tmux."""
+        if self.marked is not None and self.marked[2] is p:
+            self.marked = None
+        if p is w.active:
+            nxt = w.last
+            w.last_panes = []
+            if nxt is None:
+                panes = w.panes
+                i = panes.index(p)
+                nxt = panes[i - 1] if i > 0 else (panes[i + 1] if i + 1 < len(panes) else None)
+            w.active = nxt
+            if nxt is not None:
+                nxt.changed = True
+                self.notify("window-pane-changed", {"window": w, "pane": nxt})
+        elif p is w.last:
+            w.last_panes = []
+
     def forget_pane(self, p: Pane) -> None:
         self.panes.pop(p.id, None)
         if self.marked and self.marked[2] is p:
@@ -363,17 +399,9 @@ class Model:
         """Take a pane out of its window (closing its layout cell); the window may go too."""
         w = p.window
         if w.layout is not None and p in w.panes:
+            self.lost_pane(w, p)
             w.layout.close_pane(p)
             apply_layout(w)
-            if p in w.last_panes:
-                w.last_panes.remove(p)
-            if w.active is p:
-                w.active = None
-                nxt = w.last_panes[0] if w.last_panes else (w.panes[0] if w.panes else None)
-                if nxt is not None:
-                    w.set_active(nxt)
-                    if nxt in w.last_panes:
-                        w.last_panes.remove(nxt)
         self.forget_pane(p)
         self.notify("pane-closed", {"pane": p, "window": w})
         if not w.panes:
@@ -391,6 +419,21 @@ def apply_layout(w: Window) -> None:
         pane.xoff, pane.yoff = g.xoff, g.yoff
         pane.resize(g.sx, g.sy)
     lay.take_resized()
+
+
+def recalculate_size(w: Window, now: bool = False) -> None:
+    """recalculate_size for a window no client is looking at: only ``window-size manual``
+    (set by resize-window) changes anything, to the size resize-window chose."""
+    lay = w.layout
+    if w.active is None or lay is None:
+        return
+    if str(w.options.get("window-size")) != "manual":
+        return
+    sx, sy = w.manual_sx, w.manual_sy
+    if not now and (sx, sy) == (w.sx, w.sy):
+        return
+    lay.resize_window(sx, sy)
+    apply_layout(w)
 
 
 def find_home() -> str:

@@ -199,6 +199,8 @@ class Pane:
             if not data:
                 break
             screen.feed(data)
+            if self.pipe is not None:
+                self.pipe.feed(data)  # pipe-pane -O: the output as it arrives
             replies = screen.take_replies()
             if replies:
                 self.write(replies)
@@ -352,10 +354,18 @@ class Pane:
             except OSError:
                 pass
 
+    def stop(self) -> None:
+        """End the child and the pane's tasks but keep the pane, for respawn-pane -k.  The
+        tasks are cancelled before the PTY closes so that none of them reports an exit."""
+        self._cancel.cancel()
+        self.kill()
+
     def destroy(self) -> None:
         if self.destroyed:
             return
         self.destroyed = True
+        if self.pipe is not None:
+            self.pipe.close()
         self.kill()
         self._cancel.cancel()
 

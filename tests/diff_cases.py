@@ -398,6 +398,381 @@ case("chain-parse-error", NS("a"), ["display", "-p", "one", ";", "foo"])
 case("kill-server", NS("a"), ["kill-server"])
 
 
+# == Layouts and pane management ===============================================================
+# select-layout and the presets, layout strings, resize-pane/-window, swap/break/join/move-pane,
+# move/swap/link/unlink/rotate-window, respawn-pane/-window, kill -a and the marked pane.
+# Windows are 200x50 (or another fixed size); after each operation the panes' geometry and the
+# window's layout strings are compared.
+
+LGEOM = "#{pane_id} #{pane_left},#{pane_top} #{pane_width}x#{pane_height}#{?pane_active, *,}"
+LWINDOW = "#{window_layout} #{window_visible_layout} #{window_zoomed_flag} #{window_width}x#{window_height}"
+LSTATE = ["list-panes", "-F", LGEOM, ";", "display-message", "-p", LWINDOW]
+LALL = ["list-panes", "-a", "-F", "#{session_name}:#{window_index}.#{pane_index} " + LGEOM, ";",
+        "list-windows", "-a", "-F", "#{session_name}:#{window_index} #{window_id} #{window_flags} #{window_layout}"]
+LSESS = ["list-sessions", "-F", "#{session_name} #{session_windows}"]
+
+
+def LNS(name: str = "a", *extra: str, x: int = 200, y: int = 50, cmd: list[str] | None = None) -> list[str]:
+    return NS(name, *extra, x=x, y=y, cmd=cmd)
+
+
+def SPL(*flags: str) -> list[str]:
+    """``; split-window FLAGS cat -`` to chain after a new-session."""
+    return [";", "split-window", *flags, *CAT]
+
+
+# %0 left, %1 right (active)
+P2 = [[*LNS(), *SPL("-h")]]
+# %0 left, %1 top right, %2 bottom right (active)
+P3 = [[*LNS(), *SPL("-h"), *SPL("-v")]]
+# %0 top left, %3 bottom left (active), %1 top right, %2 bottom right
+P4 = [[*LNS(), *SPL("-h"), *SPL("-v"), *SPL("-v", "-t", "a:0.0")]]
+# five and six panes in uneven places
+P5 = [[*LNS(), *SPL("-h"), *SPL("-v"), *SPL("-v", "-t", "a:0.0"), *SPL("-h", "-t", "a:0.1")]]
+P6 = [[*LNS(), *SPL("-h"), *SPL("-v"), *SPL("-v", "-t", "a:0.0"), *SPL("-h", "-t", "a:0.1"),
+       *SPL("-v", "-l", "5")]]
+# two sessions: a with P2 in window 0 and one pane in window 1; b with one pane
+PW = [[*LNS(), *SPL("-h"), ";", "new-window", "-t", "a:1", *CAT, ";", *LNS("b")]]
+
+
+def lcase(id: str, *steps: Step) -> None:
+    """A layout case: the steps, then the geometry and layout strings of the current window."""
+    case(id, *steps, LSTATE)
+
+
+def acase(id: str, *steps: Step) -> None:
+    """A case that moves things between windows: every pane and window of every session."""
+    case(id, *steps, LALL)
+
+
+# -- select-layout presets ----------------------------------------------------------------------
+
+for _n in ("even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled"):
+    lcase(f"sl-{_n}", *P4, ["select-layout", _n])
+    lcase(f"sl-{_n}-5", *P5, ["select-layout", "-t", "a:0", _n])
+    lcase(f"sl-{_n}-6-odd", [*LNS(x=163, y=47), *SPL("-h"), *SPL("-v"), *SPL("-v"), *SPL("-h"), *SPL("-v")],
+          ["select-layout", _n])
+lcase("sl-abbrev", *P4, ["select-layout", "main-v"])
+lcase("sl-abbrev-tiled", *P4, ["selectl", "ti"])
+lcase("sl-ambiguous-even", *P4, ["select-layout", "even"])
+lcase("sl-one-pane", LNS(), ["select-layout", "tiled"])
+lcase("sl-two-panes-main-h", *P2, ["select-layout", "main-horizontal"])
+lcase("sl-tiled-grows-window", [*LNS(x=10, y=50), *SPL(), *SPL(), *SPL(), *SPL(), *SPL()],
+      ["select-layout", "even-horizontal"])
+lcase("sl-tiled-small", [*LNS(x=30, y=10), *SPL("-h"), *SPL("-h"), *SPL("-v"), *SPL("-v")],
+      ["select-layout", "tiled"])
+lcase("sl-zoomed-unzooms", *P4, ["resize-pane", "-Z"], ["select-layout", "even-vertical"])
+lcase("sl-target-window", *PW, ["select-layout", "-t", "a:0.0", "even-vertical"])
+lcase("sl-reapply-last", *P4, ["select-layout", "main-vertical"], ["resize-pane", "-t", "a:0.0", "-R", "7"],
+      ["select-layout"])
+lcase("sl-no-last", *P4, ["resize-pane", "-t", "a:0.0", "-R", "7"], ["select-layout"])
+
+# -- main-pane-* / other-pane-* options ---------------------------------------------------------
+
+lcase("sl-main-pane-width", *P4, ["set", "-w", "main-pane-width", "50"], ["select-layout", "main-vertical"])
+lcase("sl-main-pane-width-percent", *P4, ["set", "-w", "main-pane-width", "30%"], ["select-layout", "main-vertical"])
+lcase("sl-main-pane-height", *P4, ["set", "-w", "main-pane-height", "10"], ["select-layout", "main-horizontal"])
+lcase("sl-main-pane-height-percent", *P4, ["set", "-g", "main-pane-height", "75%"],
+      ["select-layout", "main-horizontal"])
+lcase("sl-main-pane-height-too-big", *P4, ["set", "-w", "main-pane-height", "100"],
+      ["select-layout", "main-horizontal"])
+lcase("sl-other-pane-width", *P4, ["set", "-w", "other-pane-width", "40"], ["select-layout", "main-vertical"])
+lcase("sl-other-pane-height", *P4, ["set", "-w", "other-pane-height", "20%"], ["select-layout", "main-horizontal"])
+lcase("sl-other-pane-width-too-big", *P4, ["set", "-w", "other-pane-width", "190"],
+      ["select-layout", "main-vertical"])
+case("sl-main-pane-width-invalid", *P4, ["set", "-w", "main-pane-width", "abc"], ["select-layout", "main-vertical"],
+     LSTATE)
+
+# -- next-layout / previous-layout / -n -p / -o / -E --------------------------------------------
+
+lcase("sl-next-first", *P4, ["next-layout"])
+lcase("sl-next-twice", *P4, ["next-layout"], ["nextl"])
+lcase("sl-next-wraps", *P4, ["select-layout", "tiled"], ["next-layout"])
+lcase("sl-previous-first", *P4, ["previous-layout"])
+lcase("sl-previous-wraps", *P4, ["select-layout", "even-horizontal"], ["prevl"])
+lcase("sl-flag-n", *P4, ["select-layout", "main-horizontal"], ["select-layout", "-n"])
+lcase("sl-flag-p", *P4, ["select-layout", "main-horizontal"], ["select-layout", "-p"])
+lcase("sl-next-target", *PW, ["next-layout", "-t", "a:0"])
+case("sl-cycle-all", *P4, ["next-layout", ";", *LSTATE, ";", "next-layout", ";", *LSTATE, ";", "next-layout", ";",
+                           *LSTATE, ";", "next-layout", ";", *LSTATE, ";", "next-layout", ";", *LSTATE])
+lcase("sl-undo-o", *P4, ["select-layout", "tiled"], ["select-layout", "-o"])
+lcase("sl-undo-o-twice", *P4, ["select-layout", "tiled"], ["select-layout", "-o"], ["select-layout", "-o"])
+lcase("sl-undo-o-nothing", *P4, ["select-layout", "-o"])
+lcase("sl-undo-o-after-next", *P4, ["select-layout", "even-vertical"], ["next-layout"], ["select-layout", "-o"])
+case("sl-o-with-preset-name", *P4, ["select-layout", "-o", "even-vertical"])  # tiled crashes tmux 3.3a
+lcase("sl-spread-E", *P4, ["resize-pane", "-t", "a:0.1", "-D", "9"], ["select-layout", "-E", "-t", "a:0.1"])
+lcase("sl-spread-E-even", *P4, ["select-layout", "-E"])
+lcase("sl-spread-E-nested", *P6, ["resize-pane", "-t", "a:0.3", "-L", "11"], ["select-layout", "-E", "-t", "a:0.3"])
+
+# -- layout strings -----------------------------------------------------------------------------
+
+_L2 = "200x50,0,0{100x50,0,0,0,99x50,101,0,1}"
+_L2B = "200x50,0,0[200x20,0,0,0,200x29,0,21,1]"
+_L3 = "200x50,0,0{60x50,0,0,0,139x50,61,0[139x10,61,0,1,139x39,61,11,2]}"
+_L3SMALL = "120x30,0,0[120x10,0,0,0,120x19,0,11{60x19,0,11,1,59x19,61,11,2}]"
+
+
+def _lay(body: str) -> str:
+    csum = 0
+    for ch in body.encode():
+        csum = ((csum >> 1) + ((csum & 1) << 15) + ch) & 0xFFFF
+    return f"{csum:04x},{body}"
+
+
+lcase("sl-string", *P2, ["select-layout", _lay(_L2B)])
+lcase("sl-string-nested", *P3, ["select-layout", _lay(_L3)])
+lcase("sl-string-resizes-window", *P3, ["select-layout", _lay(_L3SMALL)])
+lcase("sl-string-no-ids", *P2, ["select-layout", _lay("200x50,0,0{50x50,0,0,149x50,51,0}")])
+lcase("sl-string-more-cells", *P2, ["select-layout", _lay(_L3)])
+case("sl-string-too-few-cells", *P3, ["select-layout", _lay(_L2)])
+case("sl-string-bad-checksum", *P2, ["select-layout", "ffff," + _L2])
+case("sl-string-size-mismatch", *P2, ["select-layout", _lay("200x50,0,0{100x50,0,0,0,80x50,101,0,1}")])
+case("sl-string-trailing", *P2, ["select-layout", _lay(_L2 + "x")])
+case("sl-string-garbage", *P2, ["select-layout", _lay("200x50,0,0{100x50")])
+case("sl-string-error-keeps-layout", *P2, ["select-layout", "ffff," + _L2], LSTATE)
+lcase("sl-string-roundtrip", *P4, ["select-layout", "main-vertical"], ["resize-pane", "-t", "a:0.2", "-U", "4"],
+      ["select-layout", "tiled"], ["select-layout", "-o"])
+lcase("sl-string-zoomed", *P3, ["resize-pane", "-Z", "-t", "a:0.0"], ["select-layout", _lay(_L3)])
+lcase("sl-string-top-cell-fixup", *P2, ["select-layout", _lay("190x40,0,0{100x50,0,0,0,99x50,101,0,1}")])
+
+# -- resize-pane --------------------------------------------------------------------------------
+
+lcase("rp-x", *P3, ["resize-pane", "-t", "a:0.0", "-x", "50"])
+lcase("rp-y", *P3, ["resize-pane", "-t", "a:0.1", "-y", "10"])
+lcase("rp-x-percent", *P3, ["resize-pane", "-t", "a:0.0", "-x", "25%"])
+lcase("rp-y-percent", *P3, ["resize-pane", "-t", "a:0.2", "-y", "80%"])
+lcase("rp-x-last-cell", *P3, ["resize-pane", "-t", "a:0.1", "-x", "30"])
+lcase("rp-x-huge", *P3, ["resize-pane", "-t", "a:0.0", "-x", "5000"])
+lcase("rp-xy-both", *P4, ["resize-pane", "-t", "a:0.3", "-x", "70", "-y", "12"])
+lcase("rp-L", *P3, ["resize-pane", "-t", "a:0.1", "-L", "10"])
+lcase("rp-R", *P3, ["resize-pane", "-t", "a:0.0", "-R"])
+lcase("rp-U", *P3, ["resize-pane", "-t", "a:0.2", "-U", "5"])
+lcase("rp-D", *P3, ["resize-pane", "-t", "a:0.1", "-D", "100"])
+lcase("rp-D-last-row", *P3, ["resize-pane", "-t", "a:0.2", "-D", "3"])
+lcase("rp-single-pane", LNS(), ["resize-pane", "-L", "5"])
+lcase("rp-Z", *P3, ["resize-pane", "-Z", "-t", "a:0.0"])
+lcase("rp-Z-toggle", *P3, ["resize-pane", "-Z"], ["resize-pane", "-Z"])
+lcase("rp-Z-single-pane", LNS(), ["resize-pane", "-Z"])
+lcase("rp-Z-then-resize", *P3, ["resize-pane", "-Z"], ["resize-pane", "-t", "a:0.0", "-R", "4"])
+case("rp-Z-flags", *P3, ["resize-pane", "-Z", "-t", "a:0.1"],
+     ["list-windows", "-F", "#{window_flags} #{window_zoomed_flag} #{window_active}"])
+case("rp-Z-list-panes", *P3, ["resize-pane", "-Z", "-t", "a:0.1"], ["list-panes", "-F", "#{pane_id} #{pane_active}"])
+case("rp-bad-adjustment", *P3, ["resize-pane", "-L", "abc"])
+case("rp-zero-adjustment", *P3, ["resize-pane", "-L", "0"])
+case("rp-bad-width", *P3, ["resize-pane", "-x", "abc"])
+case("rp-bad-width-percent", *P3, ["resize-pane", "-x", "150%"])
+case("rp-bad-height", *P3, ["resize-pane", "-y", "-3"])
+
+# -- resize-window ------------------------------------------------------------------------------
+
+lcase("rw-x", *P3, ["resize-window", "-x", "120"])
+lcase("rw-y", *P3, ["resize-window", "-y", "30"])
+lcase("rw-xy-grow", *P3, ["resize-window", "-x", "250", "-y", "60"])
+lcase("rw-L", *P3, ["resize-window", "-L", "20"])
+lcase("rw-R", *P3, ["resize-window", "-R"])
+lcase("rw-U", *P3, ["resize-window", "-U", "7"])
+lcase("rw-D", *P3, ["resizew", "-D", "3"])
+lcase("rw-too-small-for-panes", *P4, ["resize-window", "-x", "5", "-y", "3"])
+lcase("rw-A", *P3, ["resize-window", "-x", "100"], ["resize-window", "-A"])
+lcase("rw-a", *P3, ["resize-window", "-y", "20"], ["resize-window", "-a"])
+lcase("rw-zoomed", *P3, ["resize-pane", "-Z", "-t", "a:0.1"], ["resize-window", "-x", "150"])
+lcase("rw-then-layout", *P4, ["resize-window", "-x", "100", "-y", "30"], ["select-layout", "tiled"])
+case("rw-window-size-option", *P3, ["resize-window", "-x", "120"], ["show-options", "-w", "window-size"])
+case("rw-bad-width", *P3, ["resize-window", "-x", "0"])
+case("rw-bad-height", *P3, ["resize-window", "-y", "20000"])
+case("rw-bad-adjustment", *P3, ["resize-window", "-L", "x"])
+
+# -- swap-pane ----------------------------------------------------------------------------------
+
+lcase("swp-s-t", *P4, ["swap-pane", "-s", "a:0.0", "-t", "a:0.2"])
+lcase("swp-D", *P4, ["swap-pane", "-D"])
+lcase("swp-U", *P4, ["swap-pane", "-U"])
+lcase("swp-D-wraps", *P4, ["select-pane", "-t", "a:0.3"], ["swap-pane", "-D"])
+lcase("swp-U-wraps", *P4, ["select-pane", "-t", "a:0.0"], ["swap-pane", "-U"])
+lcase("swp-d", *P4, ["swap-pane", "-d", "-s", "a:0.3", "-t", "a:0.0"])
+lcase("swp-active-moves", *P4, ["swap-pane", "-s", "a:0.1", "-t", "a:0.3"])
+lcase("swp-same", *P4, ["swap-pane", "-s", "a:0.1", "-t", "a:0.1"])
+lcase("swp-zoomed", *P4, ["resize-pane", "-Z"], ["swap-pane", "-s", "a:0.0", "-t", "a:0.1"])
+lcase("swp-Z-keeps-zoom", *P4, ["resize-pane", "-Z"], ["swap-pane", "-Z", "-D"])
+lcase("swp-marked-source", *P4, ["select-pane", "-m", "-t", "a:0.0"], ["swap-pane", "-t", "a:0.2"])
+acase("swp-cross-window", *PW, ["swap-pane", "-s", "a:0.0", "-t", "a:1.0"])
+acase("swp-cross-session", *PW, ["swap-pane", "-s", "a:0.1", "-t", "b:0"])
+acase("swp-cross-window-d", *PW, ["swap-pane", "-d", "-s", "a:1.0", "-t", "a:0.1"])
+case("swp-bad-target", *P4, ["swap-pane", "-t", "a:0.9"])
+
+# -- rotate-window ------------------------------------------------------------------------------
+
+lcase("rotw-U", *P4, ["rotate-window"])
+lcase("rotw-D", *P4, ["rotate-window", "-D"])
+lcase("rotw-twice", *P5, ["rotate-window", "-U"], ["rotatew", "-U"])
+lcase("rotw-zoomed", *P4, ["resize-pane", "-Z"], ["rotate-window"])
+lcase("rotw-Z", *P4, ["resize-pane", "-Z"], ["rotate-window", "-Z", "-D"])
+lcase("rotw-one-pane", LNS(), ["rotate-window"])
+lcase("rotw-target", *PW, ["rotate-window", "-t", "a:0"])
+
+# -- break-pane ---------------------------------------------------------------------------------
+
+acase("bp-basic", *P3, ["break-pane"])
+acase("bp-d", *P3, ["break-pane", "-d", "-s", "a:0.0"])
+acase("bp-n", *P3, ["break-pane", "-n", "broken"], ["list-windows", "-F", WINFMTN])
+case("bp-P", *P3, ["break-pane", "-P"])
+case("bp-P-F", *P3, ["break-pane", "-d", "-P", "-F", "#{window_id} #{pane_id} #{window_panes} #{window_active}"])
+acase("bp-t-index", *P3, ["break-pane", "-t", "a:7"])
+acase("bp-t-session", *P3, *[[*LNS("b")]], ["break-pane", "-s", "a:0.1", "-t", "b:"])
+case("bp-t-index-in-use", *PW, ["break-pane", "-t", "a:1"])
+acase("bp-a", *[W3[0] + SPL("-h")], ["select-window", "-t", "a:0"], ["break-pane", "-a", "-s", "a:2.1", "-t", "a:0"])
+acase("bp-b", *[W3[0] + SPL("-h")], ["break-pane", "-b", "-s", "a:2.0", "-t", "a:1"])
+acase("bp-single-pane", *PW, ["break-pane", "-s", "a:1"])
+acase("bp-single-pane-t", *PW, ["break-pane", "-d", "-s", "a:1", "-t", "b:5"])
+acase("bp-single-pane-last-in-session", *PW, ["break-pane", "-s", "b:0", "-t", "a:"])
+acase("bp-zoomed", *P3, ["resize-pane", "-Z", "-t", "a:0.0"], ["break-pane", "-s", "a:0.1"])
+case("bp-active-after", *P4, ["select-pane", "-t", "a:0.1"], ["select-pane", "-t", "a:0.3"],
+     ["break-pane", "-d"], ["list-panes", "-t", "a:0", "-F", "#{pane_id} #{pane_active} #{pane_last}"])
+
+# -- join-pane / move-pane ----------------------------------------------------------------------
+
+acase("jp-basic", *PW, ["join-pane", "-s", "a:1", "-t", "a:0.0"])
+acase("jp-h", *PW, ["join-pane", "-h", "-s", "a:1", "-t", "a:0.1"])
+acase("jp-v-b", *PW, ["join-pane", "-v", "-b", "-s", "a:1", "-t", "a:0.0"])
+acase("jp-f", *PW, ["join-pane", "-f", "-s", "a:1", "-t", "a:0.1"])
+acase("jp-f-h-b", *PW, ["join-pane", "-f", "-h", "-b", "-s", "a:1", "-t", "a:0.1"])
+acase("jp-l", *PW, ["join-pane", "-l", "12", "-s", "a:1", "-t", "a:0.0"])
+acase("jp-l-percent", *PW, ["join-pane", "-h", "-l", "30%", "-s", "a:1", "-t", "a:0.0"])
+acase("jp-p", *PW, ["join-pane", "-p", "25", "-s", "a:1", "-t", "a:0.0"])
+acase("jp-d", *PW, ["join-pane", "-d", "-s", "a:1", "-t", "a:0.0"])
+acase("jp-from-other-session", *PW, ["join-pane", "-s", "b:0", "-t", "a:1"])
+acase("jp-within-window", *P4, ["join-pane", "-h", "-s", "a:0.0", "-t", "a:0.2"])
+acase("jp-keeps-src-window", *P4, ["new-window", "-t", "a:1", *CAT], ["join-pane", "-s", "a:0.1", "-t", "a:1"])
+acase("jp-marked", *PW, ["select-pane", "-m", "-t", "a:1"], ["join-pane", "-t", "a:0.1"])
+acase("movep", *PW, ["move-pane", "-s", "a:1", "-t", "a:0.1"])
+acase("movep-zoomed", *PW, ["resize-pane", "-Z", "-t", "a:0.0"], ["movep", "-s", "a:1", "-t", "a:0.1"])
+case("jp-same-pane", *PW, ["join-pane", "-s", "a:0.1", "-t", "a:0.1"])
+case("jp-too-small", [*LNS(x=20, y=3), *SPL("-h")], ["new-window", *CAT], ["join-pane", "-s", "a:1", "-t", "a:0.0"])
+case("jp-size-invalid", *PW, ["join-pane", "-l", "abc", "-s", "a:1", "-t", "a:0.0"])
+case("jp-size-percent-invalid", *PW, ["join-pane", "-l", "200%", "-s", "a:1", "-t", "a:0.0"])
+case("jp-p-invalid", *PW, ["join-pane", "-p", "101", "-s", "a:1", "-t", "a:0.0"])
+case("jp-no-marked", *PW, ["join-pane", "-t", "a:0.0"])
+
+# -- move-window / link-window / unlink-window / swap-window ------------------------------------
+
+WLIST = ["list-windows", "-a", "-F", "#{session_name}:#{window_index} #{window_id} #{window_name} #{window_flags}"]
+case("mw-index", *W3, ["move-window", "-s", "a:0", "-t", "a:5"], WLIST)
+case("mw-default-index", *W3, ["move-window", "-s", "a:0"], WLIST)
+case("mw-r", *W3, ["move-window", "-s", "a:0", "-t", "a:5"], ["move-window", "-r"], WLIST)
+case("mw-r-target", *W3, *[[*NS("b", "-n", "bw")]], ["move-window", "-s", "a:1", "-t", "b:4"],
+     ["move-window", "-r", "-t", "b"], WLIST)
+case("mw-r-bad-target", *W3, ["move-window", "-r", "-t", "nosuch"])
+case("mw-a", *W3, ["move-window", "-a", "-s", "a:2", "-t", "a:0"], WLIST)
+case("mw-b", *W3, ["move-window", "-b", "-s", "a:2", "-t", "a:0"], WLIST)
+case("mw-d", *W3, ["move-window", "-d", "-s", "a:1", "-t", "a:7"], WLIST)
+case("mw-k", *W3, ["move-window", "-k", "-s", "a:0", "-t", "a:2"], WLIST)
+case("mw-in-use", *W3, ["move-window", "-s", "a:0", "-t", "a:2"])
+case("mw-same-index", *W3, ["move-window", "-s", "a:1", "-t", "a:1"])
+case("mw-other-session", *W3, *[[*NS("b", "-n", "bw")]], ["move-window", "-s", "a:1", "-t", "b:"], WLIST)
+case("mw-last-of-session", *W3, *[[*NS("b", "-n", "bw")]], ["move-window", "-s", "b:0", "-t", "a:"], WLIST)
+case("mw-renumber-option", *W3, ["set", "-g", "renumber-windows", "on"], *[[*NS("b", "-n", "bw")]],
+     ["move-window", "-s", "a:0", "-t", "b:"], WLIST)
+case("mw-renumber-with-s", *W3, ["set", "-g", "renumber-windows", "on"],
+     ["move-window", "-s", "a:0", "-t", "a:9"], WLIST)
+case("mw-marked-renumbered", *W3, ["select-pane", "-m", "-t", "a:2"], ["move-window", "-r"],
+     D("#{pane_marked_set}"))
+case("lnkw-basic", *W3, *[[*NS("b", "-n", "bw")]], ["link-window", "-s", "a:1", "-t", "b:3"], WLIST)
+case("lnkw-linked-flag", *W3, *[[*NS("b", "-n", "bw")]], ["link-window", "-s", "a:1", "-t", "b:3"],
+     ["list-windows", "-a", "-F", "#S:#I #{window_linked} #{window_linked_sessions} #{window_active_sessions}"])
+case("lnkw-same-session", *W3, ["link-window", "-s", "a:1", "-t", "a:6"], WLIST)
+case("lnkw-a", *W3, ["link-window", "-a", "-s", "a:2", "-t", "a:0"], WLIST)
+case("lnkw-b", *W3, ["link-window", "-b", "-s", "a:2", "-t", "a:1"], WLIST)
+case("lnkw-d", *W3, *[[*NS("b", "-n", "bw")]], ["link-window", "-d", "-s", "a:1", "-t", "b:"], WLIST)
+case("lnkw-k", *W3, *[[*NS("b", "-n", "bw")]], ["link-window", "-k", "-s", "a:1", "-t", "b:0"], WLIST)
+case("lnkw-in-use", *W3, *[[*NS("b", "-n", "bw")]], ["link-window", "-s", "a:1", "-t", "b:0"])
+case("lnkw-same-index", *W3, ["link-window", "-s", "a:1", "-t", "a:1"])
+case("lnkw-no-r", *W3, ["link-window", "-r"])
+case("unlinkw-linked", *W3, *[[*NS("b", "-n", "bw")]], ["link-window", "-s", "a:1", "-t", "b:3"],
+     ["unlink-window", "-t", "a:1"], WLIST)
+case("unlinkw-only-linked", *W3, ["unlink-window", "-t", "a:1"])
+case("unlinkw-k", *W3, ["unlink-window", "-k", "-t", "a:1"], WLIST)
+case("unlinkw-k-current", *W3, ["unlink-window", "-k"], WLIST)
+case("unlinkw-k-last", *W3, *[[*NS("b", "-n", "bw")]], ["unlink-window", "-k", "-t", "b:0"], LSESS)
+case("swpw-basic", *W3, ["swap-window", "-s", "a:0", "-t", "a:2"], WLIST)
+case("swpw-d", *W3, ["swap-window", "-d", "-s", "a:0", "-t", "a:1"], WLIST)
+case("swpw-cross-session", *W3, *[[*NS("b", "-n", "bw")]], ["swap-window", "-s", "a:1", "-t", "b:0"], WLIST)
+case("swpw-cross-session-d", *W3, *[[*NS("b", "-n", "bw")]], ["swap-window", "-d", "-s", "a:1", "-t", "b:0"], WLIST)
+case("swpw-same", *W3, ["swap-window", "-s", "a:1", "-t", "a:1"], WLIST)
+case("swpw-default-source", *W3, ["swap-window", "-t", "a:0"], WLIST)
+case("swpw-marked", *W3, ["select-pane", "-m", "-t", "a:0"], ["swap-window", "-t", "a:1"],
+     ["list-windows", "-F", "#I #W #{window_marked_flag}"])
+case("swpw-grouped", *W3, ["new-session", "-d", "-s", "g", "-t", "a"], ["swap-window", "-s", "a:0", "-t", "g:1"])
+
+# -- respawn-pane / respawn-window ---------------------------------------------------------------
+
+READX = sh("read x; exit 3")
+case("rsp-still-active", *P2, ["respawn-pane", "-t", "a:0.0"])
+case("rsp-k", *P2, ["respawn-pane", "-k", "-t", "a:0.0", *pf("again")], Wait("a:0.0", "again"),
+     ["capture-pane", "-p", "-t", "a:0.0", ";", "display", "-p", "-t", "a:0.0",
+      "#{pane_id} #{pane_dead} #{pane_start_command} #{pane_width}x#{pane_height}"])
+case("rsp-k-same-command", *P2, ["respawn-pane", "-k", "-t", "a:0.0"], ready("a:0.0"),
+     D("#{pane_id} #{pane_dead} #{pane_start_command}", "a:0.0"))
+case("rsp-dead", [*LNS(cmd=READX), ";", "set", "-g", "remain-on-exit", "on"], ["send-keys", "-t", "a", "Enter"],
+     Wait("a", "1", "#{pane_dead}"), ["respawn-pane", "-t", "a", *pf("back")], Wait("a", "back"),
+     ["capture-pane", "-p", "-t", "a", ";", "display", "-p", "#{pane_dead} #{pane_dead_status}|#{pane_start_command}"])
+case("rsp-dead-status", [*LNS(cmd=READX), ";", "set", "-g", "remain-on-exit", "on"], ["send-keys", "-t", "a", "Enter"],
+     Wait("a", "1", "#{pane_dead}"), D("#{pane_dead} #{pane_dead_status}"))
+case("rsp-c", *P2, ["respawn-pane", "-k", "-c", "/tmp", "-t", "a:0.1"], Wait("a:0.1", "/tmp", "#{pane_current_path}"),
+     D("#{pane_current_path} #{pane_current_command}", "a:0.1"))
+case("rsp-e", *P2, ["respawn-pane", "-k", "-e", "FOO=bar", "-t", "a:0.1", *sh('printf "<$FOO>"; exec cat')],
+     Wait("a:0.1", ">"), ["capture-pane", "-p", "-t", "a:0.1"])
+case("rsp-keeps-title", *P2, ["select-pane", "-t", "a:0.0", "-T", "kept"], ["respawn-pane", "-k", "-t", "a:0.0"],
+     ready("a:0.0"), D("#{pane_title}", "a:0.0"))
+case("rsw-still-active", *P3, ["respawn-window", "-t", "a:0"])
+case("rsw-k", *P3, ["respawn-window", "-k", "-t", "a:0"], ready("a:0"), LSTATE)
+case("rsw-k-command", *P3, ["respawn-window", "-k", "-t", "a:0", *pf("win")], Wait("a:0", "win"),
+     ["capture-pane", "-p", "-t", "a:0", ";", *LSTATE])
+case("rsw-selects-window", *W3, ["respawn-window", "-k", "-t", "a:0"], ready("a:0"), ["list-windows", "-F", WINFMTN])
+case("rsw-dead", [*LNS(cmd=READX), ";", "set", "-g", "remain-on-exit", "on"], ["send-keys", "-t", "a", "Enter"],
+     Wait("a", "1", "#{pane_dead}"), ["respawn-window", "-t", "a", *pf("back")], Wait("a", "back"),
+     ["capture-pane", "-p", "-t", "a", ";", "display", "-p", "#{pane_dead} #{window_panes}"])
+
+# -- kill-pane -a / kill-window -a / active pane after a kill ------------------------------------
+
+lcase("kp-a-zoomed", *P4, ["resize-pane", "-Z", "-t", "a:0.1"], ["kill-pane", "-a", "-t", "a:0.2"])
+lcase("kp-a-active", *P4, ["kill-pane", "-a"])
+lcase("kp-a-one-pane", LNS(), ["kill-pane", "-a"])
+case("kp-active-goes-to-last", *P4, ["select-pane", "-t", "a:0.0"], ["select-pane", "-t", "a:0.2"],
+     ["kill-pane", "-t", "a:0.2"], ["list-panes", "-F", "#{pane_id} #{pane_active} #{pane_last}"])
+case("kp-active-no-last", *P4, ["select-pane", "-t", "a:0.0"], ["kill-pane", "-t", "a:0.1"], ["kill-pane"],
+     ["list-panes", "-F", "#{pane_id} #{pane_active} #{pane_last}"])
+case("kp-last-cleared", *P4, ["select-pane", "-t", "a:0.0"], ["kill-pane", "-t", "a:0.3"],
+     ["list-panes", "-F", "#{pane_id} #{pane_active} #{pane_last}", ";", "select-pane", "-l"])
+case("kw-a-linked", *W3, *[[*NS("b", "-n", "bw")]], ["link-window", "-s", "a:1", "-t", "a:5"],
+     ["kill-window", "-a", "-t", "a:1"], WLIST)
+case("kw-a-one", NS("a"), ["kill-window", "-a"], ["list-windows", "-F", WINFMT])
+case("kw-current-picks-previous", *W3, ["select-window", "-t", "a:0"], ["kill-window", "-t", "a:1"],
+     ["kill-window"], ["list-windows", "-F", WINFMTN])
+
+# -- select-pane -m / -M and {marked} ------------------------------------------------------------
+
+MARKFMT = "#{pane_id} #{pane_marked} #{pane_marked_set} #{window_marked_flag} #{window_flags}"
+case("selp-m", *P3, ["select-pane", "-m", "-t", "a:0.1"], ["list-panes", "-F", MARKFMT])
+case("selp-m-toggle", *P3, ["select-pane", "-m", "-t", "a:0.1"], ["select-pane", "-m", "-t", "a:0.1"],
+     ["list-panes", "-F", MARKFMT])
+case("selp-m-move", *P3, ["select-pane", "-m", "-t", "a:0.1"], ["select-pane", "-m", "-t", "a:0.0"],
+     ["list-panes", "-F", MARKFMT])
+case("selp-M", *P3, ["select-pane", "-m", "-t", "a:0.1"], ["select-pane", "-M"], ["list-panes", "-F", MARKFMT])
+case("selp-m-zoomed-hidden", *P3, ["resize-pane", "-Z", "-t", "a:0.2"], ["select-pane", "-m", "-t", "a:0.0"],
+     ["list-panes", "-F", MARKFMT])
+case("selp-m-other-session", *PW, ["link-window", "-s", "a:0", "-t", "b:4"], ["select-pane", "-m", "-t", "a:0.1"],
+     ["list-panes", "-a", "-F", "#S:#I.#P " + MARKFMT])
+case("selp-marked-target", *P3, ["select-pane", "-m", "-t", "a:0.1"], D("#{pane_id}", "{marked}"))
+case("selp-marked-tilde", *P3, ["select-pane", "-m", "-t", "a:0.0"], D("#{pane_id}", "~"))
+case("selp-no-marked", *P3, D("#{pane_id}", "{marked}"))
+case("selp-marked-killed", *P3, ["select-pane", "-m", "-t", "a:0.1"], ["kill-pane", "-t", "a:0.1"],
+     ["list-panes", "-F", MARKFMT])
+case("selp-marked-swapped-away", *PW, ["select-pane", "-m", "-t", "a:0.1"], ["swap-pane", "-s", "a:0.1", "-t", "b:0"],
+     ["list-panes", "-a", "-F", "#S:#I.#P " + MARKFMT])
+case("selp-marked-list-windows", *PW, ["select-pane", "-m", "-t", "a:1"],
+     ["list-windows", "-a", "-F", "#S:#I #{window_flags} #{window_marked_flag}"])
+
+
 # == Key tables: bind-key, unbind-key, list-keys, send-prefix ==================================
 # tmux 3.3a's default tables must list byte for byte (columns, escaping, \; between commands);
 # bindings are made on the command line and from config files, and every error path is compared.
@@ -609,3 +984,430 @@ case("kb-conf-errors", NS(), ["source-file", KB_ERRORS])
 case("kb-conf-errors-bound", NS(), ["source-file", KB_ERRORS], LSK("z", ";", "list-keys", "x"))
 case("kb-conf-parse-error", NS(), ["source-file", KB_PARSE_ERROR])
 case("kb-conf-parse-error-nothing-bound", NS(), ["source-file", KB_PARSE_ERROR], LSK("x"))
+
+# == buffers, environment, shell commands, wait-for, pipe-pane, hooks (tmux 3.3a's commands) =====
+# Files are named after the server's socket (#{b:socket_path}), so the three runs of a case write
+# their own files in the shared home; LABEL hides the name in messages.
+LABEL = ((r"\b[thd][0-9a-f]{8}\b", "LABEL"),)
+BUF = "'#{b:socket_path}.buf'"
+
+
+def bcase(id: str, *steps: Step) -> None:
+    case(id, NS("a"), *steps, subs=LABEL)
+
+
+def LSB(*extra: str) -> list[str]:
+    return ["list-buffers", *extra]
+
+
+# -- set-buffer, delete-buffer, list-buffers ------------------------------------------------------
+
+bcase("setb-auto-names", ["set-buffer", "hello", ";", "set-buffer", "world"], LSB())
+bcase("setb-named", ["set-buffer", "-b", "foo", "xx", ";", "set-buffer", "yy"], LSB())
+bcase("setb-replace-named-order", ["set-buffer", "-b", "foo", "1", ";", "set-buffer", "2", ";",
+                                   "set-buffer", "-b", "foo", "three"], LSB())
+bcase("setb-append", ["set-buffer", "-b", "foo", "ab", ";", "set-buffer", "-a", "-b", "foo", "cd"],
+      ["show-buffer", "-b", "foo"])
+bcase("setb-append-unknown-new", ["set-buffer", "-a", "-b", "new", "x"], LSB())
+bcase("setb-append-no-name", ["set-buffer", "x", ";", "set-buffer", "-a", "y"], LSB())
+bcase("setb-rename-top", ["set-buffer", "hello", ";", "set-buffer", "-n", "renamed"], LSB())
+bcase("setb-rename-named", ["set-buffer", "-b", "a", "x", ";", "set-buffer", "-b", "a", "-n", "b"], LSB())
+bcase("setb-rename-no-longer-auto", ["set-buffer", "one", ";", "set-buffer", "-n", "kept", ";",
+                                     "set-buffer", "two"], LSB())
+bcase("setb-rename-unknown", ["set-buffer", "-b", "nope", "-n", "x"])
+bcase("setb-rename-exists", ["set-buffer", "-b", "a", "1", ";", "set-buffer", "-b", "b", "2"],
+      ["set-buffer", "-b", "a", "-n", "b"])
+bcase("setb-rename-empty", ["set-buffer", "x"], ["set-buffer", "-n", ""])
+bcase("setb-rename-none", ["set-buffer", "-n", "x"])
+bcase("setb-no-data", ["set-buffer"])
+bcase("setb-empty-data", ["set-buffer", ""], LSB())
+bcase("setb-empty-name", ["set-buffer", "-b", "", "x"])
+bcase("setb-w-no-terminal", ["set-buffer", "-w", "clip"], LSB())
+bcase("setb-t-bad-client", ["set-buffer", "-t", "/dev/nope", "x"], LSB())
+bcase("setb-alias", ["setb", "-b", "al", "v"], ["showb", "-b", "al"])
+bcase("buffer-limit", ["set", "-s", "buffer-limit", "2", ";", "set-buffer", "a", ";", "set-buffer", "b",
+                       ";", "set-buffer", "-b", "named", "n", ";", "set-buffer", "c"], LSB())
+bcase("buffer-limit-shrunk", ["set-buffer", "a", ";", "set-buffer", "b", ";", "set-buffer", "c"],
+      ["set", "-s", "buffer-limit", "1"], LSB(), ["set-buffer", "d", ";", "list-buffers"])
+bcase("buffer-index-not-reused", ["set-buffer", "a", ";", "delete-buffer", ";", "set-buffer", "b"], LSB())
+bcase("deleteb-top", ["set-buffer", "a", ";", "set-buffer", "b", ";", "delete-buffer"], LSB())
+bcase("deleteb-top-is-named", ["set-buffer", "x", ";", "set-buffer", "-b", "n", "y", ";", "delete-buffer"], LSB())
+bcase("deleteb-named", ["set-buffer", "-b", "foo", "x", ";", "set-buffer", "y"], ["delete-buffer", "-b", "foo"], LSB())
+bcase("deleteb-unknown", ["set-buffer", "y"], ["delete-buffer", "-b", "nope"])
+bcase("deleteb-none", ["delete-buffer"])
+bcase("lsb-empty", LSB())
+bcase("lsb-format", ["set-buffer", "-b", "n", "abc", ";", "set-buffer", "defg"],
+      LSB("-F", "#{buffer_name}:#{buffer_size}:#{buffer_sample}|#{session_name}|#{client_name}|#{line}"))
+bcase("lsb-filter", ["set-buffer", "a", ";", "set-buffer", "-b", "keep", "b", ";", "set-buffer", "c"],
+      LSB("-f", "#{m:k*,#{buffer_name}}"))
+bcase("lsb-filter-false", ["set-buffer", "a"], LSB("-f", "0"))
+bcase("lsb-sample-escapes", ["set-buffer", 'a b\tc\nd\\e"f$x$1\x01\x7f\u00e9\x1bend$'], LSB())
+bcase("lsb-sample-nul-octal", ["set-buffer", "x\r\x07\x08\x0b\x0c"], LSB())
+bcase("lsb-sample-long", ["set-buffer", "x" * 250], LSB())
+bcase("lsb-sample-utf8-cut", ["set-buffer", "\u00e9" * 150], LSB())
+bcase("lsb-sample-exact-200", ["set-buffer", "y" * 200], LSB())
+
+# -- show-buffer, save-buffer, load-buffer --------------------------------------------------------
+
+bcase("showb-top", ["set-buffer", "hello", ";", "set-buffer", "-b", "n", "named"], ["show-buffer"])
+bcase("showb-raw", ["set-buffer", "l1\nl2\t\x01\n"], ["show-buffer"])
+bcase("showb-named", ["set-buffer", "-b", "n", "named", ";", "set-buffer", "top"], ["show-buffer", "-b", "n"])
+bcase("showb-none", ["show-buffer"])
+bcase("showb-unknown", ["set-buffer", "x"], ["show-buffer", "-b", "nope"])
+# tmux's client gives its stdout to the first stream that asks; later ones get EBADF.
+bcase("showb-then-print", ["set-buffer", "hello"], ["show-buffer", ";", "display-message", "-p", "after"])
+bcase("print-then-showb", ["set-buffer", "hello"],
+      ["display-message", "-p", "before", ";", "show-buffer", ";", "display-message", "-p", "after"])
+bcase("showb-twice", ["set-buffer", "hello"], ["show-buffer", ";", "show-buffer"])
+bcase("saveb-stdout", ["set-buffer", "to stdout"], ["save-buffer", "-"])
+bcase("saveb-stdout-error-next", ["set-buffer", "x"], ["save-buffer", "-", ";", "has-session", "-t", "nope"])
+bcase("saveb-load-roundtrip", ["set-buffer", "-b", "src", "some\ndata\n"], ["save-buffer", "-b", "src", BUF],
+      ["load-buffer", "-b", "dst", BUF], LSB())
+bcase("saveb-append", ["set-buffer", "one,"], ["save-buffer", BUF], ["save-buffer", "-a", BUF],
+      ["save-buffer", "-a", BUF], ["load-buffer", BUF, ";", "show-buffer"])
+bcase("saveb-truncates", ["set-buffer", "a long first text"], ["save-buffer", BUF], ["set-buffer", "short"],
+      ["save-buffer", BUF], ["load-buffer", "-b", "r", BUF, ";", "show-buffer", "-b", "r"])
+bcase("saveb-bad-dir", ["set-buffer", "x"], ["save-buffer", "/nonexistent/dir/file", ";", "display-message", "-p", "next"])
+bcase("saveb-relative-bad", ["set-buffer", "x"], ["save-buffer", "nodir/#{session_name}.out"])
+bcase("saveb-none", ["save-buffer", BUF])
+bcase("saveb-unknown", ["set-buffer", "x"], ["save-buffer", "-b", "nope", BUF])
+bcase("loadb-missing", ["load-buffer", "nofile-#{session_name}", ";", "display-message", "-p", "next"])
+bcase("loadb-missing-absolute", ["load-buffer", "/nonexistent/file"])
+bcase("loadb-stdin-empty", ["load-buffer", "-"], LSB())
+bcase("loadb-directory", ["load-buffer", "/tmp"], LSB())
+bcase("loadb-named-replaces", ["set-buffer", "-b", "r", "old"], ["save-buffer", "-b", "r", BUF],
+      ["set-buffer", "-b", "r", "older"], ["load-buffer", "-b", "r", BUF], LSB())
+bcase("loadb-empty-name", ["set-buffer", "x"], ["save-buffer", BUF], ["load-buffer", "-b", "", BUF])
+bcase("loadb-w", ["set-buffer", "x"], ["save-buffer", BUF], ["load-buffer", "-w", "-b", "w", BUF], LSB())
+bcase("loadb-then-stdin", ["set-buffer", "x"], ["load-buffer", "-", ";", "load-buffer", "-"])
+
+# -- paste-buffer ---------------------------------------------------------------------------------
+
+BRACKET = sh("printf '\\033[?2004h'; stty raw -echo; printf READY; exec cat -v")
+
+
+def pcase(id: str, buf: str, paste: list[str], wait: str, cmd: list[str] = RAW, *extra: Step) -> None:
+    case(id, NS("a", cmd=cmd), Wait("a", "READY"), ["set-buffer", buf], *extra, paste, Wait("a", wait),
+         ["capture-pane", "-p", "-t", "a"])
+
+
+pcase("pasteb-cr", "a\nb\nEND", ["paste-buffer", "-t", "a"], "END")
+pcase("pasteb-r", "a\nb\nEND", ["paste-buffer", "-r", "-t", "a"], "END")
+pcase("pasteb-s", "a\nb\nEND", ["paste-buffer", "-s", "|", "-t", "a"], "END")
+pcase("pasteb-s-empty", "a\nb\nEND", ["paste-buffer", "-s", "", "-t", "a"], "END")
+pcase("pasteb-p-no-bracket-mode", "xy\nEND", ["paste-buffer", "-p", "-t", "a"], "END")
+pcase("pasteb-p-bracket", "xy\nEND", ["paste-buffer", "-p", "-t", "a"], "201~", BRACKET)
+pcase("pasteb-bracket-without-p", "xy\nEND", ["paste-buffer", "-t", "a"], "END", BRACKET)
+pcase("pasteb-named", "top", ["paste-buffer", "-b", "n", "-t", "a"], "END", RAW,
+      ["set-buffer", "-b", "n", "namedEND"])
+case("pasteb-d", NS("a", cmd=RAW), Wait("a", "READY"), ["set-buffer", "pasted", ";", "set-buffer", "-b", "keep", "k"],
+     ["paste-buffer", "-d", "-b", "buffer0"], Wait("a", "pasted"), LSB())
+case("pasteb-unknown", NS("a"), ["paste-buffer", "-b", "nope"])
+case("pasteb-none", NS("a"), ["paste-buffer", ";", "display-message", "-p", "ok"])
+case("pasteb-input-off", NS("a", cmd=RAW), Wait("a", "READY"), ["set-buffer", "hidden"],
+     ["select-pane", "-d", "-t", "a", ";", "paste-buffer", "-t", "a", ";", "select-pane", "-e", "-t", "a",
+      ";", "send-keys", "-t", "a", "shown"], Wait("a", "shown"), ["capture-pane", "-p", "-t", "a"])
+case("pasteb-bad-target", NS("a"), ["set-buffer", "x"], ["paste-buffer", "-t", "a:9"])
+case("pasteb-alias-d-all", NS("a", cmd=RAW), Wait("a", "READY"), ["set-buffer", "x"],
+     ["pasteb", "-d"], Wait("a", "x"), ["list-buffers", ";", "display-message", "-p", "none left"])
+
+# -- set-environment, show-environment ------------------------------------------------------------
+
+case("showenv-session", NS("a"), ["show-environment", "-t", "a"])
+case("showenv-session-s", NS("a"), ["show-environment", "-s"])
+case("setenv-session", NS("a"), ["set-environment", "-t", "a", "FOO", "bar"], ["show-environment", "FOO"])
+case("setenv-global", NS("a"), ["set-environment", "-g", "HMUXG", "1"], ["show-environment", "-g", "HMUXG"])
+case("setenv-global-not-session", NS("a"), ["set-environment", "-g", "HMUXG", "1"], ["show-environment", "HMUXG"])
+case("setenv-F", NS("a"), ["set-environment", "-F", "FMT", "#{session_name}-#{window_index}"], ["show-environment", "FMT"])
+case("setenv-no-F", NS("a"), ["set-environment", "LIT", "#{session_name}"], ["show-environment", "LIT"])
+case("setenv-hidden", NS("a"), ["set-environment", "-h", "HID", "v", ";", "set-environment", "VIS", "w"],
+     ["show-environment", "-t", "a"])
+case("setenv-hidden-h", NS("a"), ["set-environment", "-h", "HID", "v", ";", "set-environment", "VIS", "w"],
+     ["show-environment", "-h"])
+case("setenv-hidden-one", NS("a"), ["set-environment", "-h", "HID", "v"], ["show-environment", "HID"])
+case("setenv-hidden-then-plain", NS("a"), ["set-environment", "-h", "HID", "v", ";", "set-environment", "HID", "p"],
+     ["show-environment", "HID"])
+case("setenv-r", NS("a"), ["set-environment", "-r", "FOO"], ["show-environment", "FOO"])
+case("setenv-r-existing", NS("a"), ["set-environment", "FOO", "x", ";", "set-environment", "-r", "FOO"],
+     ["show-environment", "-s", "FOO"])
+case("setenv-u", NS("a"), ["set-environment", "FOO", "x", ";", "set-environment", "-u", "FOO"], ["show-environment", "FOO"])
+case("setenv-u-missing", NS("a"), ["set-environment", "-u", "NEVER", ";", "display-message", "-p", "ok"])
+case("showenv-s-escapes", NS("a"), ["set-environment", "X", 'a$b"c`d\\e f'], ["show-environment", "-s", "X"])
+case("showenv-s-cleared", NS("a"), ["set-environment", "-r", "GONE"], ["show-environment", "-s", "GONE"])
+case("showenv-g-cleared", NS("a"), ["set-environment", "-gr", "GONE"], ["show-environment", "-g", "GONE"])
+case("showenv-gh", NS("a"), ["set-environment", "-gh", "GH", "2"], ["show-environment", "-gh"])
+case("setenv-err-empty", NS("a"), ["set-environment", "", "x"])
+case("setenv-err-equals", NS("a"), ["set-environment", "a=b", "x"])
+case("setenv-err-no-value", NS("a"), ["set-environment", "NOVALUE"])
+case("setenv-err-u-value", NS("a"), ["set-environment", "-u", "A", "b"])
+case("setenv-err-r-value", NS("a"), ["set-environment", "-r", "A", "b"])
+case("setenv-err-no-session", NS("a"), ["set-environment", "-t", "zz", "A", "b"])
+case("setenv-err-no-current", NOSESS, ["set-environment", "A", "b"])
+case("setenv-global-no-sessions", NOSESS, ["set-environment", "-g", "A", "b", ";", "show-environment", "-g", "A"])
+case("showenv-err-unknown", NS("a"), ["show-environment", "NOPE"])
+case("showenv-err-no-session", NS("a"), ["show-environment", "-t", "zz"])
+case("showenv-err-g-bad-t", NS("a"), ["show-environment", "-g", "-t", "zz", "HOME"])
+case("showenv-err-no-current", NOSESS, ["show-environment"])
+case("setenv-alias", NS("a"), ["setenv", "AL", "1"], ["showenv", "AL"])
+case("setenv-new-pane", NS("a"), ["set-environment", "-t", "a", "PV", "pv", ";", "set-environment", "-h", "-t", "a", "PH", "ph",
+                                  ";", "set-environment", "-r", "-t", "a", "HOME"],
+     ["split-window", "-d", "-t", "a", *sh('printf "<$PV|$PH|${HOME-unset}>"; exec cat')], Wait("a.1", ">"),
+     ["capture-pane", "-p", "-t", "a.1"])
+case("setenv-global-new-pane", NS("a"), ["set-environment", "-g", "GV", "gv", ";", "set-environment", "-t", "a", "GV", "sv"],
+     ["split-window", "-d", "-t", "a", *sh('printf "<$GV>"; exec cat')], Wait("a.1", ">"),
+     ["capture-pane", "-p", "-t", "a.1"])
+case("setenv-format-lookup", NS("a"), ["set-environment", "-t", "a", "EV", "fromenv"], D("#{EV}"))
+
+# -- run-shell ------------------------------------------------------------------------------------
+
+MODEFMT = "#{pane_in_mode}|#{pane_mode}"
+case("run-no-output-to-client", NS("a"), ["run-shell", "echo hi; echo two"])
+case("run-view-mode", NS("a"), ["run-shell", "echo hi"], D(MODEFMT))
+case("run-no-output-no-mode", NS("a"), ["run-shell", "true"], D(MODEFMT))
+case("run-view-mode-cancel", NS("a"), ["run-shell", "echo hi"], ["send-keys", "-X", "cancel"], D(MODEFMT))
+case("run-view-mode-other-command", NS("a"), ["run-shell", "echo hi"], ["send-keys", "-X", "page-up"], D(MODEFMT))
+case("run-t-pane", [*NS("a"), ";", "split-window", "-d", *CAT], ["run-shell", "-t", "a.1", "echo x"],
+     ["list-panes", "-F", "#{pane_index} " + MODEFMT])
+case("run-exit-status", NS("a"), ["run-shell", "exit 3"])
+case("run-signal", NS("a"), ["run-shell", "kill -9 $$"])
+case("run-status-reset", NS("a"), ["run-shell", "exit 2", ";", "run-shell", "true"])
+case("run-b", NS("a"), ["run-shell", "-b", "exit 3"])
+case("run-C", NS("a"), ["run-shell", "-C", "display-message -p hi"])
+case("run-C-format", NS("a"), ["run-shell", "-C", "display-message -p #{session_name}"])
+case("run-C-error", NS("a"), ["run-shell", "-C", "nosuchcommand"])
+case("run-C-then-next", NS("a"), ["run-shell", "-C", "display-message -p one", ";", "display-message", "-p", "two"])
+case("run-d-invalid", NS("a"), ["run-shell", "-d", "x", "true"])
+case("run-d-empty", NS("a"), ["run-shell", "-d", "", "-C", "display-message -p now"])
+case("run-d-C", NS("a"), ["run-shell", "-d", "0.1", "-C", "display-message -p delayed"])
+case("run-d-no-command", NS("a"), ["run-shell", "-d", "0.05", ";", "display-message", "-p", "after"])
+case("run-nothing", NS("a"), ["run-shell", ";", "display-message", "-p", "after"])
+case("run-format-expanded", NS("a"), ["run-shell", "exit #{e|+:1,2}"])
+case("run-session-env", NS("a"), ["set-environment", "-t", "a", "RC", "7"], ["run-shell", "-t", "a", "exit $RC"])
+case("run-term-program", NS("a"), ["run-shell", 'test "$TERM_PROGRAM" = tmux && exit 5'])
+case("run-tmux-env", NS("a"), ["run-shell", 'test -n "$TMUX" && exit 6'])
+case("run-stdin-eof", NS("a"), ["run-shell", "cat; exit 4"])
+case("run-cwd-client", NS("a"), ["run-shell", 'test "$PWD" = "$HOME" && exit 8'])
+case("run-bad-target-canfail", NS("a"), ["run-shell", "-t", "zz", "exit 2"])
+case("run-no-session", NOSESS, ["run-shell", "echo lost; exit 9"])
+case("run-alias", NS("a"), ["run", "exit 1"])
+
+# -- if-shell -------------------------------------------------------------------------------------
+
+case("if-true", NS("a"), ["if-shell", "true", "display-message -p yes", "display-message -p no"])
+case("if-false", NS("a"), ["if-shell", "false", "display-message -p yes", "display-message -p no"])
+case("if-false-no-else", NS("a"), ["if-shell", "false", "display-message -p yes", ";", "display-message", "-p", "z"])
+case("if-status-nonzero", NS("a"), ["if-shell", "exit 3", "display-message -p yes", "display-message -p no",
+                                    ";", "display-message", "-p", "after"])
+case("if-signal-is-false", NS("a"), ["if-shell", "kill -9 $$", "display-message -p yes", "display-message -p no"])
+case("if-F-true", NS("a"), ["if-shell", "-F", "#{==:a,a}", "display-message -p fyes", "display-message -p fno"])
+case("if-F-empty", NS("a"), ["if-shell", "-F", "", "display-message -p fyes", "display-message -p fno"])
+case("if-F-zero-prefix", NS("a"), ["if-shell", "-F", "0x", "display-message -p fyes", "display-message -p fno"])
+case("if-F-no-else", NS("a"), ["if-shell", "-F", "0", "display-message -p fyes", ";", "display-message", "-p", "z"])
+case("if-F-option", NS("a"), ["if-shell", "-F", "#{base-index}", "display-message -p one", "display-message -p zero"])
+case("if-parse-error", NS("a"), ["if-shell", "true", "nosuchcommand"])
+case("if-F-parse-error", NS("a"), ["if-shell", "-F", "1", "nosuchcommand", ";", "display-message", "-p", "z"])
+case("if-else-parse-error-unused", NS("a"), ["if-shell", "true", "display-message -p ok", "nosuchcommand"])
+case("if-b", NS("a"), ["if-shell", "-b", "true", "display-message -p bg", ";", "display-message", "-p", "fg"])
+case("if-b-sets-option", NS("a"), ["if-shell", "-b", "true", "set -g @ifb done"], Wait("a", "done", "#{@ifb}"),
+     ["show-options", "-gv", "@ifb"])
+case("if-target-format", NS("a"), ["if-shell", "-t", "a", "test #{session_name} = a", "display-message -p '#{session_name}'"])
+case("if-bad-target-canfail", NS("a"), ["if-shell", "-t", "zz", "true", "display-message -p x"])
+case("if-nested", NS("a"), ["if-shell", "true", "if-shell false 'display-message -p a' 'display-message -p b'"])
+case("if-two-commands", NS("a"), ["if-shell", "true", "display-message -p a ; display-message -p b"])
+case("if-shares-current", NS("a"), ["if-shell", "true", "new-window -d -n made", ";", "list-windows", "-F", WINFMTN])
+case("if-usage", NS("a"), ["if-shell", "true"])
+case("if-alias", NS("a"), ["if", "true", "display-message -p al"])
+
+# -- wait-for -------------------------------------------------------------------------------------
+
+case("wait-signal-first", NS("a"), ["wait-for", "-S", "ch", ";", "wait-for", "ch", ";", "display-message", "-p", "ok"])
+case("wait-signal-twice", NS("a"), ["wait-for", "-S", "ch", ";", "wait-for", "-S", "ch", ";", "wait-for", "ch",
+                                    ";", "display-message", "-p", "ok"])
+case("wait-unlock-unlocked", NS("a"), ["wait-for", "-U", "x"])
+case("wait-lock-unlock", NS("a"), ["wait-for", "-L", "x", ";", "wait-for", "-U", "x", ";", "display-message", "-p", "ok"])
+case("wait-unlock-twice", NS("a"), ["wait-for", "-L", "x", ";", "wait-for", "-U", "x", ";", "wait-for", "-U", "x"])
+case("wait-lock-held-between-clients", NS("a"), ["wait-for", "-L", "lk"], ["wait-for", "-U", "lk"],
+     ["wait-for", "-U", "lk"])
+case("wait-S-wins-over-L", NS("a"), ["wait-for", "-S", "-L", "c", ";", "wait-for", "c", ";", "display-message", "-p", "ok"])
+case("wait-usage", NS("a"), ["wait-for"])
+case("wait-in-hook-no-client", NS("a"), ["set-hook", "-g", "session-renamed", "wait-for -U nolock"],
+     ["rename-session", "-t", "a", "b", ";", "display-message", "-p", "renamed"])
+
+# -- pipe-pane ------------------------------------------------------------------------------------
+
+PIPEFMT = "#{pane_pipe}"
+case("pipep-open", NS("a"), ["pipe-pane", "-t", "a", "cat >/dev/null"], D(PIPEFMT))
+case("pipep-close", NS("a"), ["pipe-pane", "-t", "a", "cat >/dev/null"], ["pipe-pane", "-t", "a"], D(PIPEFMT))
+case("pipep-close-empty", NS("a"), ["pipe-pane", "-t", "a", "cat >/dev/null"], ["pipe-pane", "-t", "a", ""], D(PIPEFMT))
+case("pipep-o-toggle-off", NS("a"), ["pipe-pane", "-t", "a", "cat >/dev/null"], ["pipe-pane", "-o", "-t", "a", "cat >/dev/null"],
+     D(PIPEFMT))
+case("pipep-o-toggle-on", NS("a"), ["pipe-pane", "-o", "-t", "a", "cat >/dev/null"], D(PIPEFMT))
+case("pipep-replace", NS("a"), ["pipe-pane", "-t", "a", "cat >/dev/null"], ["pipe-pane", "-t", "a", "cat >/dev/null"],
+     D(PIPEFMT))
+case("pipep-none", NS("a"), ["pipe-pane", "-t", "a", ";", "display-message", "-p", PIPEFMT])
+case("pipep-I", NS("a"), ready(), ["pipe-pane", "-I", "-t", "a", "echo injected"], Wait("a", "injected"),
+     ["capture-pane", "-p", "-t", "a"])
+case("pipep-I-closes", NS("a"), ready(), ["pipe-pane", "-I", "-t", "a", "echo injected"], Wait("a", "0", PIPEFMT),
+     D(PIPEFMT))
+case("pipep-IO", NS("a"), ready(), ["pipe-pane", "-IO", "-t", "a", "head -c 3 >/dev/null; echo got3"],
+     ["send-keys", "-t", "a", "abcdef", "Enter"], Wait("a", "got3"), ["capture-pane", "-p", "-t", "a"])
+case("pipep-dead-pane", NS("a", "-n", "d"), ["set", "-g", "remain-on-exit", "on", ";", "split-window", "-d", "-t", "a", "exit 0"],
+     Wait("a:d.1", "1", "#{pane_dead}"), ["pipe-pane", "-t", "a:d.1", "cat"])
+case("pipep-format-time", NS("a"), ready(), ["pipe-pane", "-I", "-t", "a", "echo '#{session_name} %%'"],
+     Wait("a", "a %"), ["capture-pane", "-p", "-t", "a"])
+case("pipep-alias", NS("a"), ["pipep", "-t", "a", "cat >/dev/null"], D(PIPEFMT))
+
+# -- set-hook, show-hooks -------------------------------------------------------------------------
+
+def hcase(id: str, *steps: Step) -> None:
+    case(id, NS("a"), *steps)
+
+
+hcase("sethook-show-one", ["set-hook", "-g", "after-new-window", 'display -p  "hi there" ; set -g @x 1'],
+      ["show-hooks", "-g", "after-new-window"])
+hcase("sethook-index", ["set-hook", "-g", "after-new-window[3]", "run 'echo x'"], ["show-hooks", "-g", "after-new-window"])
+hcase("sethook-append", ["set-hook", "-g", "after-new-window", "display a", ";", "set-hook", "-ag", "after-new-window", "display b"],
+      ["show-hooks", "-g", "after-new-window"])
+hcase("sethook-append-fills-gap", ["set-hook", "-g", "after-new-window[2]", "display c", ";", "set-hook", "-ag",
+                                   "after-new-window", "display a"], ["show-hooks", "-g", "after-new-window"])
+hcase("sethook-replace-all", ["set-hook", "-g", "after-new-window[5]", "display c", ";", "set-hook", "-g",
+                              "after-new-window", "display a"], ["show-hooks", "-g", "after-new-window"])
+hcase("sethook-unset-index", ["set-hook", "-g", "after-new-window[0]", "display a", ";", "set-hook", "-g",
+                              "after-new-window[1]", "display b", ";", "set-hook", "-gu", "after-new-window[0]"],
+      ["show-hooks", "-g", "after-new-window"])
+hcase("sethook-unset-all", ["set-hook", "-g", "after-new-window", "display a", ";", "set-hook", "-gu", "after-new-window"],
+      ["show-hooks", "-g", "after-new-window"])
+hcase("sethook-block-arg", ["set-hook", "-g", "after-new-window", "{ display a ; display b }"],
+      ["show-hooks", "-g", "after-new-window"])
+hcase("sethook-escapes-printed", ["set-hook", "-g", "after-new-window", "display -p 'a b' ; set -g @v \"$x\""],
+      ["show-hooks", "-g", "after-new-window"])
+hcase("sethook-alias-printed", ["set-hook", "-g", "after-new-window", "neww -d ; splitw"], ["show-hooks", "-g", "after-new-window"])
+hcase("sethook-prefix-name", ["set-hook", "-g", "after-new-w", "display a"], ["show-hooks", "-g"])
+hcase("sethook-err-unknown", ["set-hook", "-g", "no-such-hook", "display a"])
+hcase("sethook-err-ambiguous", ["set-hook", "-g", "after-l", "display a"])
+hcase("sethook-err-command", ["set-hook", "-g", "after-new-window", "nosuchcommand"])
+hcase("sethook-err-syntax", ["set-hook", "-g", "after-new-window", "display {"])
+hcase("sethook-err-empty-value", ["set-hook", "-g", "after-new-window"])
+hcase("sethook-err-no-session", ["set-hook", "-t", "zz", "after-new-window", "display a"])
+hcase("sethook-err-not-array-user", ["set-hook", "-g", "@u[1]", "x"])
+hcase("sethook-user-option", ["set-hook", "-g", "@foo", "display x"], ["show-hooks", "-g", "@foo"])
+hcase("sethook-user-not-listed", ["set-hook", "-g", "@foo", "display x"], ["show-hooks", "-g", ";", "show-options", "-gv", "@foo"])
+hcase("sethook-plain-option", ["set-hook", "-g", "status-left", "xyz"], ["show-options", "-gv", "status-left"])
+hcase("showhooks-global", ["show-hooks", "-g"])
+hcase("showhooks-session-empty", ["show-hooks", ";", "display-message", "-p", "end"])
+hcase("showhooks-session", ["set-hook", "-t", "a", "after-new-window", "display s", ";", "set-hook", "-g",
+                            "after-new-window", "display g"], ["show-hooks", "-t", "a"])
+hcase("showhooks-window-pane", ["set-hook", "pane-exited", "display w", ";", "set-hook", "-p", "pane-exited", "display p",
+                                ";", "set-hook", "-g", "pane-exited", "display g"],
+      ["show-hooks", "-w", ";", "show-hooks", "-p", ";", "show-hooks", "-gw"])
+hcase("showhooks-one-session-missing", ["show-hooks", "after-new-window", ";", "display-message", "-p", "end"])
+hcase("showhooks-err-unknown", ["show-hooks", "-g", "nope"])
+hcase("showhooks-err-no-pane", ["show-hooks", "-p", "-t", "zz"])
+hcase("showopts-H-hooks", ["set-hook", "-g", "after-new-window", "display a"],
+      ["show-options", "-gH", ";", "show-options", "-g", "after-new-window"])
+
+# -- hooks running --------------------------------------------------------------------------------
+
+AFTERFMT = ("display -p '#{hook}|#{hook_arguments}|#{hook_argument_0}|#{hook_argument_1}|#{hook_flag_d}|"
+            "#{hook_flag_n}|#{hook_flag_n_0}|#{hook_window}|#{window_index}|#{session_name}'")
+hcase("hook-after-new-window", ["set-hook", "-g", "after-new-window", AFTERFMT], ["new-window", "-d", "-n", "foo", *CAT])
+hcase("hook-after-split-window", ["set-hook", "-g", "after-split-window", "display -p '#{hook} #{pane_index} #{hook_flag_h}'"],
+      ["split-window", "-h", "-d", *CAT])
+hcase("hook-after-new-session", ["set-hook", "-g", "after-new-session", "display -p '#{hook} #{session_name}'"],
+      [*NS("b")])
+hcase("hook-after-set-option", ["set-hook", "-g", "after-set-option", "display -p '#{hook} #{hook_arguments}'"],
+      ["set-option", "-g", "@x", "1", ";", "display-message", "-p", "next"])
+hcase("hook-after-runs-before-next", ["set-hook", "-g", "after-set-option", "set -g @seen yes"],
+      ["set-option", "-g", "@x", "1", ";", "show-options", "-gv", "@seen"])
+hcase("hook-after-no-recursion", ["set-hook", "-g", "after-set-option", "set -ga @n x"],
+      ["set-option", "-g", "@n", "a", ";", "set-option", "-ga", "@n", "b"], ["show-options", "-gv", "@n"])
+hcase("hook-after-list", ["set-hook", "-g", "after-list-buffers", "display -p 'lsb hook'", ";", "set-buffer", "x"], LSB())
+hcase("hook-after-several", ["set-hook", "-g", "after-show-options[0]", "display -p one", ";",
+                             "set-hook", "-g", "after-show-options[4]", "display -p two"], ["show-options", "-gv", "base-index"])
+hcase("hook-after-failed-command", ["set-hook", "-g", "after-show-options", "display -p hooked"],
+      ["show-options", "-g", "nosuchoption"])
+hcase("hook-after-error-in-hook", ["set-hook", "-g", "after-set-option", "has-session -t nope"],
+      ["set-option", "-g", "@x", "1", ";", "display-message", "-p", "still"])
+hcase("hook-after-session-hook", ["set-hook", "-t", "a", "after-set-option", "display -p session"],
+      ["set-option", "-g", "@x", "1"])
+hcase("hook-after-session-overrides", ["set-hook", "-g", "after-set-option", "display -p global", ";",
+                                       "set-hook", "-t", "a", "after-set-option", "display -p session"],
+      ["set-option", "-t", "a", "@x", "1"])
+hcase("hook-after-select-window", ["new-window", "-t", "a:", "-n", "w1", *CAT, ";", "set-hook", "-g", "after-select-window", "display -p '#{hook} #I'"],
+      ["select-window", "-t", "a:0"])
+hcase("hook-after-select-pane", ["split-window", "-d", *CAT, ";", "set-hook", "-g", "after-select-pane",
+                                 "display -p '#{hook} #P'"], ["select-pane", "-t", "a.1"])
+hcase("hook-after-select-pane-same", ["set-hook", "-g", "after-select-pane", "display -p '#{hook} #P'"],
+      ["select-pane", "-t", "a.0", ";", "display-message", "-p", "end"])
+hcase("hook-after-display", ["set-hook", "-g", "after-display-message", "display -p '#{hook_argument_0}'"],
+      ["display-message", "-p", "first"])
+hcase("hook-after-set-hook", ["set-hook", "-g", "after-set-hook", "display -p '#{hook}'"],
+      ["set-hook", "-g", "after-new-window", "display x"])
+hcase("hook-after-set-buffer", ["set-hook", "-g", "after-set-buffer", "display -p '#{hook_flag_b}'"],
+      ["set-buffer", "-b", "nm", "x"])
+hcase("hook-after-setenv", ["set-hook", "-g", "after-set-environment", "show-environment HK"],
+      ["set-environment", "HK", "v"])
+hcase("hook-R", ["set-hook", "-g", "after-new-window", "display -p '#{hook}|#{hook_window}|#{session_name}'"],
+      ["set-hook", "-R", "after-new-window"])
+hcase("hook-R-unknown-name", ["set-hook", "-R", "no-such-hook", ";", "display-message", "-p", "ok"])
+hcase("hook-R-user-option", ["set-hook", "-g", "@mine", "display -p '#{hook} ran'"], ["set-hook", "-R", "@mine"])
+hcase("hook-R-window-hook", ["set-hook", "-g", "window-renamed", "display -p 'wr #{hook}'"], ["set-hook", "-R", "window-renamed"])
+hcase("hook-R-format-name", ["set-hook", "-g", "@s-a", "display -p yes"], ["set-hook", "-R", "@s-#{session_name}"])
+
+NOTE = "set -gF @{var} '{fmt}'"
+
+
+def note(var: str, fmt: str) -> str:
+    return NOTE.format(var=var, fmt=fmt)
+
+
+hcase("hook-session-created", ["set-hook", "-g", "session-created",
+                               note("c", "#{hook}|#{hook_session}|#{hook_session_name}|#{hook_client}|#{hook_window}|#{session_name}")],
+      NS("b"), Wait("a", "b", "#{=-1:@c}"), ["show-options", "-gv", "@c"])
+hcase("hook-session-created-after-list", ["set-hook", "-g", "session-created", "set -g @c yes"],
+      [*NS("b"), ";", "show-options", "-gv", "@c"])
+hcase("hook-window-linked", ["set-hook", "-g", "window-linked",
+                             note("l", "#{hook}|#{hook_session_name}|#{hook_window_name}|#{session_name}|#{window_index}")],
+      ["new-window", "-d", "-t", "a:", "-n", "ww", *CAT], Wait("a", "1", "#{=-1:@l}"), ["show-options", "-gv", "@l"])
+hcase("hook-window-unlinked", ["new-window", "-d", "-n", "zz", *CAT, ";", "set-hook", "-g", "window-unlinked",
+                               note("u", "#{hook}|#{hook_session_name}|#{hook_window_name}|#{session_name}|#{window_name}")],
+      ["kill-window", "-t", "a:zz"], Wait("a", "u", "#{?@u,u,}"), ["show-options", "-gv", "@u"])
+hcase("hook-window-renamed", ["set-hook", "-g", "window-renamed",
+                              note("r", "#{hook}|#{hook_window_name}|#{window_name}|#{hook_session}")],
+      ["rename-window", "-t", "a:0", "newname"], Wait("a", "r", "#{?@r,r,}"), ["show-options", "-gv", "@r"])
+hcase("hook-session-renamed", ["set-hook", "-g", "session-renamed",
+                               note("r", "#{hook}|#{hook_session_name}|#{session_name}")],
+      ["rename-session", "-t", "a", "bb"], Wait("bb", "r", "#{?@r,r,}"), ["show-options", "-gv", "@r"])
+hcase("hook-session-closed", [*NS("b"), ";", "set-hook", "-g", "session-closed",
+                              note("x", "#{hook}|#{hook_session_name}|#{session_name}")],
+      ["kill-session", "-t", "b"], Wait("a", "x", "#{?@x,x,}"), ["show-options", "-gv", "@x"])
+hcase("hook-pane-exited", ["set-hook", "-g", "pane-exited", note("e", "#{hook}|#{hook_pane}|#{hook_window}|#{pane_id}")],
+      ["split-window", "-d", "-t", "a", "exit 0"], Wait("a", "e", "#{?@e,e,}"), ["show-options", "-gv", "@e"])
+hcase("hook-pane-died", ["set", "-g", "remain-on-exit", "on", ";", "set-hook", "-g", "pane-died",
+                         note("d", "#{hook}|#{hook_pane}|#{pane_id}|#{pane_dead}")],
+      ["split-window", "-d", "-t", "a", "exit 0"], Wait("a", "d", "#{?@d,d,}"), ["show-options", "-gv", "@d"])
+hcase("hook-pane-exited-window-hook", ["set-hook", "-t", "a:0", "pane-exited", "set -g @w window"],
+      ["split-window", "-d", "-t", "a", "exit 0"], Wait("a", "window", "#{@w}"), ["show-options", "-gv", "@w"])
+hcase("hook-layout-changed", ["set-hook", "-g", "window-layout-changed", note("l", "#{hook}|#{hook_window}")],
+      ["split-window", "-d", "-t", "a", *CAT], Wait("a", "l", "#{?@l,l,}"), ["show-options", "-gv", "@l"])
+hcase("hook-window-pane-changed", ["split-window", "-d", *CAT, ";", "set-hook", "-g", "window-pane-changed",
+                                   note("p", "#{hook}|#{hook_window}|#{pane_index}")],
+      ["select-pane", "-t", "a.1"], Wait("a", "p", "#{?@p,p,}"), ["show-options", "-gv", "@p"])
+hcase("hook-session-window-changed", ["new-window", "-t", "a:", "-n", "w1", *CAT, ";", "set-hook", "-g", "session-window-changed",
+                                      note("s", "#{hook}|#{hook_session_name}|#{window_index}")],
+      ["select-window", "-t", "a:0"], Wait("a", "s", "#{?@s,s,}"), ["show-options", "-gv", "@s"])
+hcase("hook-pane-title-changed", ["set-hook", "-g", "pane-title-changed", note("t", "#{hook}|#{hook_pane}|#{pane_title}")],
+      ["select-pane", "-t", "a", "-T", "newtitle"], Wait("a", "t", "#{?@t,t,}"), ["show-options", "-gv", "@t"])
+hcase("hook-notify-no-recursion", ["set-hook", "-g", "window-renamed", "rename-window -t a:0 again"],
+      ["rename-window", "-t", "a:0", "first"], Wait("a", "again", "#{window_name}"),
+      ["set-hook", "-gu", "window-renamed", ";", "display-message", "-p", "#{window_name}"])
+hcase("hook-notify-after-hooks-inside", ["set-hook", "-g", "after-set-option", "set -g @after yes", ";",
+                                         "set-hook", "-g", "window-renamed", "set -g @fromhook 1"],
+      ["rename-window", "-t", "a:0", "n"], Wait("a", "1", "#{@fromhook}"), ["show-options", "-gv", "@after"])
+hcase("hook-after-notify-inside", ["set-hook", "-g", "window-renamed", "set -g @renamed 1", ";",
+                                   "set-hook", "-g", "after-set-option", "rename-window -t a:0 byhook"],
+      ["set-option", "-g", "@x", "1"], Wait("a", "1", "#{@renamed}"), ["show-options", "-gv", "@renamed"])
+hcase("hook-unset-stops", ["set-hook", "-g", "after-set-option", "display -p no", ";", "set-hook", "-gu", "after-set-option"],
+      ["set-option", "-g", "@x", "1", ";", "display-message", "-p", "quiet"])
+hcase("hook-array-order", ["set-hook", "-g", "after-set-option[7]", "display -p seven", ";",
+                           "set-hook", "-g", "after-set-option[2]", "display -p two"], ["set-option", "-g", "@x", "1"])

@@ -2,4 +2,19 @@
 
 
 def load_all() -> None:
-    from . import clients, keys_cmds, misc, options_cmds, panes, sessions, windows  # noqa: F401
+    from . import (  # noqa: F401
+        buffers_cmds,
+        clients,
+        environment_cmds,
+        hooks_cmds,
+        keys_cmds,
+        layout_cmds,
+        misc,
+        moves,
+        options_cmds,
+        panes,
+        respawn,
+        sessions,
+        shell_cmds,
+        windows,
+    )

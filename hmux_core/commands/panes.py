@@ -12,6 +12,7 @@ from ..layout import LayoutError, parse_percentage, parse_split_size
 from ..model import Environ, apply_layout
 from ..options import strtonum
 from ..spawn import SpawnContext, SpawnError, spawn_split
+from .layout_cmds import pop_zoom, push_zoom
 from .queue import CMD_RETURN_NORMAL, CmdItem
 from .registry import command
 from .util import parse_environ_args
@@ -76,6 +77,7 @@ def cmd_split_window(item: CmdItem) -> int:
         template = args.get("F") or SPLIT_WINDOW_TEMPLATE
         item.print(item.expand(template, T.from_winlink(wl, new)))
     item.target = T.from_winlink(wl, new)
+    item.server.run_hook("after-split-window", item)
     return CMD_RETURN_NORMAL
 
 
@@ -144,14 +146,18 @@ def _select_pane(item: CmdItem, last: bool) -> int:
         elif args.has("d"):
             lastwp.input_off = True
         else:
-            _push_zoom(w, args.has("Z"))
+            push_zoom(w, args.has("Z"))
             _set_active(item, w, wl, lastwp)
             item.state.current = T.from_winlink(wl)
-            _pop_zoom(w)
+            pop_zoom(w)
         return CMD_RETURN_NORMAL
     if args.has("m") or args.has("M"):
+        if args.has("m") and w.zoomed and wp is not w.active:
+            return CMD_RETURN_NORMAL  # only a visible pane can be marked
+        model.check_marked()
         marked = model.marked
-        if args.has("M") or (marked is not None and marked[2] is wp):
+        if args.has("M") or (marked is not None and marked[0] is s and marked[1] is wl
+                             and marked[2] is wp):
             model.marked = None
         else:
             model.marked = (s, wl, wp)
@@ -187,25 +193,11 @@ def _select_pane(item: CmdItem, last: bool) -> int:
         return CMD_RETURN_NORMAL
     if wp is w.active:
         return CMD_RETURN_NORMAL
-    _push_zoom(w, args.has("Z"))
+    push_zoom(w, args.has("Z"))
     _set_active(item, w, wl, wp)
     item.server.run_hook("after-select-pane", item)
-    _pop_zoom(w)
+    pop_zoom(w)
     return CMD_RETURN_NORMAL
-
-
-def _push_zoom(w: Any, keep: bool) -> None:
-    w._zoom_pushed = bool(keep and w.zoomed)
-    if w.zoomed and w.layout is not None:
-        w.layout.unzoom()
-        apply_layout(w)
-
-
-def _pop_zoom(w: Any) -> None:
-    if getattr(w, "_zoom_pushed", False) and w.layout is not None:
-        w.layout.zoom(w.active)
-        apply_layout(w)
-    w._zoom_pushed = False
 
 
 @command("kill-pane")

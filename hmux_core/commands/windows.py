@@ -103,6 +103,7 @@ def cmd_new_window(item: CmdItem) -> int:
         template = args.get("F") or NEW_WINDOW_TEMPLATE
         item.print(item.expand(template, T.from_winlink(new_wl)))
     item.target = T.from_winlink(new_wl)
+    server.run_hook("after-new-window", item)
     return CMD_RETURN_NORMAL
 
 
@@ -246,11 +247,13 @@ def cmd_kill_window(item: CmdItem) -> int:
 
 @command("unlink-window")
 def cmd_unlink_window(item: CmdItem) -> int:
+    from .moves import session_detach, session_is_linked
+
     st = item.target
     assert st.s is not None and st.wl is not None
-    if not item.args.has("k") and len(st.wl.window.winlinks) < 2:
+    if not item.args.has("k") and not session_is_linked(st.s, st.wl.window):
         return item.error("window only linked to one session")
-    item.server.unlink_window(st.s, st.wl)
+    session_detach(item.server, st.s, st.wl)
     return CMD_RETURN_NORMAL
 
 

@@ -80,6 +80,10 @@ class Engine(Protocol):
     def reset(self) -> None:
         """Full terminal reset (send-keys -R / RIS)."""
 
+    def reinit(self) -> None:
+        """The screen a respawned pane starts with: visible lines blank, cursor home, default
+        modes and a fresh parser; history and title are kept (tmux's screen_reinit)."""
+
     def take_replies(self) -> bytes:
         """Bytes to write back to the child (DA1/DA2/DSR/CPR answers), cleared on read."""
 

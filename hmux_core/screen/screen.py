@@ -400,6 +400,28 @@ class Screen:
         except Exception:  # pragma: no cover
             log.exception("reset failed")
 
+    def reinit(self) -> None:
+        """respawn-pane: screen_reinit plus the fresh input parser tmux gives the new child.
+        The visible lines are blanked (not scrolled into history, which is kept)."""
+        try:
+            self.cursor_x = 0
+            self.cursor_y = 0
+            self.scroll_region_upper = 0
+            self.scroll_region_lower = self.rows - 1
+            self._set_modes_default()
+            if self._alt is not None:
+                self._alternate_off(False)
+            self.alternate_saved_x = UINT_MAX
+            self.alternate_saved_y = UINT_MAX
+            self._reset_tabs()
+            self._grid_clear(0, 0, self.cols, self.rows, 8)
+            self._titles.clear()
+            self._reset_cell()
+            self._reset_parser()
+            self._all_dirty = True
+        except Exception:  # pragma: no cover
+            log.exception("reinit failed")
+
     def resize(self, cols: int, rows: int) -> None:
         try:
             self._resize(cols, rows, self._alt is None)

@@ -1,0 +1,207 @@
+"""Layout commands: select-layout, next-layout, previous-layout, resize-window, rotate-window,
+and the zoom helpers every pane-moving command shares (tmux's window_push_zoom/pop_zoom).
+
+The geometry itself lives in :mod:`hmux_core.layout`; these functions only decide which layout
+operation a command means, in tmux 3.3a's order (unzoom first, remember the old layout for
+``-o``, recalculate the window size after a change).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import target as T
+from ..layout import WINDOW_MAXIMUM, WINDOW_MINIMUM, LayoutError, lookup_preset
+from ..model import Window, apply_layout, recalculate_size
+from ..options import strtonum
+from .queue import CMD_RETURN_NORMAL, CmdItem
+from .registry import command
+
+
+def unzoom_window(w: Window) -> bool:
+    """server_unzoom_window; True if the window was zoomed."""
+    if w.layout is not None and w.layout.unzoom():
+        apply_layout(w)
+        return True
+    return False
+
+
+def push_zoom(w: Window, flag: bool) -> bool:
+    """window_push_zoom(w, 0, flag): unzoom, remembering to zoom again if flag (``-Z``)."""
+    w._was_zoomed = bool(flag and w.zoomed)  # type: ignore[attr-defined]
+    return unzoom_window(w)
+
+
+def pop_zoom(w: Window) -> bool:
+    """window_pop_zoom: zoom the active pane again if push_zoom said so."""
+    was = getattr(w, "_was_zoomed", False)
+    w._was_zoomed = False  # type: ignore[attr-defined]
+    if was and w.layout is not None and w.active is not None and w.layout.zoom(w.active):
+        apply_layout(w)
+        return True
+    return False
+
+
+def preset_options(w: Window) -> dict[str, str]:
+    """The window options the main-* presets read (strings, percentages allowed)."""
+    o = w.options
+    return {
+        "main_pane_width": str(o.get("main-pane-width")),
+        "main_pane_height": str(o.get("main-pane-height")),
+        "other_pane_width": str(o.get("other-pane-width")),
+        "other_pane_height": str(o.get("other-pane-height")),
+    }
+
+
+def layout_changed(item: CmdItem, w: Window) -> None:
+    """After a layout change: window size policy, pane sizes, the notification."""
+    recalculate_size(w)
+    apply_layout(w)
+    item.server.notify("window-layout-changed", {"window": w})
+
+
+def _select_layout(item: CmdItem, mode: str) -> int:
+    args = item.args
+    st = item.target
+    wl, wp = st.wl, st.wp
+    assert wl is not None and wp is not None
+    w = wl.window
+    lay = w.layout
+    assert lay is not None
+    unzoom_window(w)
+
+    nxt = mode == "next" or args.has("n")
+    previous = mode == "previous" or args.has("p")
+    oldlayout = w.old_layout
+    w.old_layout = lay.dump()
+
+    if nxt or previous:
+        if nxt:
+            lay.next_preset(**preset_options(w))
+        else:
+            lay.previous_preset(**preset_options(w))
+        layout_changed(item, w)
+        return CMD_RETURN_NORMAL
+
+    if args.has("E"):
+        lay.spread_out(wp)
+        layout_changed(item, w)
+        return CMD_RETURN_NORMAL
+
+    if args.argv:
+        name: str | None = str(args.argv[0])
+    elif args.has("o"):
+        name = oldlayout
+    else:
+        name = None
+
+    if not args.has("o"):
+        idx = lay.last_preset if name is None else lookup_preset(name)
+        if idx != -1:
+            lay.select_preset(idx, **preset_options(w))
+            layout_changed(item, w)
+            return CMD_RETURN_NORMAL
+
+    if name is not None:
+        try:
+            lay.parse(name)
+        except LayoutError as e:
+            w.old_layout = oldlayout
+            apply_layout(w)
+            return item.error(str(e))
+        layout_changed(item, w)
+    return CMD_RETURN_NORMAL
+
+
+@command("select-layout")
+def cmd_select_layout(item: CmdItem) -> int:
+    return _select_layout(item, "select")
+
+
+@command("next-layout")
+def cmd_next_layout(item: CmdItem) -> int:
+    return _select_layout(item, "next")
+
+
+@command("previous-layout")
+def cmd_previous_layout(item: CmdItem) -> int:
+    return _select_layout(item, "previous")
+
+
+def _session_default_size(s: Any) -> tuple[int, int]:
+    """default_window_size with no client to measure: the session's default-size."""
+    text = str(s.options.get("default-size"))
+    try:
+        a, b = text.split("x", 1)
+        sx, sy = int(a), int(b)
+    except ValueError:
+        sx, sy = 80, 24
+    return (min(max(sx, WINDOW_MINIMUM), WINDOW_MAXIMUM),
+            min(max(sy, WINDOW_MINIMUM), WINDOW_MAXIMUM))
+
+
+@command("resize-window")
+def cmd_resize_window(item: CmdItem) -> int:
+    args = item.args
+    st = item.target
+    wl, s = st.wl, st.s
+    assert wl is not None and s is not None
+    w = wl.window
+    adjust = 1
+    if args.argv:
+        adjust, err = strtonum(str(args.argv[0]), 1, 2147483647)
+        if err is not None:
+            return item.error(f"adjustment {err}")
+    sx, sy = w.sx, w.sy
+    if args.has("x"):
+        sx, err = strtonum(args.get("x") or "", WINDOW_MINIMUM, WINDOW_MAXIMUM)
+        if err is not None:
+            return item.error(f"width {err}")
+    if args.has("y"):
+        sy, err = strtonum(args.get("y") or "", WINDOW_MINIMUM, WINDOW_MAXIMUM)
+        if err is not None:
+            return item.error(f"height {err}")
+    if args.has("L"):
+        if sx >= adjust:
+            sx -= adjust
+    elif args.has("R"):
+        sx += adjust
+    elif args.has("U"):
+        if sy >= adjust:
+            sy -= adjust
+    elif args.has("D"):
+        sy += adjust
+    if args.has("A") or args.has("a"):
+        # largest/smallest over the clients showing the window; with none, default-size
+        sx, sy = _session_default_size(s)
+    w.options.set("window-size", "manual")
+    w.manual_sx, w.manual_sy = sx, sy
+    recalculate_size(w, now=True)
+    item.server.notify("window-layout-changed", {"window": w})
+    return CMD_RETURN_NORMAL
+
+
+@command("rotate-window")
+def cmd_rotate_window(item: CmdItem) -> int:
+    args = item.args
+    st = item.target
+    wl = st.wl
+    assert wl is not None
+    w = wl.window
+    lay = w.layout
+    assert lay is not None and w.active is not None
+    push_zoom(w, args.has("Z"))
+    down = args.has("D")
+    lay.rotate(down)
+    apply_layout(w)
+    panes = w.panes
+    i = panes.index(w.active)
+    if down:
+        wp = panes[i - 1] if i > 0 else panes[-1]
+    else:
+        wp = panes[i + 1] if i + 1 < len(panes) else panes[0]
+    if w.set_active(wp):
+        item.server.notify("window-pane-changed", {"window": w, "pane": wp})
+    item.state.current = T.from_winlink(wl, wp)
+    pop_zoom(w)
+    return CMD_RETURN_NORMAL

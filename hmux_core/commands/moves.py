@@ -1,0 +1,435 @@
+"""Commands that move panes and windows around: swap-pane, break-pane, join-pane, move-pane,
+move-window, link-window, swap-window.
+
+They rearrange the model (a pane changes window, a window gains or loses winlinks) in tmux
+3.3a's order, because the order decides which pane ends up active, which window current and
+which index is taken; the cell arithmetic is :mod:`hmux_core.layout`'s.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import target as T
+from ..layout import Layout, LayoutError, parse_percentage, swap_panes
+from ..model import (
+    WINLINK_ACTIVITY,
+    WINLINK_BELL,
+    WINLINK_SILENCE,
+    Session,
+    Window,
+    Winlink,
+    apply_layout,
+    recalculate_size,
+)
+from ..options import Options, strtonum
+from ..spawn import default_window_name
+from .layout_cmds import pop_zoom, push_zoom, unzoom_window
+from .queue import CMD_RETURN_ERROR, CMD_RETURN_NORMAL, CmdItem
+from .registry import command
+from .windows import shuffle_up
+
+if TYPE_CHECKING:
+    from ..pane import Pane
+    from ..server import Server
+
+BREAK_PANE_TEMPLATE = "#{session_name}:#{window_index}.#{pane_index}"
+_ALERTS = WINLINK_ACTIVITY | WINLINK_BELL | WINLINK_SILENCE
+_INT_MAX = 2147483647
+
+
+# -- shared model operations (server-fn.c / session.c) --------------------------------------
+
+def _sync_group(server: Server, s: Session) -> None:
+    if s.alive and s.group is not None:
+        from .groups import synchronize_from
+
+        synchronize_from(server, s)
+
+
+def _recalculate_all(server: Server) -> None:
+    for w in list(server.model.windows.values()):
+        recalculate_size(w)
+
+
+def _remove_winlink(server: Server, s: Session, wl: Winlink) -> None:
+    """winlink_remove without session_detach's reselection (link-window -k, respawn)."""
+    w = wl.window
+    server.model.notify("window-unlinked", {"session": s, "window": w})
+    wl.flags &= ~_ALERTS
+    if wl in s.lastw:
+        s.lastw.remove(wl)
+    if s.windows.get(wl.idx) is wl:
+        del s.windows[wl.idx]
+    if wl in w.winlinks:
+        w.winlinks.remove(wl)
+    if not w.winlinks:
+        server.model.destroy_window(w)
+
+
+def session_detach(server: Server, s: Session, wl: Winlink) -> None:
+    """server_unlink_window: unlink wl from s; the session goes with its last window."""
+    server.model.unlink_winlink(wl, destroy_session=False)
+    if not s.windows:
+        server.destroy_session(s)
+    else:
+        _sync_group(server, s)
+    server.model.check_marked()
+
+
+def attach_window(server: Server, s: Session, w: Window, idx: int) -> Winlink | None:
+    """session_attach: link w into s at idx (-1: the first free index from base-index)."""
+    if idx == -1:
+        idx = s.next_free_index(int(s.options.get("base-index")))
+    if idx in s.windows:
+        return None
+    wl = server.model.link_window(s, w, idx)
+    server.model.notify("window-linked", {"session": s, "window": w})
+    _sync_group(server, s)
+    return s.windows.get(idx, wl)
+
+
+def link_window(server: Server, src: Session, srcwl: Winlink, dst: Session, dstidx: int,
+                kill: bool, select: bool) -> str | None:
+    """server_link_window; returns tmux's cause on failure."""
+    if (src is not dst and src.group is not None and dst.group is not None
+            and src.group is dst.group):
+        return "sessions are grouped"
+    dstwl = dst.windows.get(dstidx) if dstidx != -1 else None
+    if dstwl is not None:
+        if dstwl.window is srcwl.window:
+            return f"same index: {dstidx}"
+        if kill:
+            if dstwl is dst.curw:
+                select = True
+                dst.curw = None
+            _remove_winlink(server, dst, dstwl)
+    if dstidx != -1 and dstidx in dst.windows:
+        return f"index in use: {dstidx}"
+    wl = attach_window(server, dst, srcwl.window, dstidx)
+    if wl is None:
+        return f"index in use: {dstidx}"
+    if select:
+        if dst.set_current(wl):
+            server.notify("session-window-changed", {"session": dst})
+    return None
+
+
+def renumber_windows(server: Server, s: Session) -> None:
+    """session_renumber_windows: indexes from base-index in order; the winlinks are new, so a
+    pane marked through one of the old ones is no longer marked."""
+    base = int(s.options.get("base-index"))
+    old = s.sorted_winlinks()
+    curw, lastw = s.curw, list(s.lastw)
+    s.windows = {}
+    new_for: dict[int, Winlink] = {}
+    for i, wl in enumerate(old):
+        new = Winlink(idx=base + i, session=s, window=wl.window, flags=wl.flags & _ALERTS)
+        wl.window.winlinks.append(new)
+        s.windows[new.idx] = new
+        new_for[id(wl)] = new
+    for wl in old:
+        if wl in wl.window.winlinks:
+            wl.window.winlinks.remove(wl)
+    s.lastw = []
+    for wl in lastw:
+        first = next((x for x in s.sorted_winlinks() if x.window is wl.window), None)
+        if first is not None:
+            s.lastw.append(first)
+    s.curw = new_for.get(id(curw)) if curw is not None else s.windows.get(0)
+    m = server.model.marked
+    if m is not None and m[0] is s:
+        server.model.marked = None
+
+
+# -- swap-pane ------------------------------------------------------------------------------
+
+def _move_pane_to(p: Pane, w: Window) -> None:
+    p.window = w
+    p.options.parent = w.options
+
+
+@command("swap-pane")
+def cmd_swap_pane(item: CmdItem) -> int:
+    args = item.args
+    server = item.server
+    src_st, dst_st = item.source, item.target
+    assert src_st.wl is not None and dst_st.wl is not None
+    dst_w, dst_wp = dst_st.wl.window, dst_st.wp
+    src_w, src_wp = src_st.wl.window, src_st.wp
+    assert dst_wp is not None and src_wp is not None
+    zoom = args.has("Z")
+    push_zoom(dst_w, zoom)
+    if args.has("D") or args.has("U"):
+        src_w = dst_w
+        panes = dst_w.panes
+        i = panes.index(dst_wp)
+        if args.has("D"):
+            src_wp = panes[i + 1] if i + 1 < len(panes) else panes[0]
+        else:
+            src_wp = panes[i - 1] if i > 0 else panes[-1]
+    if src_w is not dst_w:
+        push_zoom(src_w, zoom)
+    if src_wp is not dst_wp:
+        assert src_w.layout is not None and dst_w.layout is not None
+        swap_panes(src_w.layout, src_wp, dst_w.layout, dst_wp)
+        _move_pane_to(src_wp, dst_w)
+        _move_pane_to(dst_wp, src_w)
+        apply_layout(src_w)
+        if src_w is not dst_w:
+            apply_layout(dst_w)
+        if not args.has("d"):
+            if src_w is not dst_w:
+                src_w.set_active(dst_wp)
+                dst_w.set_active(src_wp)
+            else:
+                src_w.set_active(dst_wp)
+        else:
+            if src_w.active is src_wp:
+                src_w.set_active(dst_wp)
+            if dst_w.active is dst_wp:
+                dst_w.set_active(src_wp)
+        if src_w is not dst_w:
+            if src_w.last is src_wp:
+                src_w.last_panes = []
+            if dst_w.last is dst_wp:
+                dst_w.last_panes = []
+            server.model.check_marked()
+        server.notify("window-layout-changed", {"window": src_w})
+        if src_w is not dst_w:
+            server.notify("window-layout-changed", {"window": dst_w})
+    pop_zoom(src_w)
+    if src_w is not dst_w:
+        pop_zoom(dst_w)
+    return CMD_RETURN_NORMAL
+
+
+# -- break-pane -----------------------------------------------------------------------------
+
+@command("break-pane")
+def cmd_break_pane(item: CmdItem) -> int:
+    args = item.args
+    server = item.server
+    model = server.model
+    src_st, dst_st = item.source, item.target
+    wl, src_s, dst_s, wp = src_st.wl, src_st.s, dst_st.s, src_st.wp
+    assert wl is not None and src_s is not None and dst_s is not None and wp is not None
+    w = wl.window
+    idx = dst_st.idx
+    before = args.has("b")
+    if args.has("a") or before:
+        idx = shuffle_up(dst_s, dst_st.wl or dst_s.curw, before)
+        if idx == -1:
+            return CMD_RETURN_ERROR
+    unzoom_window(w)
+    name = args.get("n")
+
+    if len(w.panes) == 1:
+        cause = link_window(server, src_s, wl, dst_s, idx, False, not args.has("d"))
+        if cause is not None:
+            return item.error(cause)
+        if name is not None:
+            w.name = name
+            w.options.set("automatic-rename", False)
+        session_detach(server, src_s, wl)
+        return CMD_RETURN_NORMAL
+    if idx != -1 and idx in dst_s.windows:
+        return item.error(f"index in use: {idx}")
+
+    assert w.layout is not None
+    model.lost_pane(w, wp)
+    w.layout.close_pane(wp)
+    apply_layout(w)
+
+    nw = model.create_window("", w.sx, w.sy, Options(parent=server.window_options,
+                                                     scope="window"))
+    _move_pane_to(wp, nw)
+    nw.layout = Layout(w.sx, w.sy, wp, str(nw.options.get("pane-border-status")))
+    nw.active = wp
+    if name is None:
+        nw.name = default_window_name(wp)
+    else:
+        nw.name = name
+        nw.options.set("automatic-rename", False)
+    wp.changed = True
+    apply_layout(nw)
+
+    new_wl = attach_window(server, dst_s, nw, idx)
+    assert new_wl is not None
+    if not args.has("d"):
+        if dst_s.set_current(new_wl):
+            server.notify("session-window-changed", {"session": dst_s})
+        item.state.current = T.from_session(dst_s)
+    server.notify("window-layout-changed", {"window": w})
+    if args.has("P"):
+        template = args.get("F") or BREAK_PANE_TEMPLATE
+        item.print(item.expand(template, T.State(dst_s, new_wl, nw, wp, new_wl.idx)))
+    return CMD_RETURN_NORMAL
+
+
+# -- join-pane / move-pane ------------------------------------------------------------------
+
+def _join_pane(item: CmdItem) -> int:
+    args = item.args
+    server = item.server
+    model = server.model
+    src_st, dst_st = item.source, item.target
+    dst_s, dst_wl, dst_wp = dst_st.s, dst_st.wl, dst_st.wp
+    src_wl, src_wp = src_st.wl, src_st.wp
+    assert dst_s is not None and dst_wl is not None and dst_wp is not None
+    assert src_wl is not None and src_wp is not None
+    dst_w, src_w = dst_wl.window, src_wl.window
+    dst_idx = dst_wl.idx
+    unzoom_window(dst_w)
+    unzoom_window(src_w)
+    if src_wp is dst_wp:
+        return item.error("source and target panes must be different")
+
+    horizontal = args.has("h")
+    along = dst_wp.sx if horizontal else dst_wp.sy
+    size: int | None = None
+    cause = None
+    if args.has("l"):
+        size, cause = parse_percentage(args.get("l") or "", 0, _INT_MAX, along)
+    elif args.has("p"):
+        pct, cause = strtonum(args.get("p") or "", 0, 100)
+        if cause is None:
+            size = (along * pct) // 100
+    if cause is not None:
+        return item.error(f"size {cause}")
+
+    dst_lay, src_lay = dst_w.layout, src_w.layout
+    assert dst_lay is not None and src_lay is not None
+    before = args.has("b")
+    try:
+        lc = dst_lay.split(dst_wp, horizontal=horizontal, size=size, before=before,
+                           full=args.has("f"))
+    except LayoutError:
+        return item.error("create pane failed: pane too small")
+
+    model.lost_pane(src_w, src_wp)
+    src_lay.close_pane(src_wp)
+    _move_pane_to(src_wp, dst_w)
+    dst_lay.add_pane(src_wp, dst_wp, before)
+    dst_lay.assign(lc, src_wp)
+    apply_layout(dst_w)
+    if src_w.panes:
+        apply_layout(src_w)
+    _recalculate_all(server)
+
+    if not args.has("d"):
+        if dst_w.set_active(src_wp):
+            server.notify("window-pane-changed", {"window": dst_w, "pane": src_wp})
+        target_wl = dst_s.windows.get(dst_idx)
+        if target_wl is not None and dst_s.set_current(target_wl):
+            server.notify("session-window-changed", {"session": dst_s})
+        item.state.current = T.from_session(dst_s)
+
+    if not src_w.panes:
+        server.kill_window(src_w, renumber=True)
+    else:
+        server.notify("window-layout-changed", {"window": src_w})
+    server.notify("window-layout-changed", {"window": dst_w})
+    return CMD_RETURN_NORMAL
+
+
+@command("join-pane")
+def cmd_join_pane(item: CmdItem) -> int:
+    return _join_pane(item)
+
+
+@command("move-pane")
+def cmd_move_pane(item: CmdItem) -> int:
+    return _join_pane(item)
+
+
+# -- move-window / link-window --------------------------------------------------------------
+
+def _move_window(item: CmdItem, move: bool) -> int:
+    args = item.args
+    server = item.server
+    src_st = item.source
+    src, wl = src_st.s, src_st.wl
+    assert src is not None and wl is not None
+    tflag = args.get("t")
+    if move and args.has("r"):
+        st = item.find(tflag, T.FIND_SESSION, T.QUIET)
+        if st is None or st.s is None:
+            return CMD_RETURN_ERROR
+        renumber_windows(server, st.s)
+        _recalculate_all(server)
+        return CMD_RETURN_NORMAL
+    st = item.find(tflag, T.FIND_WINDOW, T.WINDOW_INDEX)
+    if st is None or st.s is None:
+        return CMD_RETURN_ERROR
+    dst, idx = st.s, st.idx
+    before = args.has("b")
+    if args.has("a") or before:
+        idx = shuffle_up(dst, st.wl or dst.curw, before)
+        if idx == -1:
+            return CMD_RETURN_ERROR
+    cause = link_window(server, src, wl, dst, idx, args.has("k"), not args.has("d"))
+    if cause is not None:
+        return item.error(cause)
+    if move:
+        session_detach(server, src, wl)
+    if not args.has("s") and src.alive and src.options.get("renumber-windows"):
+        renumber_windows(server, src)
+    _recalculate_all(server)
+    return CMD_RETURN_NORMAL
+
+
+@command("move-window")
+def cmd_move_window(item: CmdItem) -> int:
+    return _move_window(item, move=True)
+
+
+@command("link-window")
+def cmd_link_window(item: CmdItem) -> int:
+    return _move_window(item, move=False)
+
+
+# -- swap-window ----------------------------------------------------------------------------
+
+@command("swap-window")
+def cmd_swap_window(item: CmdItem) -> int:
+    server = item.server
+    src_st, dst_st = item.source, item.target
+    src, dst = src_st.s, dst_st.s
+    wl_src, wl_dst = src_st.wl, dst_st.wl
+    assert src is not None and dst is not None and wl_src is not None and wl_dst is not None
+    if (src is not dst and src.group is not None and dst.group is not None
+            and src.group is dst.group):
+        return item.error("can't move window, sessions are grouped")
+    if wl_dst.window is wl_src.window:
+        return CMD_RETURN_NORMAL
+    w_dst, w_src = wl_dst.window, wl_src.window
+    w_dst.winlinks.remove(wl_dst)
+    w_src.winlinks.remove(wl_src)
+    wl_dst.window = w_src
+    w_src.winlinks.append(wl_dst)
+    wl_src.window = w_dst
+    w_dst.winlinks.append(wl_src)
+    if item.args.has("d"):
+        _select_index(server, dst, wl_dst.idx)
+        if src is not dst:
+            _select_index(server, src, wl_src.idx)
+    _sync_group(server, src)
+    if src is not dst:
+        _sync_group(server, dst)
+    server.model.check_marked()
+    _recalculate_all(server)
+    return CMD_RETURN_NORMAL
+
+
+def _select_index(server: Server, s: Session, idx: int) -> None:
+    wl = s.windows.get(idx)
+    if wl is not None and s.set_current(wl):
+        server.notify("session-window-changed", {"session": s})
+
+
+def session_is_linked(s: Session, w: Window) -> bool:
+    """Is w linked outside s (a group counts as one session)?"""
+    if s.group is not None:
+        return len(w.winlinks) != len(s.group.sessions)
+    return len(w.winlinks) != 1
