@@ -787,7 +787,7 @@ def test_43_transient_rebase_files(sb):
     d.mkdir()
     (d / "msgnum").write_text("")
     (d / "end").write_text("4\n")
-    got = plugin_values(r)  # head-name not written yet: the branch still comes from HEAD
+    got = check_against_git(sb, r)  # no head-name yet: the branch comes from HEAD
     assert (got["git_action"], got["git_action_step"], got["git_action_total"]) == \
         ("rebase", "", "")
     assert got["git_branch"] == "main"

@@ -145,6 +145,14 @@ def _case_builders() -> dict[str, Callable[[Sandbox], Path]]:
         sb.path("c08-W").rename(sb.path("c08-moved"))
         return sb.path("c08-moved")
 
+    def c09(sb):
+        r = sb.mk("c09")
+        w = sb.path("c09-nest", "W3")
+        w.parent.mkdir()
+        sb.git("worktree", "add", "-q", w, "feature", cwd=r)
+        (w / ".git").write_text("gitdir: ../../c09/.git/worktrees/W3\n")
+        return w
+
     def c10(sb):
         s = sb.path("c10")
         sb.git("init", "-q", s)
@@ -210,6 +218,21 @@ def _case_builders() -> dict[str, Callable[[Sandbox], Path]]:
         sb.git("bisect", "good", "HEAD~2", cwd=r)
         return r
 
+    def c21(sb):
+        r = sb.mk("c21")
+        feature = sb.out("rev-parse", "feature", cwd=r)
+        editor = sb.path("c21-editor.sh")
+        editor.write_text(f'#!/bin/sh\necho "merge -C {feature} feature" > "$1"\n')
+        editor.chmod(0o755)
+        sb.git("rebase", "-i", "HEAD", cwd=r, check=False,
+               env={"GIT_SEQUENCE_EDITOR": str(editor)})
+        return r
+
+    def c22(sb):
+        r = sb.mk("c22")
+        (r / ".git" / "rebase-apply").mkdir()
+        return r
+
     def c23(sb):
         sb.git("clone", "-q", "--bare", sb.path("c01"), sb.path("c23.git"))
         return sb.path("c23.git")
@@ -233,6 +256,18 @@ def _case_builders() -> dict[str, Callable[[Sandbox], Path]]:
         (x / ".git").write_text("gitdir: /nonexistent\n")
         return x
 
+    def c28(sb):
+        d = sb.path("c01", "c28")
+        d.mkdir()
+        (d / ".git").write_text("garbage\n")
+        return d
+
+    def c28fifo(sb):
+        d = sb.path("c01", "c28fifo")
+        d.mkdir()
+        os.mkfifo(d / ".git")
+        return d
+
     def c29(sb):
         d = sb.path("c01", "c29")
         (d / ".git").mkdir(parents=True)
@@ -247,6 +282,11 @@ def _case_builders() -> dict[str, Callable[[Sandbox], Path]]:
         r = sb.mk("c33")
         (r / ".git").rename(sb.path("c33-G"))
         (r / ".git").symlink_to("../c33-G")
+        return r
+
+    def c35(sb):
+        r = sb.mk("c35")
+        (r / ".git" / "HEAD").write_bytes(b"ref:   refs/heads/feature \r\n")
         return r
 
     def c36(sb):
@@ -277,11 +317,19 @@ def _case_builders() -> dict[str, Callable[[Sandbox], Path]]:
         (r / ".git" / "ORIG_HEAD").write_text("0" * 40 + "\n")
         return r
 
+    def c43(sb):
+        r = sb.mk("c43")
+        d = r / ".git" / "rebase-merge"
+        d.mkdir()
+        (d / "msgnum").write_text("")
+        (d / "end").write_text("4\n")
+        return r
+
     return {name: fn for name, fn in locals().items() if name.startswith("c")}
 
 
-def _reftable(sb: Sandbox) -> Path:
-    rt = sb.path("c38")
+def _reftable(sb: Sandbox, name: str = "c38") -> Path:
+    rt = sb.path(name)
     g = rt / ".git"
     (g / "objects").mkdir(parents=True)
     (g / "refs").mkdir()
@@ -293,16 +341,27 @@ def _reftable(sb: Sandbox) -> Path:
     return rt
 
 
+def _reftable_range_pick(sb: Sandbox) -> Path:
+    linked = _reftable(sb, "c39")
+    os.unlink(linked / ".git" / "MERGE_HEAD")
+    (linked / ".git" / "sequencer").mkdir()
+    (linked / ".git" / "sequencer" / "todo").write_text("pick 89df9ee f1\n")
+    return linked
+
+
 def test_edge_cases_through_a_real_server_match_git_and_the_plugin(sb, server):
     cases = {name: build(sb) for name, build in _case_builders().items()}
     cases["c38"] = _reftable(sb)
+    cases["c39"] = _reftable_range_pick(sb)
     panes = {name: server.pane_in(cwd) for name, cwd in cases.items()}
+    reftable = {"c38": " merge /", "c39": " cherry-pick /"}
     for name, cwd in cases.items():
         local = plugin_values(cwd)
         full = "|".join(local[k] or "" for k in VARIABLES)
         server.wait_show(panes[name], FULL, full)
-        if name == "c38":  # git 2.39 cannot open a reftable repository: pinned instead
-            assert server.show(panes[name], SHORT) == " merge /"
+        if name in reftable:  # git 2.39 cannot open a reftable repository: pinned instead
+            assert server.show(panes[name], SHORT) == reftable[name]
+            assert server.show(panes[name], "#{git_worktree}") == name
             continue
         want = expected_from_git(git_view(sb, cwd))
         short = f"{want['git_head']} {want['git_action']} " \
@@ -315,6 +374,8 @@ def test_edge_cases_through_a_real_server_match_git_and_the_plugin(sb, server):
         "c13": "feature rebase 1/4", "c14": "feature rebase 2/3", "c16": "feature rebase 1/4",
         "c17": "main am 1/4", "c18": "main cherry-pick /", "c19": "main revert /",
         "c12": "main merge /", "c07main": "main  /", "c36": "origin/main  /",
+        "c21": "main rebase 1/1", "c22": "main am /", "c28": "  /", "c35": "feature  /",
+        "c43": "main rebase /",
     }
     for name, want in pins.items():
         assert server.show(panes[name], SHORT) == want, name
@@ -323,6 +384,21 @@ def test_edge_cases_through_a_real_server_match_git_and_the_plugin(sb, server):
     assert server.show(panes["c27"], "[#{git_worktree}]") == "[]"
     assert server.show(panes["c29"], "#{git_worktree}/#{git_subdir}") == "c01/c29"
     assert len(server.show(panes["c37"], "#{git_head}")) == 7
+    assert server.show(panes["c09"], "#{git_worktree} #{git_repo}") == "W3 c09"
+    assert server.show(panes["c28fifo"], "#{git_worktree}/#{git_subdir}") == "c01/c28fifo"
+
+
+def test_ceiling_directories_from_the_servers_environment(sb, tmp_path, request):
+    r = sb.mk()
+    (r / "a" / "b").mkdir(parents=True)
+    server = Server(tmp_path, request)
+    server.mux.env["GIT_CEILING_DIRECTORIES"] = str(r)
+    server.fast.env = server.mux.env
+    inside = server.pane_in(r)
+    below = server.pane_in(r / "a" / "b")
+    assert git_view(sb, r / "a" / "b", {"GIT_CEILING_DIRECTORIES": str(r)}).in_repo is False
+    server.wait_show(inside, "#{git_worktree}", "R")  # a ceiling equal to the cwd is no limit
+    server.wait_show(below, "[#{git_worktree}]", "[]")
 
 
 def test_a_pane_cds_between_repositories(sb, server):

@@ -228,8 +228,9 @@ def git_view(sb: Sandbox, cwd: str | os.PathLike[str],
     if v.ps1_action == "rebase":
         # git status names the branch ("rebasing branch 'x'") unless something else stopped
         # the rebase; git-prompt always shows head-name ("detached HEAD" for none)
+        # (without head-name git-prompt shows nothing, and git status HEAD's branch)
         m = re.search(r"rebasing branch '([^']*)'", v.status)
-        v.rebase_branch = "" if left == "detached HEAD" else left
+        v.rebase_branch = "" if left == "detached HEAD" else (left or None)
         if m:
             assert m.group(1) == v.rebase_branch, (m.group(1), v.ps1)
     return v
