@@ -772,6 +772,58 @@ case("selp-marked-swapped-away", *PW, ["select-pane", "-m", "-t", "a:0.1"], ["sw
 case("selp-marked-list-windows", *PW, ["select-pane", "-m", "-t", "a:1"],
      ["list-windows", "-a", "-F", "#S:#I #{window_flags} #{window_marked_flag}"])
 
+# -- more layout edge cases: pane-border-status, zoom, groups, manual window size ---------------
+
+BST = ["set", "-g", "pane-border-status", "top"]
+BSB = ["set", "-g", "pane-border-status", "bottom"]
+for _n in ("even-vertical", "main-horizontal", "tiled"):
+    lcase(f"sl-{_n}-border-top", *P5, BST, ["select-layout", _n])
+    lcase(f"sl-{_n}-border-bottom", *P5, BSB, ["select-layout", _n])
+lcase("sl-tiled-7", [*LNS(), *SPL("-h"), *SPL("-v"), *SPL("-v"), *SPL("-h"), *SPL("-v"), *SPL("-h")],
+      ["select-layout", "tiled"])
+lcase("sl-main-vertical-2", *P2, ["select-layout", "main-vertical"])
+lcase("sl-next-after-string", *P3, ["select-layout", "main-vertical"], ["select-layout", _lay(_L3)], ["next-layout"])
+lcase("sl-E-zoomed", *P4, ["resize-pane", "-t", "a:0.1", "-D", "9"], ["resize-pane", "-Z"],
+      ["select-layout", "-E", "-t", "a:0.1"])
+lcase("sl-string-border-top", *P3, BST, ["select-layout", _lay(_L3)])
+lcase("rp-y-border-top", *P3, BST, ["resize-pane", "-t", "a:0.1", "-y", "10"])
+lcase("rp-y-border-bottom", *P3, BSB, ["resize-pane", "-t", "a:0.2", "-y", "10"])
+lcase("rp-D-border-bottom", *P3, BSB, ["resize-pane", "-t", "a:0.1", "-D", "30"])
+lcase("rp-Z-inactive-pane", *P4, ["resize-pane", "-Z", "-t", "a:0.0"])
+lcase("rp-Z-then-select-pane", *P4, ["resize-pane", "-Z"], ["select-pane", "-t", "a:0.0"])
+lcase("rp-Z-select-pane-Z", *P4, ["resize-pane", "-Z"], ["select-pane", "-Z", "-t", "a:0.0"])
+lcase("rw-manual-then-join", *PW, ["resize-window", "-t", "a:0", "-x", "100"], ["join-pane", "-s", "a:1", "-t", "a:0.0"])
+lcase("rw-manual-then-layout-grows", [*LNS(x=20, y=50), *SPL(), *SPL(), *SPL(), *SPL(), *SPL()],
+      ["resize-window", "-x", "10"], ["select-layout", "even-horizontal"])
+acase("swp-cross-window-Z", *PW, ["resize-pane", "-Z", "-t", "a:0.0"], ["swap-pane", "-Z", "-s", "a:1.0", "-t", "a:0.0"])
+acase("swp-cross-window-zoomed", *PW, ["resize-pane", "-Z", "-t", "a:0.1"], ["swap-pane", "-s", "a:1.0", "-t", "a:0.0"])
+lcase("swp-D-one-pane", LNS(), ["swap-pane", "-D"])
+lcase("rotw-two", *P2, ["rotate-window"])
+acase("bp-zoomed-other", *P3, ["resize-pane", "-Z", "-t", "a:0.0"], ["break-pane", "-d", "-s", "a:0.2"])
+case("bp-n-not-expanded", *P3, ["break-pane", "-n", "#{session_name}"], ["list-windows", "-F", "#I #W"])
+acase("bp-marked", *P3, ["select-pane", "-m", "-t", "a:0.1"], ["break-pane", "-s", "a:0.1"])
+acase("jp-same-window-f-b", *P4, ["join-pane", "-f", "-b", "-s", "a:0.3", "-t", "a:0.1"])
+acase("jp-to-zoomed-window", *PW, ["resize-pane", "-Z", "-t", "a:0.1"], ["join-pane", "-s", "a:1", "-t", "a:0.1"])
+acase("jp-last-pane-of-session", *PW, ["join-pane", "-s", "b:0", "-t", "a:0.0"])
+acase("jp-renumbers", *W3, ["set", "-g", "renumber-windows", "on"], ["join-pane", "-s", "a:0", "-t", "a:2"])
+case("mw-k-current", *W3, ["move-window", "-k", "-s", "a:0", "-t", "a:2"], WLIST)
+case("mw-k-d-current", *W3, ["move-window", "-d", "-k", "-s", "a:0", "-t", "a:2"], WLIST)
+case("mw-r-base-index", *W3, ["set", "-g", "base-index", "1"], ["move-window", "-r"], WLIST)
+case("mw-grouped", *W3, ["new-session", "-d", "-s", "g", "-t", "a"], ["move-window", "-s", "a:0", "-t", "g:5"])
+case("lnkw-grouped", *W3, ["new-session", "-d", "-s", "g", "-t", "a"], ["link-window", "-s", "a:0", "-t", "g:5"])
+case("lnkw-to-group-member", *W3, ["new-session", "-d", "-s", "g", "-t", "a"], *[[*NS("b", "-n", "bw")]],
+     ["link-window", "-s", "b:0", "-t", "a:5"], WLIST)
+case("unlinkw-grouped", *W3, ["new-session", "-d", "-s", "g", "-t", "a"], ["unlink-window", "-t", "a:1"])
+case("kw-current-first-wraps", NS("a", "-n", "w0"), ["new-window", "-d", "-n", "w1", *CAT],
+     ["new-window", "-d", "-n", "w2", *CAT], ["kill-window", "-t", "a:0"], ["list-windows", "-F", WINFMTN])
+case("unlinkw-current-wraps", NS("a", "-n", "w0"), ["new-window", "-d", "-n", "w1", *CAT],
+     ["new-window", "-d", "-n", "w2", *CAT], *[[*NS("b", "-n", "bw")]], ["link-window", "-s", "a:0", "-t", "b:1"],
+     ["unlink-window", "-t", "a:0"], ["list-windows", "-t", "a", "-F", WINFMTN])
+case("rsp-zoomed", *P3, ["resize-pane", "-Z", "-t", "a:0.1"], ["respawn-pane", "-k", "-t", "a:0.1"],
+     ready("a:0.1"), LSTATE)
+case("kp-a-marked", *P3, ["select-pane", "-m", "-t", "a:0.0"], ["kill-pane", "-a", "-t", "a:0.1"],
+     D("#{pane_marked_set}"))
+
 
 # == Key tables: bind-key, unbind-key, list-keys, send-prefix ==================================
 # tmux 3.3a's default tables must list byte for byte (columns, escaping, \; between commands);
