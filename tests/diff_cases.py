@@ -823,6 +823,20 @@ case("rsp-zoomed", *P3, ["resize-pane", "-Z", "-t", "a:0.1"], ["respawn-pane", "
      ready("a:0.1"), LSTATE)
 case("kp-a-marked", *P3, ["select-pane", "-m", "-t", "a:0.0"], ["kill-pane", "-a", "-t", "a:0.1"],
      D("#{pane_marked_set}"))
+case("mw-d-current", *W3, ["move-window", "-d", "-s", "a:2", "-t", "a:8"], WLIST)
+case("mw-current-to-other-session", *W3, *[[*NS("b", "-n", "bw")]], ["move-window", "-s", "a:2", "-t", "b:"],
+     WLIST)
+acase("swp-cross-window-src-zoomed", *PW, ["resize-pane", "-Z", "-t", "a:0.1"],
+      ["swap-pane", "-s", "a:0.1", "-t", "a:1.0"])
+case("rsp-keeps-history", NS("a", cmd=SEQ), Wait("a", "100"), ["respawn-pane", "-k", "-t", "a", *pf("again")],
+     Wait("a", "again"), D("#{history_size} #{cursor_x},#{cursor_y}"))
+case("rsp-k-twice", *P2, ["respawn-pane", "-k", "-t", "a:0.0", ";", "respawn-pane", "-k", "-t", "a:0.0"],
+     ready("a:0.0"), D("#{pane_id} #{pane_dead} #{window_panes}", "a:0.0"))
+case("rsp-missing-cwd", *P2, ["respawn-pane", "-k", "-c", "/nonexistent/dir", "-t", "a:0.1"], ready("a:0.1"),
+     D("#{pane_current_path}", "a:0.1"))
+acase("jp-l-larger-than-pane", *PW, ["join-pane", "-l", "500", "-s", "a:1", "-t", "a:0.0"])
+lcase("sl-main-h-many", [*LNS(x=80, y=24), *SPL("-h"), *SPL("-h"), *SPL("-h"), *SPL("-v"), *SPL("-v"), *SPL("-v")],
+      ["select-layout", "main-horizontal"])
 
 
 # == Key tables: bind-key, unbind-key, list-keys, send-prefix ==================================
