@@ -837,6 +837,8 @@ case("rsp-missing-cwd", *P2, ["respawn-pane", "-k", "-c", "/nonexistent/dir", "-
 acase("jp-l-larger-than-pane", *PW, ["join-pane", "-l", "500", "-s", "a:1", "-t", "a:0.0"])
 lcase("sl-main-h-many", [*LNS(x=80, y=24), *SPL("-h"), *SPL("-h"), *SPL("-h"), *SPL("-v"), *SPL("-v"), *SPL("-v")],
       ["select-layout", "main-horizontal"])
+case("dp-no-client", *P3, ["display-panes"])
+case("dp-bad-client", *P3, ["display-panes", "-t", "nosuch"])
 
 
 # == Key tables: bind-key, unbind-key, list-keys, send-prefix ==================================
