@@ -1,0 +1,200 @@
+"""An attached client: its terminal, its keys and its frames.
+
+Keys read from the terminal go through the client's current key table (``root``, or
+``prefix`` after the prefix key) and run the bound commands; any other key goes to the active
+pane. Frames are drawn when something the client shows changed, at most ``FRAME_RATE`` times a
+second, so a flooding pane costs one redraw per frame rather than one per read.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import trio
+
+from . import keys as K
+from .render import Renderer
+from .tty import Tty
+from .tty_keys import KeyDecoder
+
+log = logging.getLogger(__name__)
+
+FRAME_INTERVAL = 1 / 120
+
+
+class Attached:
+    """The server's side of one attached terminal."""
+
+    def __init__(self, server: Any, client: Any) -> None:
+        self.server = server
+        self.client = client
+        self.tty = Tty(client.fd)
+        self.keys = KeyDecoder()
+        self.renderer = Renderer()
+        self.repeating = False
+        self.repeat_deadline = 0.0
+        self._dirty = trio.Event()
+        self._cancel = trio.CancelScope()
+        self.stopped = False
+
+    # -- lifetime ------------------------------------------------------------------------------
+
+    def start(self, nursery: trio.Nursery) -> None:
+        self.tty.start()
+        nursery.start_soon(self._run)
+
+    async def _run(self) -> None:
+        try:
+            with self._cancel:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self.tty.writer)
+                    nursery.start_soon(self._drawer)
+                    await self._reader()
+                    nursery.cancel_scope.cancel()
+        except Exception:
+            self.server.log_exception(f"attached client {self.client.name} failed")
+        finally:
+            self.tty.close_stream()  # only now: closing it under the reader would raise there
+        if not self.stopped:
+            # The terminal went away (EOF or error) without a detach: tmux's "lost tty".
+            self.stop()
+            self.server.client_lost_tty(self.client)
+
+    def stop(self) -> None:
+        """Give the terminal back; the caller tells the client why."""
+        if self.stopped:
+            return
+        self.stopped = True
+        self.tty.stop()
+        self._cancel.cancel()
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def redraw(self, full: bool = False, status: bool = True) -> None:
+        if full:
+            self.renderer.invalidate()
+        elif status:
+            self.renderer.status_changed()
+        self._dirty.set()
+
+    async def _drawer(self) -> None:
+        """Draw as soon as something changed, but not more often than FRAME_INTERVAL: an
+        idle client echoes a key at once, a flooded one costs one frame per interval."""
+        last = -FRAME_INTERVAL
+        while True:
+            await self._dirty.wait()
+            wait = last + FRAME_INTERVAL - trio.current_time()
+            if wait > 0:
+                await trio.sleep(wait)
+            self._dirty = trio.Event()
+            if self.tty.blocked:
+                self.tty.blocked = False
+                self.renderer.invalidate()
+            try:
+                data = self.renderer.frame(self.server, self.client, self.tty.sx, self.tty.sy)
+            except Exception:
+                self.server.log_exception("drawing failed")
+                data = b""
+            if data:
+                self.tty.write(data)
+            last = trio.current_time()
+
+    def resized(self) -> tuple[int, int]:
+        size = self.tty.update_size()
+        self.redraw(full=True)
+        return size
+
+    # -- input ---------------------------------------------------------------------------------
+
+    async def _reader(self) -> None:
+        stream = self.tty.stream
+        assert stream is not None
+        while True:
+            timeout = self._escape_time() if self.keys.pending else None
+            data = b""
+            if timeout is not None:
+                with trio.move_on_after(timeout):
+                    data = await stream.receive_some(4096)
+                    if not data:
+                        return
+                keys = self.keys.feed(data, final=not data)
+            else:
+                data = await stream.receive_some(4096)
+                if not data:
+                    return
+                keys = self.keys.feed(data)
+            for key, raw in keys:
+                await self.key(key, raw)
+
+    def _escape_time(self) -> float:
+        try:
+            return int(self.server.options.get("escape-time")) / 1000.0
+        except (KeyError, TypeError, ValueError):
+            return 0.5
+
+    async def key(self, key: int, raw: bytes) -> None:
+        """One key from the terminal: tmux's key-table walk, then the binding or the pane."""
+        from .keybindings import default_table, dispatch, handle_key, key_tables, set_client_table
+
+        c = self.client
+        s = c.session
+        if s is None:
+            return
+        c.activity_time = time.time()
+        kt = key_tables(self.server)
+        default = default_table(c)
+        if self.repeat_deadline and time.monotonic() > self.repeat_deadline:
+            set_client_table(kt, c, None)
+            self.repeating, self.repeat_deadline = False, 0.0
+        table = getattr(c, "key_table", None) or default
+        if key == K.KEYC_UNKNOWN:  # a sequence we cannot name goes to the pane as it came
+            if table != default:
+                set_client_table(kt, c, None)
+                self.redraw()
+            else:
+                self._to_pane(key, raw)
+            return
+        repeat_time = int(s.options.get("repeat-time"))
+        res = handle_key(kt, key, table=table, default=default,
+                         prefix=_option_key(s, "prefix"), prefix2=_option_key(s, "prefix2"),
+                         repeating=self.repeating, repeat_time=repeat_time)
+        set_client_table(kt, c, res.table)
+        self.repeating = res.repeating
+        if res.start_repeat:
+            self.repeat_deadline = time.monotonic() + repeat_time / 1000.0
+        elif not res.repeating:
+            self.repeat_deadline = 0.0
+        if res.binding is not None:
+            try:
+                await dispatch(self.server, c, res.binding)
+            except Exception:
+                self.server.log_exception("key binding failed")
+            self.server.tick_second()
+        elif res.forward:
+            self._to_pane(key, raw)
+        if res.status or res.binding is not None:
+            self.redraw()
+
+    def _to_pane(self, key: int, raw: bytes) -> None:
+        s = self.client.session
+        wp = s.curw.window.active if s is not None and s.curw is not None else None
+        if wp is None or wp.dead:
+            return
+        scr = wp.screen
+        data = None
+        if key != K.KEYC_UNKNOWN:
+            data = K.encode_key(key, cursor_app=scr.keypad_cursor, keypad_app=scr.keypad,
+                                extended_keys=scr.extended_keys)
+        wp.write(data if data is not None else raw)
+
+
+def _option_key(s: Any, name: str) -> int:
+    """A key option (prefix, prefix2) as a key code; KEYC_NONE for None."""
+    value = s.options.get(name)
+    if isinstance(value, int):
+        return value
+    if not value or value == "None":
+        return K.KEYC_NONE
+    return K.string_to_key(str(value))

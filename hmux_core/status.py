@@ -1,0 +1,97 @@
+"""Drawing an expanded status format into a row of styled cells (tmux's format_draw, in part).
+
+``#[...]`` directives set the style (``fg= bg=``, attributes, ``default``, ``push-default`` /
+``pop-default``), the alignment (``align=left|centre|right|absolute-centre``) and the window
+list (``list=on|focus``; the ``left-marker``/``right-marker`` text only shows when a list is cut,
+and ranges only matter to the mouse — both are parsed and dropped here). Left text takes the
+row first, then right, then centre in the space between.
+"""
+
+from __future__ import annotations
+
+from .options import Style as OptStyle
+from .options import parse_style
+from .screen.cells import char_width
+
+Cell = tuple[str, tuple[int, int, int, int]]
+
+
+def _cells_of(text: str, style: tuple[int, int, int, int], out: list[Cell]) -> None:
+    for ch in text:
+        w = char_width(ch) if ord(ch) >= 0x80 else (1 if ch >= " " else -1)
+        if w <= 0:
+            if out and w == 0:
+                prev, st = out[-1]
+                out[-1] = (prev + ch, st)
+            continue
+        out.append((ch, style))
+        if w == 2:
+            out.append(("", style))
+
+
+def draw(expanded: str, width: int, base: OptStyle) -> list[Cell]:
+    """``width`` cells for one status row; every cell carries (attr, fg, bg, us)."""
+    segments: dict[str, list[Cell]] = {"left": [], "centre": [], "right": [],
+                                       "absolute-centre": []}
+    default = base.copy()
+    cur = base.copy()
+    align = "left"
+    marker = False
+    i, n = 0, len(expanded)
+    text: list[str] = []
+
+    def flush() -> None:
+        if not text:
+            return
+        fg = cur.fg if cur.fg != 8 else default.fg
+        bg = cur.bg if cur.bg != 8 else default.bg
+        if not marker:
+            _cells_of("".join(text), (cur.attr, fg, bg, 0), segments[align])
+        text.clear()
+
+    while i < n:
+        if expanded.startswith("#[", i):
+            end = expanded.find("]", i + 2)
+            if end < 0:
+                text.append(expanded[i:])
+                break
+            flush()
+            parsed = parse_style(expanded[i + 2:end], cur)
+            if parsed is not None:
+                if parsed.default_type == "push":
+                    default = parsed.copy()
+                    parsed.default_type = "base"
+                elif parsed.default_type == "pop":
+                    default = base.copy()
+                    parsed.default_type = "base"
+                if parsed.align != "default":
+                    align = parsed.align
+                marker = parsed.list in ("left-marker", "right-marker")
+                cur = parsed
+            i = end + 1
+            continue
+        if expanded.startswith("##", i):
+            text.append("#")
+            i += 2
+            continue
+        text.append(expanded[i])
+        i += 1
+    flush()
+
+    fill_style = (base.attr, base.fg, base.bg, 0)
+    row: list[Cell] = [(" ", fill_style)] * width
+    left = segments["left"][:width]
+    row[:len(left)] = left
+    right = segments["right"][: max(0, width - len(left))]
+    if right:
+        row[width - len(right):] = right
+    space_from, space_to = len(left), width - len(right)
+    centre = segments["centre"][: max(0, space_to - space_from)]
+    if centre:
+        start = space_from + (space_to - space_from - len(centre)) // 2
+        row[start:start + len(centre)] = centre
+    absolute = segments["absolute-centre"][:width]
+    if absolute:
+        start = (width - len(absolute)) // 2
+        row[start:start + len(absolute)] = absolute
+    return row

@@ -1,0 +1,151 @@
+"""Keys from an attached client's terminal: bytes in, (key code, raw bytes) out.
+
+The table of sequences is built from :func:`hmux_core.keys.encode_key` itself — every named key
+with every modifier combination, in normal and application cursor/keypad modes — so the decoder
+and the encoder can never disagree about what a sequence means. An escape sequence that is not
+in the table still comes out whole, as ``KEYC_UNKNOWN`` with its bytes, and is passed to the pane
+unchanged. A lone ESC (or an unfinished sequence) waits ``escape-time`` for the rest.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from . import keys as K
+
+Key = tuple[int, bytes]
+
+_MODS = (0, K.KEYC_SHIFT, K.KEYC_META, K.KEYC_CTRL, K.KEYC_SHIFT | K.KEYC_META,
+         K.KEYC_SHIFT | K.KEYC_CTRL, K.KEYC_META | K.KEYC_CTRL,
+         K.KEYC_SHIFT | K.KEYC_META | K.KEYC_CTRL)
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[bytes, int]:
+    table: dict[bytes, int] = {}
+    names = [n for n in K.KEY_NAMES if n] if hasattr(K, "KEY_NAMES") else []
+    bases = {K.string_to_key(n) for n in names}
+    bases.discard(K.KEYC_UNKNOWN)
+    for base in sorted(bases):
+        if not (K.KEYC_BASE <= (base & K.KEYC_MASK_KEY) < K.KEYC_USER):
+            continue
+        if K.is_mouse_key(base):
+            continue
+        for mods in _MODS:
+            key = base | mods
+            for kw in ({}, {"cursor_app": True}, {"keypad_app": True}):
+                try:
+                    seq = K.encode_key(key, **kw)
+                except Exception:  # a combination tmux cannot encode
+                    continue
+                if seq and len(seq) > 1 and seq[0] == 0x1B:
+                    table.setdefault(seq, key)
+    # Sequences terminals send that tmux's encoder does not produce.
+    for seq, name in ((b"\x1b[H", "Home"), (b"\x1b[F", "End"), (b"\x1bOH", "Home"),
+                      (b"\x1bOF", "End"), (b"\x1b[1~", "Home"), (b"\x1b[4~", "End"),
+                      (b"\x1b[Z", "BTab")):
+        table.setdefault(seq, K.string_to_key(name))
+    return table
+
+
+def _csi_end(buf: bytes, i: int) -> int:
+    """Index after the CSI sequence starting at ``buf[i]`` (ESC [), or -1 if unfinished."""
+    j = i + 2
+    n = len(buf)
+    while j < n:
+        c = buf[j]
+        if 0x40 <= c <= 0x7E:
+            return j + 1
+        if not 0x20 <= c <= 0x3F:
+            return j  # malformed: end before the stray byte
+        j += 1
+    return -1
+
+
+def _utf8_len(lead: int) -> int:
+    if lead < 0xC2 or lead > 0xF4:
+        return 1
+    if lead < 0xE0:
+        return 2
+    if lead < 0xF0:
+        return 3
+    return 4
+
+
+class KeyDecoder:
+    """Splits terminal input into keys; keeps an unfinished tail between calls."""
+
+    def __init__(self) -> None:
+        self.pending = b""
+
+    def feed(self, data: bytes, final: bool = False) -> list[Key]:
+        """Keys in ``data`` (plus what was pending). With ``final`` (escape-time ran out) an
+        unfinished sequence is flushed as whatever it is so far."""
+        buf = self.pending + data
+        self.pending = b""
+        out: list[Key] = []
+        table = _table()
+        i, n = 0, len(buf)
+        while i < n:
+            c = buf[i]
+            if c == 0x1B:
+                if i + 1 >= n:
+                    if not final:
+                        self.pending = buf[i:]
+                        break
+                    out.append((0x1B, b"\x1b"))
+                    i += 1
+                    continue
+                nxt = buf[i + 1]
+                if nxt == 0x5B:  # CSI
+                    end = _csi_end(buf, i)
+                    if end < 0:
+                        if not final:
+                            self.pending = buf[i:]
+                            break
+                        end = n
+                    seq = buf[i:end]
+                    out.append((table.get(seq, K.KEYC_UNKNOWN), seq))
+                    i = end
+                    continue
+                if nxt == 0x4F:  # SS3
+                    if i + 2 >= n:
+                        if not final:
+                            self.pending = buf[i:]
+                            break
+                        out.append((K.KEYC_META | 0x4F, buf[i:i + 2]))
+                        i += 2
+                        continue
+                    seq = buf[i:i + 3]
+                    out.append((table.get(seq, K.KEYC_UNKNOWN), seq))
+                    i += 3
+                    continue
+                # ESC + key: the key with Meta.
+                sub = KeyDecoder().feed(buf[i + 1:i + 1 + _utf8_len(nxt)], final=True)
+                if sub:
+                    key, raw = sub[0]
+                    out.append((key | K.KEYC_META, b"\x1b" + raw))
+                    i += 1 + len(raw)
+                else:
+                    i += 1
+                continue
+            if c >= 0x80:
+                width = _utf8_len(c)
+                if i + width > n and not final:
+                    self.pending = buf[i:]
+                    break
+                raw = buf[i:i + width]
+                try:
+                    ch = raw.decode("utf-8")
+                    out.append((K.char_to_key(ch), raw))
+                except UnicodeDecodeError:
+                    out.append((K.KEYC_UNKNOWN, buf[i:i + 1]))
+                    width = 1
+                i += width
+                continue
+            if c == 0x7F:
+                out.append((K.string_to_key("BSpace"), b"\x7f"))
+            else:
+                out.append((c, bytes((c,))))
+            i += 1
+        return out
