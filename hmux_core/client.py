@@ -142,6 +142,9 @@ class Client:
         self.flags = flags
         self.decoder = P.Decoder()
         self.files: dict[int, int] = {}  # stream -> fd we write to
+        # tmux's client closes its stdin/stdout/stderr once a stream has taken it ("can only
+        # be used once"): a second stream asking for the same descriptor gets EBADF.
+        self._std_taken: set[int] = set()
         self.exitval = 0
         self.exit_message: str | None = None
         self.exit_reason: str | None = None
@@ -262,8 +265,12 @@ class Client:
     def _write_open(self, data: bytes) -> None:
         stream, fd, flags, path = P.unpack_write_open(data)
         error = 0
-        if fd in (1, 2) and not path:
-            self.files[stream] = fd
+        if fd != -1:
+            if fd not in (1, 2) or fd in self._std_taken:
+                error = errno.EBADF
+            else:
+                self._std_taken.add(fd)
+                self.files[stream] = fd
         else:
             try:
                 newfd = os.open(path, os.O_NONBLOCK | os.O_WRONLY | os.O_CREAT | flags, 0o644)
@@ -277,13 +284,19 @@ class Client:
         stream, fd, path = P.unpack_read_open(data)
         error = 0
         try:
-            if fd == 0 and not path:
+            if fd != -1:
+                if fd != 0 or 0 in self._std_taken:
+                    raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+                self._std_taken.add(0)
                 rfd = 0
             else:
                 rfd = os.open(path, os.O_RDONLY)
             try:
                 while True:
-                    chunk = os.read(rfd, P.MAX_STREAM_DATA)
+                    try:
+                        chunk = os.read(rfd, P.MAX_STREAM_DATA)
+                    except OSError:
+                        break  # tmux's read error callback ends the file with no error
                     if not chunk:
                         break
                     self.send(P.MSG_READ, P.pack_stream(stream, chunk))

@@ -15,7 +15,8 @@ Entry points for attached clients (no drawing or terminal code lives here):
 * :meth:`KeyTables.lookup` - the binding of a key in a table, with tmux's ``Any`` fallback;
 * :func:`handle_key` - tmux's ``server_client_key_callback`` table walk (prefix, repeat, back to
   the root table, whether the key goes to the pane), as a pure function of the client's state;
-* :func:`dispatch` - run a binding's commands for a client (``key_bindings_dispatch``).
+* :func:`dispatch` - run a binding's commands for a client (``key_bindings_dispatch``);
+* :func:`mode_key_binding` - what ``send-keys`` runs for a key sent to a pane in a mode.
 """
 
 from __future__ import annotations
@@ -615,6 +616,14 @@ def handle_key(tables: KeyTables, key: int, *, table: str, default: str = "root"
         if first != current and not was_repeating:
             return KeyResult(None, default, False, status=True)
         return KeyResult(None, client_table, repeating, forward=True, status=status)
+
+
+def mode_key_binding(tables: KeyTables, mode_table: str, key: int) -> Binding | None:
+    """cmd_send_keys_inject_key: ``send-keys``/``send-prefix`` into a pane in a mode run the
+    mode table's binding of the key (exact key, no ``Any``) instead of typing it."""
+    table = tables.get_table(mode_table, create=True)
+    assert table is not None
+    return table.get(key)
 
 
 def binding_items(server: Any, client: Any, bd: Binding, *, current: Any = None,

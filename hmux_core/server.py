@@ -55,7 +55,7 @@ def set_process_name(name: str) -> None:
 
 
 class _Stream:
-    __slots__ = ("opened", "ready", "error", "buf", "closed")
+    __slots__ = ("opened", "ready", "error", "buf", "closed", "done")
 
     def __init__(self) -> None:
         self.opened = False
@@ -63,6 +63,7 @@ class _Stream:
         self.error = 0
         self.buf = bytearray()
         self.closed = False
+        self.done: trio.Event | None = None  # a file stream (>= 3): set once closed or failed
 
 
 class ClientConn:
@@ -176,6 +177,12 @@ class ClientConn:
                     self.written += len(chunk)
                     await _sendall(sock, P.encode(P.MSG_WRITE, P.pack_stream(number, chunk)))
                     progressed = True
+                if st.done is not None and st.ready and not st.buf and not st.closed:
+                    st.closed = True  # file_push: a file stream closes once it is written
+                    if not st.error:
+                        await _sendall(sock, P.encode(P.MSG_WRITE_CLOSE, P.pack_stream(number)))
+                    st.done.set()
+                    progressed = True
             if self.exiting and not self.exited and not self._pending_output() and not self._out:
                 self._send_exit()
                 continue
@@ -202,6 +209,21 @@ class ClientConn:
             self.exit_message = message
         self.exiting = True
         self._wake.set()
+
+    async def write_file(self, path: str, data: bytes, flags: int) -> int:
+        """Have the client write a file (or its stdout for "-"): tmux's WRITE_OPEN exchange.
+        Returns the errno the client reported (0 when written)."""
+        number = self._next_stream
+        self._next_stream += 1
+        st = self._streams[number] = _Stream()
+        st.opened = True
+        st.done = trio.Event()
+        st.buf += data
+        fd = 1 if path == "-" else -1
+        self.send(P.MSG_WRITE_OPEN, P.pack_write_open(number, fd, flags, path))
+        await st.done.wait()
+        del self._streams[number]
+        return st.error
 
     # -- reading ---------------------------------------------------------------------------------
 
@@ -304,6 +326,9 @@ class ClientConn:
                 if st is not None:
                     st.ready = True
                     st.error = error
+                    if error and st.done is not None:
+                        st.closed = True
+                        st.done.set()
                     self._wake.set()
             elif t == P.MSG_READ:
                 number, chunk = P.unpack_stream(data)
@@ -446,11 +471,13 @@ class Server:
         self.listen_sock: trio.socket.SocketType | None = None
         from .buffers import Buffers
 
-        self.buffers = Buffers()
+        self.buffers = Buffers(lambda: self.options.get_number("buffer-limit"))
         from .jobs import FormatJobs
 
         self.jobs = FormatJobs(self)
-        self.hooks: Any = None
+        from .hooks import Hooks
+
+        self.hooks = Hooks(self)
         self.plugins: Any = None
         self.subscribers: list[Any] = []
         self._loop_wake = trio.Event()
@@ -474,10 +501,17 @@ class Server:
                 sub(name, data)
             except Exception:
                 self.log_exception(f"event subscriber failed on {name}")
+        self.hooks.notify(name, data)
         self._loop_wake.set()
 
     def run_hook(self, name: str, item: Any) -> None:
-        """Hooks arrive with the command-surface issue; the call sites are already in place."""
+        """Queue hook ``name`` (``after-<command>``) to run right after ``item``."""
+        self.hooks.after_hook(name, item)
+
+    def fire_named_hook(self, name: str, pane: Any | None, values: dict[str, str]) -> None:
+        """Run the global hook ``name`` for an event tmux does not have (plugins raise them),
+        with ``#{hook_pane}`` and each value as ``#{hook_<key>}``."""
+        self.hooks.fire_named(name, pane, values)
 
     # -- clients ---------------------------------------------------------------------------------
 

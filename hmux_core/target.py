@@ -136,9 +136,8 @@ class Finder:
         if name.startswith("$"):
             fs.s = model.find_session_by_id(name)
             return fs.s is not None
-        s = model.sessions.get(name)
-        if s is not None:
-            fs.s = s
+        fs.s = model.sessions.get(name)  # tmux leaves this in the state even when it fails
+        if fs.s is not None:
             return True
         client_session = _session_of_client_named(model, name)
         if client_session is not None:

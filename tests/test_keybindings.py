@@ -287,3 +287,9 @@ def test_read_only_client_may_run_only_read_only_commands(server, kt):
     assert any(text.endswith("client is read-only") for _, _, text in server.messages)
     # detach-client is one of the few commands tmux allows read-only clients.
     assert kb.binding_items(server, c, kt.lookup("prefix", key("d"))) is not None
+
+
+def test_send_keys_into_a_mode_uses_exact_mode_binding(server, kt):
+    assert printed(kb.mode_key_binding(kt, "copy-mode-vi", key("q"))) == "send-keys -X cancel"
+    bind(server, "copy-mode-vi", "Any", "display any")
+    assert kb.mode_key_binding(kt, "copy-mode-vi", key("F11")) is None

@@ -11,6 +11,7 @@ import inspect
 import os
 import pwd
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,7 @@ class QueueState:
     event: Any = None
     formats: dict[str, str] = field(default_factory=dict)  # hook_* and similar extras
     control: bool = False
+    nohooks: bool = False  # commands run by a hook fire no hooks (CMDQ_STATE_NOHOOKS)
 
 
 class CmdItem:
@@ -54,6 +56,8 @@ class CmdItem:
         self.number = 0
         self.failed = False
         self.group = 0
+        #: Items to run right after this one (hooks, if-shell, run-shell -C): cmdq_insert_after.
+        self.inserted: list[CmdItem] = []
 
     @property
     def name(self) -> str:
@@ -218,7 +222,9 @@ async def run_items(items: list[CmdItem]) -> int:
     status = CMD_RETURN_NORMAL
     skip_group = None
     failed = False
-    for item in items:
+    queue = deque(items)
+    while queue:
+        item = queue.popleft()
         if skip_group is not None and item.group == skip_group:
             continue
         item.server.command_number += 1
@@ -233,4 +239,7 @@ async def run_items(items: list[CmdItem]) -> int:
         if status == CMD_RETURN_ERROR:
             skip_group = item.group
             failed = True
+        if item.inserted:
+            queue.extendleft(reversed(item.inserted))
+            item.inserted = []
     return CMD_RETURN_ERROR if failed else status

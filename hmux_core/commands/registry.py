@@ -78,9 +78,16 @@ def command(name: str) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]
     return deco
 
 
+_loaded = False
+
+
 def _ensure_loaded() -> None:
-    if _TABLE:
+    """Load every command module once; a module imported earlier on its own (windows.py for
+    automatic-rename) must not make the table look complete."""
+    global _loaded
+    if _loaded:
         return
+    _loaded = True
     from . import load_all
 
     load_all()

@@ -180,6 +180,7 @@ def cmd_new_session(item: CmdItem) -> int:
     if not args.has("d"):
         item.state.current = T.from_session(s)
     item.target = T.from_session(s)
+    server.run_hook("after-new-session", item)
     return CMD_RETURN_NORMAL
 
 

@@ -1,0 +1,596 @@
+"""Commands that run shell commands or wait: run-shell, if-shell, wait-for and pipe-pane.
+
+Jobs are tmux's (job.c): ``/bin/sh -c`` with stdin and stdout on one socket (stdin sees EOF at
+once), stderr to /dev/null, the session's environment, the client's or session's directory.
+Without ``-b`` the command waits for its job and the commands it chooses run right after it, in
+the same queue and state; with ``-b`` it returns at once and they run later on their own.
+
+In tmux 3.3a run-shell's output goes to a pane (the ``-t`` one, else the current one) put in
+view mode, never to the client that ran it; its exit status becomes that client's exit status.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import weakref
+from collections import deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from .. import target as T
+from ..format import EXPAND_TIME
+from ..hooks import outside_hooks
+from ..model import Environ
+from ..spawn import client_cwd
+from .grammar import CommandError, CommandList
+from .queue import CMD_RETURN_NORMAL, CmdItem, QueueState, items_from, run_items
+from .registry import command
+
+if TYPE_CHECKING:
+    from ..pane import Pane
+    from ..server import Server
+
+VIEW_MODE_LIMIT = 2000  # lines a view-mode pane keeps
+
+
+# -- jobs ----------------------------------------------------------------------------------------
+
+def job_environ(server: Server, s: Any) -> dict[str, str]:
+    """environ_for_session: global then session environment; TERM and friends once the config
+    has been read (so ``if-shell`` in a config sees the outside TERM); TMUX."""
+    env = Environ()
+    server.environ.copy_into(env)
+    if s is not None:
+        s.environ.copy_into(env)
+    if server.config_loaded.is_set():
+        env.set("TERM", str(server.options.get("default-terminal")))
+        env.set("TERM_PROGRAM", "tmux")
+        env.set("TERM_PROGRAM_VERSION", "3.3a")
+    sid = s.id if s is not None else -1
+    env.set("TMUX", f"{server.socket_path},{server.pid},{sid}")
+    return {k: v for k, v in env.values.items() if v is not None and k and k not in env.hidden}
+
+
+def _child_signals() -> None:  # runs in the child: tmux's proc_clear_signals
+    for sig in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU, signal.SIGQUIT, signal.SIGINT,
+                signal.SIGHUP, signal.SIGTERM, signal.SIGCHLD, signal.SIGUSR1, signal.SIGUSR2):
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
+def _job_cwd(cwd: str | None) -> str:
+    """The job's directory, else home, else / (job_run's chdir fallbacks)."""
+    from ..model import find_home
+
+    for d in (cwd, find_home(), "/"):
+        if d and os.path.isdir(d):
+            return d
+    return "/"
+
+
+async def run_job(server: Server, cmd: str, s: Any, cwd: str | None) -> tuple[bytes, int]:
+    """Run ``cmd`` like job_run and return (output, wait status as a returncode: negative for a
+    signal). Raises OSError when it cannot start."""
+    parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        proc = await trio.lowlevel.open_process(
+            ["/bin/sh", "-c", cmd], stdin=child, stdout=child, stderr=subprocess.DEVNULL,
+            cwd=_job_cwd(cwd), env=job_environ(server, s), preexec_fn=_child_signals)
+    except OSError:
+        parent.close()
+        raise
+    finally:
+        child.close()
+    parent.shutdown(socket.SHUT_WR)
+    sock = trio.socket.from_stdlib_socket(parent)
+    out = bytearray()
+    try:
+        while True:
+            try:
+                chunk = await sock.recv(65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+        await proc.wait()
+    finally:
+        sock.close()
+        if proc.returncode is None:  # cancelled (the client went): job_free's SIGTERM
+            try:
+                proc.send_signal(signal.SIGTERM)
+            except OSError:
+                pass
+    return bytes(out), int(proc.returncode)
+
+
+def _background(server: Server, fn: Any, *args: Any) -> None:
+    """Start a -b job's task in the server's nursery, outside any hook's context."""
+
+    async def task() -> None:
+        outside_hooks()
+        try:
+            await fn(*args)
+        except Exception:
+            server.log_exception("background job failed")
+
+    if server.nursery is not None:
+        server.nursery.start_soon(task)
+
+
+def _make_commands(item: CmdItem, idx: int, expand: bool) -> CommandList:
+    """args_make_commands: a { } argument as it is, a string parsed now (format-expanded first
+    for run-shell -C). Raises CommandError with the parse error."""
+    from .queue import parse_text
+
+    value = item.args.value(idx)
+    if isinstance(value, CommandList):
+        return value
+    text = str(value)
+    if expand:
+        text = item.expand(text)
+    return parse_text(item.server, text, one_group=True,
+                      format_expand=lambda t: item.expand(t, item.target))
+
+
+async def _run_commands(server: Server, client: Any, cmdlist: CommandList) -> None:
+    await run_items(items_from(server, client, cmdlist, QueueState()))
+
+
+# -- view mode (run-shell output) ----------------------------------------------------------------
+
+@dataclass
+class ViewMode:
+    """The read-only mode run-shell's output is shown in (tmux's window_view_mode).
+
+    It holds the lines; ``send-keys -X cancel`` leaves it, other copy-mode commands are accepted
+    and ignored until copy mode exists."""
+
+    name: str = "view-mode"
+    lines: deque[str] = field(default_factory=lambda: deque(maxlen=VIEW_MODE_LIMIT))
+    prefix: int = 1
+    pane: Any = None
+
+    def add(self, text: str) -> None:
+        self.lines.extend(text.split("\n"))
+
+    def command(self, item: CmdItem) -> int:
+        name = item.args.argv[0] if item.args.argv else ""
+        if name == "cancel" and self.pane is not None:
+            leave_mode(item.server, self.pane, self)
+        return CMD_RETURN_NORMAL
+
+
+def _modes(wp: Any) -> list[Any]:
+    modes = getattr(wp, "modes", None)
+    if modes is None:
+        modes = wp.modes = []
+    return modes
+
+
+def leave_mode(server: Server, wp: Any, mode: Any) -> None:
+    modes = _modes(wp)
+    if mode in modes:
+        modes.remove(mode)
+        wp.changed = True
+        server.notify("pane-mode-changed", {"pane": wp})
+
+
+def view_mode(server: Server, wp: Any) -> ViewMode:
+    """window_pane_set_mode(view): the pane's view mode, made the current mode."""
+    modes = _modes(wp)
+    if modes and isinstance(modes[0], ViewMode):
+        return modes[0]
+    existing = next((m for m in modes if isinstance(m, ViewMode)), None)
+    if existing is not None:
+        modes.remove(existing)
+    mode = existing or ViewMode(pane=wp)
+    modes.insert(0, mode)
+    wp.changed = True
+    server.notify("pane-mode-changed", {"pane": wp})
+    return mode
+
+
+def _shell_output_pane(server: Server, wp_id: int | None, client: Any, waiting: bool) -> Any:
+    """cmd_run_shell_print's pane: the -t pane, the waiting client's, else the current one."""
+    wp = server.model.panes.get(wp_id) if wp_id is not None else None
+    if wp is None and waiting and client is not None:
+        s = getattr(client, "session", None)
+        if s is not None and s.curw is not None:
+            wp = s.curw.window.active
+    if wp is None:
+        st = T.from_nothing(server.model, 0)
+        wp = st.wp if st is not None else None
+    return wp
+
+
+# -- run-shell -----------------------------------------------------------------------------------
+
+_STRTOD = re.compile(
+    r"[ \t\n\v\f\r]*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*"
+    r"|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?|inf(?:inity)?|nan)", re.IGNORECASE)
+
+
+def parse_delay(text: str) -> float | None:
+    """strtod with nothing left over (an empty string is 0, as strtod leaves it at its end)."""
+    if text == "":
+        return 0.0
+    m = _STRTOD.fullmatch(text)
+    if m is None:
+        return None
+    body = text.strip(" \t\n\v\f\r")
+    try:
+        value = float.fromhex(body) if "x" in body.lower() else float(body)
+    except ValueError:
+        return None
+    if value != value or value < 0:  # nan, negative: fire at once
+        return 0.0
+    return min(value, 86400.0 * 365)
+
+
+@command("run-shell")
+async def cmd_run_shell(item: CmdItem) -> int:
+    args = item.args
+    server = item.server
+    delay_text = args.get("d")
+    delay = 0.0
+    if delay_text is not None:
+        parsed = parse_delay(delay_text)
+        if parsed is None:
+            return item.error(f"invalid delay time: {delay_text}")
+        delay = parsed
+    elif not args.argv:
+        return CMD_RETURN_NORMAL
+    wait = not args.has("b")
+    st = item.target
+    s = st.s
+    cmd = None
+    if not args.has("C") and args.argv:
+        cmd = item.expand(args.argv[0])
+    wp_id = st.wp.id if args.has("t") and st.wp is not None else None
+    client = item.client if wait else item.target_client
+    cwd = client_cwd(server, item.client, s)
+    if not wait:
+        _background(server, _run_shell, item, cmd, wp_id, client, s, cwd, delay, False)
+        return CMD_RETURN_NORMAL
+    return await _run_shell(item, cmd, wp_id, client, s, cwd, delay, True)
+
+
+async def _run_shell(item: CmdItem, cmd: str | None, wp_id: int | None, client: Any, s: Any,
+                     cwd: str, delay: float, waiting: bool) -> int:
+    server = item.server
+    if delay:
+        await trio.sleep(delay)
+    if item.args.has("C"):
+        if not item.args.argv:
+            return CMD_RETURN_NORMAL
+        try:
+            cmdlist = _make_commands(item, 0, expand=True)
+        except CommandError as e:
+            if waiting:
+                return item.error(str(e))
+            return CMD_RETURN_NORMAL  # tmux shows it on the client's status line
+        if waiting:
+            item.inserted.extend(items_from(server, item.client, cmdlist, item.state))
+        else:
+            await _run_commands(server, client, cmdlist)
+        return CMD_RETURN_NORMAL
+    if cmd is None:
+        return CMD_RETURN_NORMAL
+    try:
+        output, rc = await run_job(server, cmd, s, cwd)
+    except OSError:
+        return CMD_RETURN_NORMAL
+    text = output.decode("utf-8", "surrogateescape")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    message = None
+    if rc < 0:
+        message = f"'{cmd}' terminated by signal {-rc}"
+        retcode = 128 - rc
+    else:
+        retcode = rc
+        if rc != 0:
+            message = f"'{cmd}' returned {rc}"
+    if message is not None:
+        lines.append(message)
+    if lines:
+        wp = _shell_output_pane(server, wp_id, client, waiting)
+        if wp is not None:
+            mode = view_mode(server, wp)
+            for line in lines:
+                mode.add(line)
+    c = item.client
+    if waiting and c is not None and not c.is_config and c.session is None:
+        c.retval = retcode
+    return CMD_RETURN_NORMAL
+
+
+# -- if-shell ------------------------------------------------------------------------------------
+
+@command("if-shell")
+async def cmd_if_shell(item: CmdItem) -> int:
+    args = item.args
+    server = item.server
+    shellcmd = item.expand(args.argv[0])
+    count = args.nargs
+    if args.has("F"):
+        if shellcmd and shellcmd[0] != "0":
+            idx = 1
+        elif count == 3:
+            idx = 2
+        else:
+            return CMD_RETURN_NORMAL
+        try:
+            cmdlist = _make_commands(item, idx, expand=False)
+        except CommandError as e:
+            return item.error(str(e))
+        item.inserted.extend(items_from(server, item.client, cmdlist, item.state))
+        return CMD_RETURN_NORMAL
+    wait = not args.has("b")
+    s = item.target.s
+    cwd = client_cwd(server, item.client, s)
+    if not wait:
+        _background(server, _if_shell, item, shellcmd, s, cwd, False)
+        return CMD_RETURN_NORMAL
+    return await _if_shell(item, shellcmd, s, cwd, True)
+
+
+async def _if_shell(item: CmdItem, shellcmd: str, s: Any, cwd: str, waiting: bool) -> int:
+    server = item.server
+    try:
+        _output, rc = await run_job(server, shellcmd, s, cwd)
+    except OSError:
+        return item.error(f"failed to run command: {shellcmd}")
+    idx = 1 if rc == 0 else 2
+    if idx >= item.args.nargs:
+        return CMD_RETURN_NORMAL
+    try:
+        cmdlist = _make_commands(item, idx, expand=False)
+    except CommandError as e:
+        if waiting:
+            return item.error(str(e))
+        return CMD_RETURN_NORMAL
+    if waiting:
+        item.inserted.extend(items_from(server, item.client, cmdlist, item.state))
+    else:
+        await _run_commands(server, item.target_client, cmdlist)
+    return CMD_RETURN_NORMAL
+
+
+# -- wait-for ------------------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class WaitChannel:
+    name: str
+    locked: bool = False
+    woken: bool = False
+    waiters: list[trio.Event] = field(default_factory=list)
+    lockers: deque[trio.Event] = field(default_factory=deque)
+
+
+_channels: weakref.WeakKeyDictionary[Any, dict[str, WaitChannel]] = weakref.WeakKeyDictionary()
+
+
+def wait_channels(server: Server) -> dict[str, WaitChannel]:
+    """The server's wait channels (a channel exists while someone holds or awaits it)."""
+    chans = _channels.get(server)
+    if chans is None:
+        chans = _channels[server] = {}
+    return chans
+
+
+def _remove(chans: dict[str, WaitChannel], wc: WaitChannel) -> None:
+    if wc.locked or wc.waiters or not wc.woken:
+        return
+    chans.pop(wc.name, None)
+
+
+def _channel(chans: dict[str, WaitChannel], name: str) -> WaitChannel:
+    wc = chans.get(name)
+    if wc is None:
+        wc = chans[name] = WaitChannel(name)
+    return wc
+
+
+@command("wait-for")
+async def cmd_wait_for(item: CmdItem) -> int:
+    args = item.args
+    name = args.argv[0]
+    chans = wait_channels(item.server)
+    wc = chans.get(name)
+    client = item.client if item.client is not None and not item.client.is_config else None
+    if args.has("S"):
+        wc = wc or _channel(chans, name)
+        if not wc.waiters and not wc.woken:
+            wc.woken = True
+            return CMD_RETURN_NORMAL
+        for ev in wc.waiters:
+            ev.set()
+        wc.waiters.clear()
+        _remove(chans, wc)
+        return CMD_RETURN_NORMAL
+    if args.has("L"):
+        if client is None:
+            return item.error("not able to lock")
+        wc = wc or _channel(chans, name)
+        if wc.locked:
+            await _block(wc.lockers, wc)
+        wc.locked = True
+        return CMD_RETURN_NORMAL
+    if args.has("U"):
+        if wc is None or not wc.locked:
+            return item.error(f"channel {name} not locked")
+        if wc.lockers:
+            wc.lockers.popleft().set()  # the lock passes straight to the next locker
+        else:
+            wc.locked = False
+            _remove(chans, wc)
+        return CMD_RETURN_NORMAL
+    if client is None:
+        return item.error("not able to wait")
+    wc = wc or _channel(chans, name)
+    if wc.woken:
+        _remove(chans, wc)
+        return CMD_RETURN_NORMAL
+    await _block(wc.waiters, wc)
+    return CMD_RETURN_NORMAL
+
+
+async def _block(queue: list[trio.Event] | deque[trio.Event], wc: WaitChannel) -> None:
+    ev = trio.Event()
+    queue.append(ev)
+    try:
+        await ev.wait()
+    finally:
+        if not ev.is_set() and ev in queue:
+            queue.remove(ev)
+
+
+# -- pipe-pane -----------------------------------------------------------------------------------
+
+class PanePipe:
+    """A pane's pipe (tmux's pipe_fd): new output to the command's stdin (-O), the command's
+    output to the pane as if typed (-I). Closing it (or the command going) clears pane_pipe."""
+
+    def __init__(self, pane: Pane, sock: socket.socket, proc: Any, read_in: bool,
+                 write_out: bool) -> None:
+        self.pane = pane
+        self.sock = trio.socket.from_stdlib_socket(sock)
+        self.proc = proc
+        self.read_in = read_in
+        self.write_out = write_out
+        self.closed = False
+        self._out = bytearray()
+        self._wake = trio.Event()
+        self._scope = trio.CancelScope()
+
+    def feed(self, data: bytes) -> None:
+        """Pane output since the pipe opened (called by the pane's reader)."""
+        if self.write_out and not self.closed:
+            self._out += data
+            self._wake.set()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._scope.cancel()
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+        if getattr(self.pane, "pipe", None) is self:
+            self.pane.pipe = None
+
+    async def run(self) -> None:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._reap)  # outside the scope: the command is always reaped
+            with self._scope:
+                async with trio.open_nursery() as pipes:
+                    if self.write_out:
+                        pipes.start_soon(self._writer)
+                    if self.read_in:
+                        pipes.start_soon(self._reader)
+            self.close()
+
+    async def _reap(self) -> None:
+        try:
+            await self.proc.wait()
+        except OSError:
+            pass
+
+    async def _writer(self) -> None:
+        while True:
+            if not self._out:
+                self._wake = trio.Event()
+                await self._wake.wait()
+                continue
+            data = bytes(self._out)
+            self._out.clear()
+            try:
+                await _send_all(self.sock, data)
+            except OSError:
+                self.close()
+                return
+
+    async def _reader(self) -> None:
+        while True:
+            try:
+                data = await self.sock.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                self.close()
+                return
+            self.pane.write(data)
+
+
+async def _send_all(sock: Any, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = await sock.send(view)
+        view = view[n:]
+
+
+@command("pipe-pane")
+async def cmd_pipe_pane(item: CmdItem) -> int:
+    args = item.args
+    server = item.server
+    st = item.target
+    wp = st.wp
+    assert wp is not None
+    if wp.fd < 0 or wp.exited or wp.dead:
+        return item.error("target pane has exited")
+    old = wp.pipe
+    if old is not None:
+        old.close()
+        wp.pipe = None
+    if not args.argv or args.argv[0] == "":
+        return CMD_RETURN_NORMAL
+    if args.has("o") and old is not None:
+        return CMD_RETURN_NORMAL
+    read_in = args.has("I")
+    write_out = args.has("O") if read_in else True
+    from ..format import expand
+    from ..formats_vars import context_for
+
+    ctx = context_for(server, item.target_client, st.s, st.wl, wp, dict(item.state.formats))
+    ctx.issuer = item.client
+    cmd = expand(args.argv[0], ctx, flags=EXPAND_TIME)
+    try:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    except OSError as e:
+        return item.error(f"socketpair error: {e.strerror}")
+    try:
+        proc = await trio.lowlevel.open_process(
+            ["/bin/sh", "-c", cmd], stdin=theirs if write_out else subprocess.DEVNULL,
+            stdout=theirs if read_in else subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            preexec_fn=_child_signals)
+    except OSError as e:
+        ours.close()
+        return item.error(f"fork error: {e.strerror}")
+    finally:
+        theirs.close()
+    if not write_out:
+        ours.shutdown(socket.SHUT_WR)
+    pipe = PanePipe(wp, ours, proc, read_in, write_out)
+    wp.pipe = pipe
+    if server.nursery is not None:
+        server.nursery.start_soon(pipe.run)
+    return CMD_RETURN_NORMAL
+
+
+def close_pane_pipe(wp: Any) -> None:
+    """Close a pane's pipe (the pane is going)."""
+    pipe = getattr(wp, "pipe", None)
+    if pipe is not None:
+        pipe.close()
+

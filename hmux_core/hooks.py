@@ -1,0 +1,380 @@
+"""Hooks: commands stored in hook options and run when a command finishes or something happens.
+
+Two kinds, as tmux 3.3a (cmd-queue.c, notify.c):
+
+* ``after-<command>`` hooks (and ``set-hook -R``) run in the issuing client's queue, right after
+  the command, with that client; the hook formats are ``hook``, ``hook_arguments``,
+  ``hook_argument_N``, ``hook_flag_X`` and ``hook_flag_X_N``.
+* Notification hooks (``session-created``, ``window-linked``, ``pane-exited``, …) are queued by
+  the event bus (``Server.notify``) and run one at a time by a server task, without a client,
+  after the command that caused them; the formats are ``hook``, ``hook_client``,
+  ``hook_session``, ``hook_session_name``, ``hook_window``, ``hook_window_name``, ``hook_pane``.
+
+Commands run by a hook never fire hooks themselves: after-hooks through the queue state's
+``nohooks``, notifications raised while a notification hook runs through a context variable of
+the hook task (tmux looks at the global queue's running item).
+
+Hook names tmux does not have are refused by ``set-hook`` as tmux does (``invalid option``),
+unless something registered them at run time with :func:`register_hook_name` (the plugin layer
+does for the events plugins emit); :meth:`Hooks.fire_named` runs such a hook.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import weakref
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import options as _options
+from . import options_table as _table
+from . import target as T
+from .commands.grammar import CommandError, CommandList
+from .options import HOOKS, OptionError, Options
+from .options_table import COMMAND, IS_ARRAY, IS_HOOK, SESSION, OptionEntry
+
+if TYPE_CHECKING:
+    from .commands.queue import CmdItem
+    from .server import Server
+
+log = logging.getLogger("hmux.hooks")
+
+#: True inside the task running notification hooks: what they cause raises no more hooks.
+_IN_NOTIFY_HOOK: contextvars.ContextVar[bool] = contextvars.ContextVar("hmux_in_notify_hook",
+                                                                        default=False)
+
+# How each notification finds its target and which hook_* formats it sets (notify.c's
+# notify_client/session/session_window/window/pane/winlink).
+_CLIENT, _SESSION, _SESSION_WINDOW, _WINDOW, _PANE, _WINLINK = range(6)
+NOTIFY_KINDS: dict[str, int] = {
+    "client-active": _CLIENT, "client-attached": _CLIENT, "client-detached": _CLIENT,
+    "client-focus-in": _CLIENT, "client-focus-out": _CLIENT, "client-resized": _CLIENT,
+    "client-session-changed": _CLIENT,
+    "session-closed": _SESSION, "session-created": _SESSION, "session-renamed": _SESSION,
+    "session-window-changed": _SESSION,
+    "window-linked": _SESSION_WINDOW, "window-unlinked": _SESSION_WINDOW,
+    "window-layout-changed": _WINDOW, "window-pane-changed": _WINDOW,
+    "window-renamed": _WINDOW, "window-resized": _WINDOW,
+    "pane-died": _PANE, "pane-exited": _PANE, "pane-focus-in": _PANE, "pane-focus-out": _PANE,
+    "pane-mode-changed": _PANE, "pane-set-clipboard": _PANE, "pane-title-changed": _PANE,
+    "alert-activity": _WINLINK, "alert-bell": _WINLINK, "alert-silence": _WINLINK,
+}
+
+
+class HookCommands:
+    """A hook option's item: the parsed command list, shown as tmux prints it (show-hooks)."""
+
+    __slots__ = ("cmdlist",)
+
+    def __init__(self, cmdlist: CommandList) -> None:
+        self.cmdlist = cmdlist
+
+    def __str__(self) -> str:
+        return self.cmdlist.print()
+
+    def __repr__(self) -> str:
+        return f"HookCommands({self.cmdlist.print()!r})"
+
+
+_server_ref: weakref.ref[Server] | None = None
+_servers: weakref.WeakSet[Server] = weakref.WeakSet()  # their global stores get new names
+
+
+def _parse_commands(text: str) -> CommandList:
+    """cmd_parse_from_string: one group, the server's environment and command aliases."""
+    from .commands.cmdparse import DEFAULT_COMMAND_ALIASES, alias_lookup, commands_from_string
+    from .commands.queue import _aliases
+    from .commands.registry import table
+
+    server = _server_ref() if _server_ref is not None else None
+    if server is not None:
+        return commands_from_string(text, table(), environ=server.environ.values,
+                                    aliases=alias_lookup(_aliases(server)))
+    return commands_from_string(text, table(), aliases=alias_lookup(DEFAULT_COMMAND_ALIASES))
+
+
+def parse_hook_command(text: str) -> HookCommands:
+    """What a command option stores (options_array_set): parse errors are set-hook's errors."""
+    try:
+        return HookCommands(_parse_commands(text))
+    except CommandError as e:
+        raise OptionError(str(e)) from None
+
+
+HOOKS.parse_command = parse_hook_command
+
+
+def register_hook_name(name: str) -> bool:
+    """Make ``name`` a global hook ``set-hook`` accepts (an array of commands, session scope).
+
+    tmux 3.3a refuses names outside its table (``invalid option: NAME``); events that only hmux
+    raises are registered here before the config is read. False if the name cannot be a hook
+    (empty, ``@user``, an index, or an existing option that is not a hook).
+    """
+    if not name or name.startswith("@") or "[" in name or "]" in name or " " in name:
+        return False
+    existing = _table.OPTIONS_BY_NAME.get(name)
+    if existing is not None:
+        return existing.is_hook
+    entry = OptionEntry(name, COMMAND, SESSION, "", flags=IS_ARRAY | IS_HOOK, separator="")
+    _table.OPTIONS_BY_NAME[name] = entry
+    _table.OPTION_TABLE = _table.OPTION_TABLE + (entry,)
+    _options.OPTION_TABLE = _table.OPTION_TABLE  # options.py imported the tuple by name
+    for server in list(_servers):
+        server.session_options.set_value(name, {})
+    return True
+
+
+@dataclass
+class Notification:
+    """A queued notification: its hook name, target (None: find one when it runs), formats."""
+
+    name: str
+    state: T.State | None
+    formats: dict[str, str]
+    global_only: bool = False
+
+
+def _valid(st: T.State | None) -> bool:
+    return st is not None and st.valid()
+
+
+def _from_window(model: Any, w: Any, wp: Any = None) -> T.State | None:
+    """cmd_find_from_window / cmd_find_from_pane: the best session holding the window."""
+    if w is None or not w.alive:
+        return None
+    f = T.Finder(model, None, 0)
+    f.fs.w = w
+    if not f.best_session_with_window():
+        return None
+    st = f.fs
+    st.wp = wp if wp is not None else w.active
+    return st
+
+
+def _from_session_window(s: Any, w: Any) -> T.State | None:
+    if s is None or w is None or not s.alive:
+        return None
+    wl = s.winlink_for(w)
+    if wl is None:
+        return None
+    return T.from_winlink(wl)
+
+
+class Hooks:
+    """The server's hook runner: builds the commands of a hook and queues them."""
+
+    def __init__(self, server: Server) -> None:
+        global _server_ref
+        _server_ref = weakref.ref(server)
+        self.server = server
+        self.pending: deque[Notification] = deque()
+        self._running = False
+        _servers.add(server)
+        # Names registered before this server existed still need their (empty) global value.
+        for oe in _table.OPTION_TABLE:
+            if oe.is_hook and oe.scope == SESSION and not server.session_options.has_local(oe.name):
+                server.session_options.set_value(oe.name, {})
+
+    # -- finding a hook's commands -------------------------------------------------------------
+
+    def _commands_in(self, oo: Options, name: str) -> list[CommandList] | None:
+        """The command lists of hook ``name`` through ``oo`` (inherited); None if not there."""
+        if name.startswith("@"):
+            value = oo.get(name)
+            if value is None:
+                return None
+            try:
+                return [_parse_commands(str(value))]
+            except CommandError as e:
+                log.debug("can't parse hook %s: %s", name, e)
+                return []
+        if name not in _table.OPTIONS_BY_NAME:
+            return None
+        arr = oo.get_array(name)
+        if arr is None:
+            return None
+        out = []
+        for value in arr.values():
+            if isinstance(value, HookCommands):
+                out.append(value.cmdlist)
+            elif isinstance(value, CommandList):
+                out.append(value)
+            elif isinstance(value, str) and value:
+                try:
+                    out.append(_parse_commands(value))
+                except CommandError:
+                    continue
+        return out
+
+    def _notify_commands(self, name: str, st: T.State) -> list[CommandList]:
+        """notify_insert_hook's lookup: session options, then the pane's, then the window's."""
+        stores: list[Options] = [st.s.options if st.s is not None
+                                 else self.server.session_options]
+        if st.wp is not None:
+            stores.append(st.wp.options)
+        if st.wl is not None:
+            stores.append(st.wl.window.options)
+        for oo in stores:
+            found = self._commands_in(oo, name)
+            if found is not None:
+                return found
+        return []
+
+    def _items(self, cmdlists: list[CommandList], client: Any, st: T.State | None,
+               formats: dict[str, str], event: Any = None) -> list[CmdItem]:
+        from .commands.queue import QueueState, items_from
+
+        state = QueueState(current=st.copy() if st is not None else None, event=event,
+                           formats=dict(formats), nohooks=True)
+        items: list[CmdItem] = []
+        for cl in cmdlists:
+            items.extend(items_from(self.server, client, cl, state))
+        return items
+
+    # -- after-<command> hooks and set-hook -R ---------------------------------------------------
+
+    def after_hook(self, name: str, item: CmdItem, st: T.State | None = None) -> None:
+        """cmdq_insert_hook: the session's hook ``name``, run after ``item`` with its client."""
+        if item.state.nohooks:
+            return
+        fs = st if _valid(st) else self._state_for(item)
+        if fs is None:
+            return
+        oo = fs.s.options if fs.s is not None else self.server.session_options
+        cmdlists = self._commands_in(oo, name)
+        if not cmdlists:
+            return
+        args = item.args
+        formats = {"hook": name, "hook_arguments": args.print()}
+        for i, value in enumerate(args.argv):
+            formats[f"hook_argument_{i}"] = value
+        for flag in args.flags():
+            values = args.values(flag)
+            formats[f"hook_flag_{flag}"] = values[-1] if values else "1"
+            for i, value in enumerate(values):
+                formats[f"hook_flag_{flag}_{i}"] = value
+        item.inserted.extend(self._items(cmdlists, item.client, fs, formats, item.state.event))
+
+    def _state_for(self, item: CmdItem) -> T.State | None:
+        """The target, else the current state, else the client's (cmdq_fire_command)."""
+        if _valid(item.target):
+            return item.target
+        if _valid(item.state.current):
+            return item.state.current
+        return T.from_client(self.server.model, item.client, 0)
+
+    def run_now(self, name: str, item: CmdItem) -> None:
+        """notify_hook (set-hook -R): hook ``name`` for the item's target, run after it."""
+        fs = item.target if _valid(item.target) else T.from_nothing(self.server.model, 0)
+        st = fs if fs is not None else T.State()
+        cmdlists = self._notify_commands(name, st)
+        if cmdlists:
+            item.inserted.extend(self._items(cmdlists, item.client, fs, {"hook": name},
+                                             item.state.event))
+
+    # -- notifications ---------------------------------------------------------------------------
+
+    def notify(self, name: str, data: dict[str, Any]) -> None:
+        """An event on the bus: queue its hook (notify_add) unless a notification hook caused
+        it or no such hook option exists."""
+        kind = NOTIFY_KINDS.get(name)
+        if kind is None or _IN_NOTIFY_HOOK.get():
+            return
+        model = self.server.model
+        c, s, w, wp = data.get("client"), data.get("session"), data.get("window"), None
+        formats = {"hook": name}
+        st: T.State | None
+        if kind == _CLIENT:
+            st = T.from_client(model, c, 0)
+            s = w = None
+        elif kind == _SESSION:
+            st = T.from_session(s) if s is not None and s.alive else None
+            w = None
+        elif kind == _SESSION_WINDOW:
+            st = _from_session_window(s, w)
+        elif kind == _WINDOW:
+            st = _from_window(model, w)
+            s = None
+        elif kind == _PANE:
+            wp = data.get("pane")
+            st = _from_window(model, wp.window, wp) if wp is not None else None
+            s = w = None
+        else:
+            wl = data.get("winlink")
+            if wl is not None:
+                s, w = wl.session, wl.window
+                st = T.from_winlink(wl)
+            else:
+                st = _from_session_window(s, w)
+        if kind == _CLIENT and c is not None:
+            formats["hook_client"] = c.name
+        if s is not None:
+            formats["hook_session"] = f"${s.id}"
+            formats["hook_session_name"] = s.name
+        if w is not None:
+            formats["hook_window"] = f"@{w.id}"
+            formats["hook_window_name"] = w.name
+        if wp is not None:
+            formats["hook_pane"] = f"%{wp.id}"
+        self._queue(Notification(name, st.copy() if st is not None else None, formats))
+
+    def fire_named(self, name: str, pane: Any | None, values: dict[str, str]) -> None:
+        """The global hook ``name`` for an hmux-only event, with hook_pane and hook_<key>."""
+        formats = {"hook": name}
+        st = None
+        if pane is not None:
+            formats["hook_pane"] = f"%{pane.id}"
+            st = _from_window(self.server.model, pane.window, pane)
+        for key, value in values.items():
+            formats[f"hook_{key}"] = str(value)
+        self._queue(Notification(name, st, formats, global_only=True))
+
+    def _queue(self, n: Notification) -> None:
+        self.pending.append(n)
+        if self._running:
+            return
+        nursery = self.server.nursery
+        if nursery is None:
+            return  # not serving yet: runs once something queues with the loop running
+        self._running = True
+        nursery.start_soon(self._drain)
+
+    async def _drain(self) -> None:
+        """The global queue: notification hooks one at a time, each after its cause."""
+        from .commands.queue import run_items
+
+        _IN_NOTIFY_HOOK.set(True)
+        try:
+            while self.pending:
+                n = self.pending.popleft()
+                try:
+                    items = self._notification_items(n)
+                    if items:
+                        await run_items(items)
+                except Exception:
+                    self.server.log_exception(f"hook {n.name} failed")
+        finally:
+            self._running = False
+
+    def _notification_items(self, n: Notification) -> list[CmdItem]:
+        st = n.state if _valid(n.state) else T.from_nothing(self.server.model, 0)
+        if n.global_only:
+            cmdlists = self._commands_in(self.server.session_options, n.name) or []
+        else:
+            cmdlists = self._notify_commands(n.name, st if st is not None else T.State())
+        if not cmdlists:
+            return []
+        return self._items(cmdlists, None, st, n.formats)
+
+
+def in_notification_hook() -> bool:
+    """Whether the running task is the one running notification hooks."""
+    return _IN_NOTIFY_HOOK.get()
+
+
+def outside_hooks() -> None:
+    """Mark the running task as not a hook task (background jobs a hook started)."""
+    _IN_NOTIFY_HOOK.set(False)
