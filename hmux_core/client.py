@@ -363,6 +363,11 @@ class Client:
             signal.set_wakeup_fd(-1)
             os.close(rfd)
             os.close(wfd)
+        for fd in (0, 1, 2):  # the server made our terminal non-blocking while attached
+            try:
+                os.set_blocking(fd, True)
+            except OSError:
+                pass
         if self.attached:
             if self.exit_reason:
                 sys.stdout.write(f"[{self.exit_reason}]\n")

@@ -830,7 +830,7 @@ class Options:
     table default instead of removing it.
     """
 
-    __slots__ = ("scope", "parent", "is_global", "_values")
+    __slots__ = ("scope", "parent", "is_global", "_values", "__weakref__")
 
     def __init__(self, scope: int | str = SESSION, parent: Options | None = None, *,
                  is_global: bool | None = None) -> None:

@@ -85,6 +85,7 @@ class ClientConn:
         self.features = 0
         self.terminfo: list[str] = []
         self.fd = -1  # the client's terminal (stdin), kept only when it is a tty
+        self.attached: Any = None  # hmux_core.attached.Attached while its terminal is ours
         self.out_fd = -1
         self.identified = False
         self.session: Session | None = None
@@ -318,7 +319,9 @@ class ClientConn:
             elif t == P.MSG_RESIZE:
                 self.server.client_resized(self)
             elif t == P.MSG_EXITING:
-                self.send(P.MSG_EXITED)
+                # An attached client answers MSG_EXIT with EXITING and waits for EXITED.
+                self._out.append(P.encode(P.MSG_EXITED))
+                self._wake.set()
                 self.server.detach_client(self, quiet=True)
             elif t == P.MSG_WRITE_READY:
                 number, error = P.unpack_stream_error(data)
@@ -479,6 +482,7 @@ class Server:
 
         self.hooks = Hooks(self)
         self.plugins: Any = None
+        self.key_bindings: Any = None  # key tables (keybindings.py)
         self.subscribers: list[Any] = []
         self._loop_wake = trio.Event()
         self.on_listening: Any = lambda: None
@@ -502,6 +506,7 @@ class Server:
             except Exception:
                 self.log_exception(f"event subscriber failed on {name}")
         self.hooks.notify(name, data)
+        self.redraw_clients()
         self._loop_wake.set()
 
     def run_hook(self, name: str, item: Any) -> None:
@@ -531,6 +536,7 @@ class Server:
         return T.find_client_by_name(self.clients, name)
 
     def remove_client(self, c: ClientConn) -> None:
+        self.release_terminal(c)
         if c in self.clients:
             self.clients.remove(c)
         if c.session is not None:
@@ -543,15 +549,94 @@ class Server:
         self._loop_wake.set()
 
     def detach_client(self, c: ClientConn, quiet: bool = False) -> None:
+        self.release_terminal(c)
         s = c.session
         if s is None:
             return
         c.session = None
         s.attached = max(0, s.attached - 1)
         self.notify("client-detached", {"client": c, "session": s})
+        self.update_socket()
+        self.resize_session_windows(s)
+
+    def release_terminal(self, c: ClientConn) -> None:
+        """Give an attached client's terminal back (modes restored, main screen)."""
+        if c.attached is not None:
+            c.attached.stop()
+            c.attached = None
+
+    def detach_with_message(self, c: ClientConn, kill: bool = False) -> None:
+        """detach-client: the client prints ``[detached (from session x)]`` and exits."""
+        s = c.session
+        self.release_terminal(c)
+        name = s.name if s is not None else ""
+        c.send(P.MSG_DETACHKILL if kill else P.MSG_DETACH, P.pack_string(name))
+
+    def client_lost_tty(self, c: ClientConn) -> None:
+        self.detach_client(c, quiet=True)
+        c.request_exit()
 
     def client_resized(self, c: ClientConn) -> None:
-        """MSG_RESIZE: attached drawing arrives with the attach issue."""
+        """MSG_RESIZE: the terminal changed size; windows follow window-size."""
+        if c.attached is None:
+            return
+        c.attached.resized()
+        if c.session is not None:
+            self.resize_session_windows(c.session)
+
+    def client_size(self, c: ClientConn) -> tuple[int, int]:
+        """The space a client's terminal leaves for windows (its size less the status lines)."""
+        sx, sy = c.attached.tty.sx, c.attached.tty.sy
+        s = c.session
+        if s is not None:
+            value = s.options.get("status")
+            if value != "off":
+                sy -= 1 if value == "on" else int(value)
+        return max(sx, 1), max(sy, 1)
+
+    def resize_session_windows(self, s: Session) -> None:
+        """Size every window of ``s`` for the clients viewing it (tmux's recalculate_size)."""
+        from .model import apply_layout
+
+        for wl in s.sorted_winlinks():
+            w = wl.window
+            if w.layout is None:
+                continue
+            policy = str(w.options.get("window-size"))
+            if policy == "manual":
+                continue
+            viewers = [c for c in self.clients if c.attached is not None
+                       and c.session is not None and c.session.has_window(w)]
+            if not viewers:
+                continue
+            sizes = [self.client_size(c) for c in viewers]
+            if policy == "smallest":
+                sx, sy = min(x for x, _ in sizes), min(y for _, y in sizes)
+            elif policy == "largest":
+                sx, sy = max(x for x, _ in sizes), max(y for _, y in sizes)
+            else:  # latest
+                latest = max(viewers, key=lambda c: c.activity_time)
+                sx, sy = self.client_size(latest)
+            if (sx, sy) != (w.sx, w.sy):
+                w.layout.resize_window(sx, sy)
+                apply_layout(w)
+                self.notify("window-layout-changed", {"window": w})
+        self.redraw_clients()
+
+    def redraw_clients(self, window: Any = None, full: bool = False,
+                       status: bool = True) -> None:
+        """Mark attached clients (those showing ``window``, or all) for a redraw; ``status``
+        says whether what the status line shows may have changed too."""
+        for c in self.clients:
+            a = c.attached
+            if a is None or c.session is None:
+                continue
+            if window is None or (c.session.curw is not None and c.session.curw.window is window):
+                a.redraw(full, status)
+
+    def status_invalidate(self, window: Any) -> None:
+        """A plugin's values for a pane of ``window`` changed: redraw status lines."""
+        self.redraw_clients()
 
     def client_woke(self, c: ClientConn) -> None:
         """MSG_WAKEUP/MSG_UNLOCK after suspend/lock."""
@@ -672,6 +757,7 @@ class Server:
     def kill_server(self) -> None:
         self.exit_requested = True
         for c in list(self.clients):
+            self.release_terminal(c)
             if c.session is not None:
                 c.send(P.MSG_SHUTDOWN)
             c.request_exit()
@@ -754,6 +840,7 @@ class Server:
             check_window_names(self)
         except Exception:
             self.log_exception("automatic-rename failed")
+        self.redraw_clients()
 
     async def run(self, first_client_fd: int | None) -> None:
         set_process_name("hmux")
@@ -785,6 +872,8 @@ class Server:
                 with trio.move_on_after(1.0):
                     await self._loop_wake.wait()
             nursery.cancel_scope.cancel()
+        for c in list(self.clients):
+            self.release_terminal(c)
         for p in list(self.model.panes.values()):
             p.destroy()
 
@@ -813,6 +902,7 @@ class Server:
         self.notify("pane-created", {"pane": pane})
 
     def pane_output(self, pane: Any, events: list[tuple[str, object]]) -> None:
+        self.redraw_clients(pane.window, status=False)
         for name, value in events:
             if name == "bell":
                 self.notify("bell", {"pane": pane})
@@ -870,7 +960,11 @@ class Server:
         for c in self.clients:
             if c.session is s:
                 c.session = None
-                c.send(P.MSG_DETACH, P.pack_string(s.name))
+                if c.attached is not None:
+                    self.release_terminal(c)  # tmux: CLIENT_EXIT, the client says [exited]
+                    c.request_exit()
+                else:
+                    c.send(P.MSG_DETACH, P.pack_string(s.name))
         self.model.destroy_session(s)
         self.wake()
 
@@ -895,18 +989,28 @@ class Server:
         return best
 
     def attach_supported(self) -> bool:
-        """Drawing on an attached terminal arrives with the attach issue."""
-        return False
+        return True
 
     def attach_client(self, c: ClientConn, s: Session, new_client: bool) -> None:
         if new_client:
             c.send(P.MSG_READY)
         elif c.session is not None:
             c.last_session = c.session
+            c.session.attached = max(0, c.session.attached - 1)
         c.session = s
         s.attached += 1
         s.last_attached_time = time.time()
+        c.activity_time = time.time()
+        if c.attached is None and c.fd >= 0 and self.nursery is not None:
+            from .attached import Attached
+
+            c.attached = Attached(self, c)
+            c.attached.start(self.nursery)
         self.update_socket()
+        self.notify("client-attached", {"client": c, "session": s})
+        self.resize_session_windows(s)
+        if c.attached is not None:
+            c.attached.redraw(full=True)
 
     def status_message(self, c: ClientConn, text: str) -> None:
         """display-message without -p on an attached client: shown on its status line."""
@@ -953,6 +1057,12 @@ def main(argv: list[str] | None = None) -> int:
     if log_path:
         logging.basicConfig(filename=log_path, level=logging.DEBUG,
                             format="%(asctime)s %(name)s %(levelname)s %(message)s")
+        try:  # a crash's traceback lands in the log rather than /dev/null
+            fd = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            os.dup2(fd, 2)
+            os.close(fd)
+        except OSError:
+            pass
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     for sig in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU, signal.SIGQUIT):
         signal.signal(sig, signal.SIG_IGN)

@@ -388,6 +388,16 @@ def find_client_by_name(clients: list[Any], target: str) -> Any:
     return None
 
 
+def client_nested(model: Model, client: Any) -> bool:
+    """server_client_check_nested: ``$TMUX`` set and the client's terminal is one of our panes
+    (a TMUX_PANE left over from another server does not count)."""
+    env = getattr(client, "environ", None)
+    if env is None or not env.get("TMUX"):
+        return False
+    tty = getattr(client, "ttyname", "")
+    return bool(tty) and any(p.tty == tty for p in model.panes.values())
+
+
 def inside_pane(model: Model, client: Any) -> Pane | None:
     """The pane a client runs in, from its tty or ``$TMUX_PANE``."""
     if client is None:

@@ -1289,8 +1289,9 @@ case("if-alias", NS("a"), ["if", "true", "display-message -p al"])
 # -- wait-for -------------------------------------------------------------------------------------
 
 case("wait-signal-first", NS("a"), ["wait-for", "-S", "ch", ";", "wait-for", "ch", ";", "display-message", "-p", "ok"])
-case("wait-signal-twice", NS("a"), ["wait-for", "-S", "ch", ";", "wait-for", "-S", "ch", ";", "wait-for", "ch",
-                                    ";", "display-message", "-p", "ok"])
+# A second -S with nobody waiting removes the woken channel, so only the third one counts.
+case("wait-signal-thrice", NS("a"), ["wait-for", "-S", "ch", ";", "wait-for", "-S", "ch", ";", "wait-for", "-S", "ch",
+                                     ";", "wait-for", "ch", ";", "display-message", "-p", "ok"])
 case("wait-unlock-unlocked", NS("a"), ["wait-for", "-U", "x"])
 case("wait-lock-unlock", NS("a"), ["wait-for", "-L", "x", ";", "wait-for", "-U", "x", ";", "display-message", "-p", "ok"])
 case("wait-unlock-twice", NS("a"), ["wait-for", "-L", "x", ";", "wait-for", "-U", "x", ";", "wait-for", "-U", "x"])
@@ -1318,7 +1319,7 @@ case("pipep-I", NS("a"), ready(), ["pipe-pane", "-I", "-t", "a", "echo injected"
 case("pipep-I-closes", NS("a"), ready(), ["pipe-pane", "-I", "-t", "a", "echo injected"], Wait("a", "0", PIPEFMT),
      D(PIPEFMT))
 case("pipep-IO", NS("a"), ready(), ["pipe-pane", "-IO", "-t", "a", "head -c 3 >/dev/null; echo got3"],
-     ["send-keys", "-t", "a", "abcdef", "Enter"], Wait("a", "got3"), ["capture-pane", "-p", "-t", "a"])
+     ["send-keys", "-t", "a", "abc"], Wait("a", "abcgot3\nabcgot3"), ["capture-pane", "-p", "-t", "a"])
 case("pipep-dead-pane", NS("a", "-n", "d"), ["set", "-g", "remain-on-exit", "on", ";", "split-window", "-d", "-t", "a", "exit 0"],
      Wait("a:d.1", "1", "#{pane_dead}"), ["pipe-pane", "-t", "a:d.1", "cat"])
 case("pipep-format-time", NS("a"), ready(), ["pipe-pane", "-I", "-t", "a", "echo '#{session_name} %%'"],

@@ -160,7 +160,7 @@ def test_run_shell_waits_for_its_job(client: Mux, tmp_path) -> None:
 # -- hooks ----------------------------------------------------------------------------------------
 
 def test_notification_hook_runs_after_the_command_list(client: Mux) -> None:
-    client.ok("set-hook", "-g", "session-created", "set -g @made #{hook}")
+    client.ok("set-hook", "-g", "session-created", "set -g @made '#{hook}'")
     r = client.cmd("new-session", "-d", "-s", "b", "cat", "-", ";", "show-options", "-gqv", "@made")
     assert (r.rc, r.out) == (0, "")
     wait_for(lambda: _option(client, "@made") == "#{hook}")  # set-option does not expand without -F

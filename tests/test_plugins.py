@@ -128,12 +128,33 @@ PLUGINS = {
     "broken_plugin": '''
         import hmux_no_such_module_anywhere
     ''',
+    "emitter_plugin": '''
+        from hmux_core.plugin import Plugin, hookimpl
+
+        class Emitter(Plugin):
+            name = "emitter"
+            events = ("pane-toy-changed",)
+            interval = 0.05
+
+            def __init__(self):
+                self.done = set()
+
+            def tick(self, host):
+                for pid in host.panes():
+                    if pid not in self.done:
+                        self.done.add(pid)
+                        host.emit("pane-toy-changed", pid, old="none", new="lit")
+
+        @hookimpl
+        def hmux_plugin():
+            return Emitter()
+    ''',
 }
 
 ENTRY_POINTS = {
     "toy": "toy_plugin", "raiser": "raiser_plugin", "slowpoke": "slow_plugin",
     "shadow": "shadow_plugin", "oldapi": "oldapi_plugin", "badresolve": "badresolve_plugin",
-    "broken": "broken_plugin",
+    "broken": "broken_plugin", "emitter": "emitter_plugin",
 }
 
 
@@ -276,3 +297,17 @@ def test_hmux_plugins_command(make_mux):
     assert not rows["slowpoke"]["enabled"]
     text = m.ok("plugins")
     assert "toy: enabled" in text and "slowpoke: disabled" in text
+
+
+def test_emitted_event_runs_its_hook(make_mux, tmp_path):
+    conf = tmp_path / "conf"
+    conf.write_text("set-hook -g pane-toy-changed "
+                    "'set -gF @fired \"#{hook_pane}:#{hook_old}->#{hook_new}\"'\n")
+    m = make_mux("emitter,toy", config=str(conf))
+    m.ok("new", "-d", "cat -")
+    wait_for(lambda: m.cmd("show", "-gv", "@fired").out == "%0:none->lit\n")
+    assert "pane-toy-changed" in m.ok("show-hooks", "-g")
+    # Without the plugin the name is no hook at all, as in tmux.
+    m2 = make_mux("toy")
+    m2.ok("new", "-d", "cat -")
+    assert m2.cmd("set-hook", "-g", "pane-toy-changed", "display hi").rc == 1

@@ -91,7 +91,7 @@ def test_exit_empty_when_last_session_goes(hmux):
 
 
 def test_last_pane_exit_closes_server(hmux):
-    hmux.ok("new-session", "-d", "-s", "a", "sleep 0.2")
+    hmux.ok("new-session", "-d", "-s", "a", "sleep 2")
     pid = hmux.server_pid()
     assert pid
     wait_for(lambda: not _alive(pid))

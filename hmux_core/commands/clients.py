@@ -1,5 +1,4 @@
-"""Client commands: attach-session, list-clients (drawing for attached clients comes with the
-attach issue; until then attaching a terminal is refused with a clear message)."""
+"""Client commands: attach-session, detach-client, switch-client, list-clients."""
 
 from __future__ import annotations
 
@@ -25,7 +24,7 @@ def attach_session(item: CmdItem, tflag: str | None, detach_other: bool = False,
     c = item.client
     if c is None or c.is_config:
         return CMD_RETURN_NORMAL
-    if c.environ.get("TMUX") and T.inside_pane(server.model, c) is not None:
+    if T.client_nested(server.model, c):
         return item.error("sessions should be nested with care, unset $TMUX to force")
     if tflag is not None and any(ch in tflag for ch in ":."):
         kind, flags = T.FIND_PANE, 0
@@ -39,6 +38,10 @@ def attach_session(item: CmdItem, tflag: str | None, detach_other: bool = False,
     if not server.attach_supported():
         return item.error("open terminal failed: attaching needs the attach support of hmux")
     assert st.s is not None
+    if detach_other or kill_other:
+        for other in list(server.clients):
+            if other is not c and other.session is st.s:
+                server.detach_with_message(other, kill=kill_other)
     server.attach_client(c, st.s, new_client=c.session is None)
     return CMD_RETURN_NORMAL
 
@@ -47,6 +50,75 @@ def attach_session(item: CmdItem, tflag: str | None, detach_other: bool = False,
 def cmd_attach_session(item: CmdItem) -> int:
     args = item.args
     return attach_session(item, args.get("t"), args.has("d"), args.has("x"))
+
+
+@command("detach-client")
+def cmd_detach_client(item: CmdItem) -> int:
+    """Detach one client, every other client (-a) or every client of a session (-s); -P also
+    hangs up the client's parent shell (MSG_DETACHKILL)."""
+    args = item.args
+    server = item.server
+    if args.has("E"):
+        return item.error("detach-client -E: not supported yet")
+    kill = args.has("P")
+    tc = item.target_client
+    if args.has("s"):
+        s = item.source.s if item.source is not None else None
+        for c in list(server.clients):
+            if s is not None and c.session is s:
+                server.detach_with_message(c, kill)
+        return CMD_RETURN_NORMAL
+    if tc is None:
+        return item.error("no current client")
+    if args.has("a"):
+        for c in list(server.clients):
+            if c.session is not None and c is not tc:
+                server.detach_with_message(c, kill)
+        return CMD_RETURN_NORMAL
+    server.detach_with_message(tc, kill)
+    return CMD_RETURN_NORMAL
+
+
+@command("switch-client")
+def cmd_switch_client(item: CmdItem) -> int:
+    """Move a client to another session (-t, -n, -p, -l) or key table (-T)."""
+    args = item.args
+    server = item.server
+    tc = item.target_client
+    if tc is None:
+        return item.error("no current client")
+    table = args.get("T")
+    if table is not None:
+        from ..keybindings import key_tables, set_client_table
+
+        set_client_table(key_tables(server), tc, table)
+        server.redraw_clients()
+        return CMD_RETURN_NORMAL
+    sessions = server.model.sorted_sessions()
+    cur = tc.session
+    if args.has("n") or args.has("p"):
+        if cur is None or cur not in sessions:
+            return item.error("no current session")
+        i = sessions.index(cur) + (1 if args.has("n") else -1)
+        s = sessions[i % len(sessions)]
+    elif args.has("l"):
+        s = getattr(tc, "last_session", None)
+        if s is None or not s.alive:
+            return item.error("can't find last session")
+    else:
+        st = item.find(args.get("t"), T.FIND_SESSION, 0)
+        if st is None:
+            return -1
+        s = st.s
+        if st.wl is not None and args.get("t") and any(ch in args.get("t") for ch in ":."):
+            s.curw = st.wl
+    if s is None:
+        return item.error("can't find session")
+    if s is not cur:
+        server.attach_client(tc, s, new_client=False)
+    else:
+        server.redraw_clients()
+    return CMD_RETURN_NORMAL
 
 
 @command("list-clients")

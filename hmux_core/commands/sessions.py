@@ -105,7 +105,7 @@ def cmd_new_session(item: CmdItem) -> int:
 
     if not detached and not already_attached:
         assert c is not None
-        if c.environ.get("TMUX") and T.inside_pane(model, c) is not None and c.ttyname:
+        if T.client_nested(model, c):
             return item.error("sessions should be nested with care, unset $TMUX to force")
         if c.fd < 0:
             return item.error("open terminal failed: not a terminal")

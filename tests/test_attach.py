@@ -1,0 +1,145 @@
+"""Attached clients in a real terminal: an outer tmux 3.3a server's pane is the terminal, and
+what hmux (and, for comparison, tmux) drew there is read back with its capture-pane."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import uuid
+
+import pytest
+from harness import HMUX, TMUX, Mux, base_env, wait_for
+
+COLS, ROWS = 80, 24
+
+
+class Outer:
+    """An independent tmux server whose panes are terminals for the clients under test."""
+
+    def __init__(self, tmpdir: str, env: dict[str, str]) -> None:
+        self.env = env
+        self.mux = Mux([TMUX], ["-L", "outer" + uuid.uuid4().hex[:6]], env, cwd=env["HOME"])
+
+    def run(self, argv: list[str], name: str) -> str:
+        """A new outer window running ``argv`` in a COLSxROWS terminal; its target."""
+        cmd = " ".join(_q(a) for a in argv) + "; echo EXITED; exec cat"
+        if not self.mux.cmd("has-session").rc == 0:
+            self.mux.ok("new-session", "-d", "-s", "o", "-x", str(COLS), "-y", str(ROWS),
+                        "-n", name, cmd)
+        else:
+            self.mux.ok("new-window", "-d", "-t", "o", "-n", name, cmd)
+        return f"o:{name}"
+
+    def screen(self, target: str, *flags: str) -> list[str]:
+        return self.mux.ok("capture-pane", "-p", *flags, "-t", target).split("\n")[:ROWS]
+
+    def keys(self, target: str, *keys: str) -> None:
+        self.mux.ok("send-keys", "-t", target, *keys)
+
+
+def _q(s: str) -> str:
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+@pytest.fixture
+def outer(muxdir, request) -> Outer:
+    env = base_env(muxdir)
+    o = Outer(muxdir, env)
+    request.addfinalizer(o.mux.kill)
+    return o
+
+
+def _clock_free(lines: list[str]) -> list[str]:
+    return [re.sub(r"\d\d:\d\d \d\d-\w\w\w-\d\d", "TIME", line) for line in lines]
+
+
+def test_attach_draws_like_tmux_types_and_detaches(outer, hmux, tmux):
+    h = outer.run(HMUX + hmux.socket_args + ["-f", "/dev/null", "new-session", "-s", "main",
+                                             "cat"], "h")
+    t = outer.run([TMUX] + tmux.socket_args + ["-f", "/dev/null", "new-session", "-s", "main",
+                                               "cat"], "t")
+    # Names settle once the pane has output (automatic-rename), so wait for the session only.
+    wait_for(lambda: "[main] 0:" in outer.screen(h)[-1])
+    wait_for(lambda: "[main] 0:" in outer.screen(t)[-1])
+    for target in (h, t):
+        outer.keys(target, "-l", "hello wide 世界")
+    wait_for(lambda: outer.screen(h)[0].startswith("hello wide 世界"))
+    wait_for(lambda: outer.screen(t)[0].startswith("hello wide 世界"))
+    # The status line, cell for cell, with its colours (-e); the clock may tick between.
+    wait_for(lambda: _clock_free(outer.screen(h, "-e")) == _clock_free(outer.screen(t, "-e")))
+    assert hmux.ok("display", "-p", "#{session_attached} #{window_width}x#{window_height}") == \
+        f"1 {COLS}x{ROWS - 1}\n"
+    hmux.ok("detach-client")
+    wait_for(lambda: "[detached (from session main)]" in "\n".join(outer.screen(h)))
+    assert hmux.ok("display", "-p", "-t", "main", "#{session_attached}") == "0\n"
+
+
+def test_split_borders_and_reattach(outer, hmux, tmux):
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
+        m.ok("split-window", "-h", "-t", "w", "cat")
+        m.ok("split-window", "-v", "-t", "w", "cat")
+    argv = ["attach-session", "-t", "w"]
+    h = outer.run(HMUX + hmux.socket_args + argv, "h")
+    t = outer.run([TMUX] + tmux.socket_args + argv, "t")
+    wait_for(lambda: "│" in outer.screen(h)[0] and "[w]" in outer.screen(h)[-1])
+    wait_for(lambda: "[w]" in outer.screen(t)[-1])
+    wait_for(lambda: _clock_free(outer.screen(h)) == _clock_free(outer.screen(t)))
+
+
+def test_resize_follows_the_terminal(outer, hmux):
+    h = outer.run(HMUX + hmux.socket_args + ["-f", "/dev/null", "new-session", "-s", "r", "cat"],
+                  "h")
+    wait_for(lambda: "[r]" in outer.screen(h)[-1])
+    outer.mux.ok("resize-window", "-t", h, "-x", "60", "-y", "20")
+    wait_for(lambda: hmux.ok("display", "-p", "-t", "r", "#{window_width}x#{window_height}")
+             == "60x19\n")
+    wait_for(lambda: "[r]" in outer.mux.ok("capture-pane", "-p", "-t", h).split("\n")[19])
+
+
+def test_stock_tmux_client_attaches_to_hmux(outer, hmux, muxdir):
+    hmux.ok("new-session", "-d", "-s", "s", "cat")
+    path = os.path.join(muxdir, f"hmux-{os.getuid()}", hmux.socket_args[1])
+    h = outer.run([TMUX, "-S", path, "attach", "-t", "s"], "h")
+    wait_for(lambda: "[s] 0:" in outer.screen(h)[-1])
+    outer.keys(h, "-l", "typed")
+    wait_for(lambda: outer.screen(h)[0].startswith("typed"))
+    hmux.ok("detach-client", "-s", "s")
+    wait_for(lambda: "[detached (from session s)]" in "\n".join(outer.screen(h)))
+
+
+def test_session_end_and_sigkilled_client(outer, hmux):
+    hmux.ok("new-session", "-d", "-s", "keep", "cat")
+    h = outer.run(HMUX + hmux.socket_args + ["new-session", "-s", "gone", "cat"], "h")
+    wait_for(lambda: "[gone]" in outer.screen(h)[-1])
+    hmux.ok("kill-session", "-t", "gone")
+    wait_for(lambda: "[exited]" in "\n".join(outer.screen(h)))
+    h2 = outer.run(HMUX + hmux.socket_args + ["attach", "-t", "keep"], "h2")
+    wait_for(lambda: "[keep]" in outer.screen(h2)[-1])
+    pid = int(hmux.ok("list-clients", "-F", "#{client_pid}").split()[0])
+    os.kill(pid, signal.SIGKILL)
+    wait_for(lambda: hmux.ok("list-clients") == "")
+    assert hmux.ok("has-session", "-t", "keep") == ""
+    hmux.ok("send-keys", "-t", "keep", "-l", "alive")
+    wait_for(lambda: "alive" in hmux.capture("keep"))
+
+
+def test_prefix_bindings_split_window_and_detach(outer, hmux, tmux):
+    h = outer.run(HMUX + hmux.socket_args + ["new-session", "-s", "k", "cat"], "h")
+    t = outer.run([TMUX] + tmux.socket_args + ["-f", "/dev/null", "new-session", "-s", "k",
+                                               "cat"], "t")
+    for target in (h, t):
+        wait_for(lambda target=target: "[k] 0:" in outer.screen(target)[-1])
+    for m, target in ((hmux, h), (tmux, t)):
+        m.ok("set", "-g", "default-command", "cat")
+        outer.keys(target, "C-b", "%")  # split-window -h
+        wait_for(lambda m=m: m.ok("list-panes", "-t", "k", "-F", "#{pane_id}").count("%") == 2)
+        outer.keys(target, "C-b", "c")  # new-window
+        wait_for(lambda m=m: m.ok("list-windows", "-t", "k", "-F", "#I") == "0\n1\n")
+        outer.keys(target, "C-b", "p")  # previous-window
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "k", "#I") == "0\n")
+        outer.keys(target, "C-b", "C-b")  # send-prefix: the pane gets a literal C-b
+    wait_for(lambda: _clock_free(outer.screen(h)) == _clock_free(outer.screen(t)))
+    outer.keys(h, "C-b", "d")
+    wait_for(lambda: "[detached (from session k)]" in "\n".join(outer.screen(h)))
