@@ -221,10 +221,11 @@ class PluginManager:
                 taken.append(var)
         rec.variables = tuple(taken)
         rec.host = ServerHost(self, rec)
-        register = _hook_registrar()
+        from ..hooks import register_hook_name
+
         for ev_name in getattr(plugin, "events", ()):
-            if register is not None:
-                register(ev_name)
+            if not register_hook_name(ev_name):
+                self.warn(f"plugin {name}: event name {ev_name!r} refused as a hook name")
         self.records.append(rec)
         log.info("plugin %s loaded (%s %s), variables %s", name, dist, dist_version, taken)
         return rec
@@ -513,15 +514,6 @@ def _event_from(name: str, data: dict[str, Any]) -> Event:
         client=getattr(client, "name", None) if client is not None else None,
         values=MappingProxyType(values),
     )
-
-
-def _hook_registrar() -> Callable[[str], object] | None:
-    """hooks.register_hook_name, which lets set-hook accept the names plugins emit."""
-    try:
-        from ..hooks import register_hook_name
-    except ImportError:
-        return None
-    return register_hook_name
 
 
 def _global_store(server: Any, scope: int) -> Any:
