@@ -311,3 +311,22 @@ def test_emitted_event_runs_its_hook(make_mux, tmp_path):
     m2 = make_mux("toy")
     m2.ok("new", "-d", "cat -")
     assert m2.cmd("set-hook", "-g", "pane-toy-changed", "display hi").rc == 1
+
+
+def test_unset_means_the_default_set(make_mux, tmp_path):
+    m = make_mux(None)
+    m.ok("new", "-d", "-c", "/tmp", "cat -")
+    st = status(m)
+    assert st["agent"]["enabled"] and st["git"]["enabled"]
+    assert "toy" not in st  # installed, but not in the default set
+    wait_for(lambda: m.ok("display", "-p", "#{pane_agent_state}") == "none\n")
+    assert m.ok("display", "-p", "#{pane_state_emoji}").strip() != ""
+    assert m.ok("show", "-gv", "window-status-format") == WINDOW_STATUS + "\n"
+    # The default status label: the glyph, then the directory outside a repository.
+    label = m.ok("display", "-p", "#{T:window-status-format}")
+    assert label.startswith("0:") and label.rstrip("\n").endswith("tmp*")
+
+
+def test_differential_suite_runs_with_no_plugins():
+    """The explicit matrix entry: every differential test runs with TMUX_C2RS_PLUGINS=none."""
+    assert base_env("/tmp")["TMUX_C2RS_PLUGINS"] == "none"
