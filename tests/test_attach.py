@@ -143,3 +143,22 @@ def test_prefix_bindings_split_window_and_detach(outer, hmux, tmux):
     wait_for(lambda: _clock_free(outer.screen(h)) == _clock_free(outer.screen(t)))
     outer.keys(h, "C-b", "d")
     wait_for(lambda: "[detached (from session k)]" in "\n".join(outer.screen(h)))
+
+
+def test_drawn_status_line_uses_plugin_variables(outer, hmux, muxdir):
+    """With the git plugin on, the window label hmux draws is the worktree, not the basename."""
+    import subprocess
+
+    repo = os.path.join(muxdir, "home", "proj-wt")
+    os.makedirs(os.path.join(repo, "src"))
+    subprocess.run(["git", "init", "-q", "-b", "main", repo], check=True,
+                   env=dict(outer.env, GIT_CONFIG_NOSYSTEM="1"))
+    env = dict(hmux.env, TMUX_C2RS_PLUGINS="git")
+    plug = Mux(HMUX, ["-L", "plug" + uuid.uuid4().hex[:6]], env, cwd=env["HOME"])
+    try:
+        h = outer.run(["env", "TMUX_C2RS_PLUGINS=git"] + HMUX + plug.socket_args
+                      + ["-f", "/dev/null", "new-session", "-s", "g", "-c",
+                         os.path.join(repo, "src"), "cat"], "h")
+        wait_for(lambda: "0:proj-wt/*" in outer.screen(h)[-1])
+    finally:
+        plug.kill()
