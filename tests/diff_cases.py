@@ -1480,3 +1480,28 @@ hcase("hook-unset-stops", ["set-hook", "-g", "after-set-option", "display -p no"
       ["set-option", "-g", "@x", "1", ";", "display-message", "-p", "quiet"])
 hcase("hook-array-order", ["set-hook", "-g", "after-set-option[7]", "display -p seven", ";",
                            "set-hook", "-g", "after-set-option[2]", "display -p two"], ["set-option", "-g", "@x", "1"])
+
+# -- hooks from a sourced file, hooks running shell commands, pane and window hook scopes ---------
+
+HOOKCONF = ("set-hook -g after-new-window 'display -p \"new #{window_index}\"'\n"
+            "set-hook -ga after-new-window { set -g @count yes }\n"
+            "set-hook -g session-created[2] 'set -g @c 1'\n")
+bcase("hook-source-file", ["set-buffer", "-b", "conf", HOOKCONF, ";", "save-buffer", "-b", "conf", BUF],
+      ["source-file", "-F", BUF, ";", "show-hooks", "-g", ";", "new-window", "-d", *CAT])
+bcase("hook-source-file-errors", ["set-buffer", "-b", "conf", "set-hook -g no-such-hook 'display x'\n"
+                                  "set-hook -g after-new-window nosuchcommand\nset-hook -g window-linked 'display {'\n",
+                                  ";", "save-buffer", "-b", "conf", BUF], ["source-file", "-F", BUF])
+hcase("hook-run-shell-status", ["set-hook", "-g", "after-set-option", "run-shell 'exit 4'"],
+      ["set-option", "-g", "@x", "1"])
+hcase("hook-if-shell", ["set-hook", "-g", "after-set-option", "if-shell true 'display -p yes' 'display -p no'"],
+      ["set-option", "-g", "@x", "1", ";", "display-message", "-p", "after"])
+hcase("sethook-pane-scope", ["split-window", "-d", *CAT, ";", "set-hook", "-p", "-t", "a.1", "pane-title-changed",
+                             "display x"], ["show-hooks", "-p", "-t", "a.1", ";", "show-hooks", "-p", "-t", "a.0"])
+hcase("sethook-pane-scope-runs", ["split-window", "-d", *CAT, ";", "set-hook", "-p", "-t", "a.1", "pane-title-changed",
+                                  "set -g @pt one"], ["select-pane", "-t", "a.0", "-T", "zero", ";",
+                                                      "select-pane", "-t", "a.1", "-T", "one"],
+      Wait("a", "one", "#{@pt}"), ["show-options", "-gv", "@pt"])
+hcase("sethook-window-user-option", ["set-hook", "-w", "@wu", "display x"], ["show-options", "-w", "@wu"])
+hcase("sethook-g-window-hook-lists", ["set-hook", "-g", "window-renamed", "display x"], ["show-hooks", "-gw"])
+bcase("loadb-t-bad-client-canfail", ["set-buffer", "x"], ["save-buffer", BUF],
+      ["load-buffer", "-t", "/dev/nope", "-b", "t", BUF, ";", "list-buffers"])
