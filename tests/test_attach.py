@@ -23,7 +23,7 @@ class Outer:
 
     def run(self, argv: list[str], name: str) -> str:
         """A new outer window running ``argv`` in a COLSxROWS terminal; its target."""
-        cmd = " ".join(_q(a) for a in argv) + "; echo EXITED; exec cat"
+        cmd = " ".join(_q(a) for a in argv) + "; echo EXITED; exec sleep 3600"
         if not self.mux.cmd("has-session").rc == 0:
             self.mux.ok("new-session", "-d", "-s", "o", "-x", str(COLS), "-y", str(ROWS),
                         "-n", name, cmd)
@@ -125,14 +125,15 @@ def test_session_end_and_sigkilled_client(outer, hmux):
     wait_for(lambda: "alive" in hmux.capture("keep"))
 
 
-def test_prefix_bindings_split_window_and_detach(outer, hmux, tmux):
-    h = outer.run(HMUX + hmux.socket_args + ["new-session", "-s", "k", "cat"], "h")
-    t = outer.run([TMUX] + tmux.socket_args + ["-f", "/dev/null", "new-session", "-s", "k",
-                                               "cat"], "t")
+def test_prefix_bindings_split_window_and_detach(outer, hmux, tmux, muxdir):
+    conf = os.path.join(muxdir, "names.conf")  # fixed names: automatic-rename would race
+    with open(conf, "w") as f:
+        f.write("setw -g automatic-rename off\nset -g default-command cat\n")
+    h = outer.run(HMUX + hmux.socket_args + ["-f", conf, "new-session", "-s", "k", "cat"], "h")
+    t = outer.run([TMUX] + tmux.socket_args + ["-f", conf, "new-session", "-s", "k", "cat"], "t")
     for target in (h, t):
         wait_for(lambda target=target: "[k] 0:" in outer.screen(target)[-1])
     for m, target in ((hmux, h), (tmux, t)):
-        m.ok("set", "-g", "default-command", "cat")
         outer.keys(target, "C-b", "%")  # split-window -h
         wait_for(lambda m=m: m.ok("list-panes", "-t", "k", "-F", "#{pane_id}").count("%") == 2)
         outer.keys(target, "C-b", "c")  # new-window
@@ -140,7 +141,10 @@ def test_prefix_bindings_split_window_and_detach(outer, hmux, tmux):
         outer.keys(target, "C-b", "p")  # previous-window
         wait_for(lambda m=m: m.ok("display", "-p", "-t", "k", "#I") == "0\n")
         outer.keys(target, "C-b", "C-b")  # send-prefix: the pane gets a literal C-b
-    wait_for(lambda: _clock_free(outer.screen(h)) == _clock_free(outer.screen(t)))
+    try:
+        wait_for(lambda: _clock_free(outer.screen(h)) == _clock_free(outer.screen(t)))
+    except AssertionError:
+        raise AssertionError("\n".join(outer.screen(h) + ["----"] + outer.screen(t))) from None
     outer.keys(h, "C-b", "d")
     wait_for(lambda: "[detached (from session k)]" in "\n".join(outer.screen(h)))
 

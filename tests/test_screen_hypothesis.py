@@ -35,7 +35,9 @@ def errors():
 
 
 def check_invariants(s, limit: int) -> None:
-    assert 0 <= s.cursor_x <= s.cols  # cols itself is tmux's pending-wrap position
+    # cols itself is tmux's pending-wrap position; a resize without reflow (alternate screen)
+    # keeps the old column, as tmux's screen_resize_cursor does, until the next write.
+    assert 0 <= s.cursor_x <= s.cols or s.alternate_on
     assert 0 <= s.cursor_y < s.rows
     assert 0 <= s.scroll_region_upper < s.scroll_region_lower < s.rows or s.rows == 1
     assert s.history_size <= max(limit, 0)
