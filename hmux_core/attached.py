@@ -143,6 +143,9 @@ class Attached:
         if s is None:
             return
         c.activity_time = time.time()
+        if getattr(c, "message_text", None):  # a key clears a status message, as in tmux
+            c.message_text = None
+            self.redraw()
         kt = key_tables(self.server)
         default = default_table(c)
         if self.repeat_deadline and time.monotonic() > self.repeat_deadline:

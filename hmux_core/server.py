@@ -86,6 +86,8 @@ class ClientConn:
         self.terminfo: list[str] = []
         self.fd = -1  # the client's terminal (stdin), kept only when it is a tty
         self.attached: Any = None  # hmux_core.attached.Attached while its terminal is ours
+        self.message_text: str | None = None  # a display-message shown on its status line
+        self.message_token: object = None
         self.out_fd = -1
         self.identified = False
         self.session: Session | None = None
@@ -581,6 +583,7 @@ class Server:
         if c.attached is None:
             return
         c.attached.resized()
+        self.notify("client-resized", {"client": c, "session": c.session})
         if c.session is not None:
             self.resize_session_windows(c.session)
 
@@ -1013,8 +1016,27 @@ class Server:
             c.attached.redraw(full=True)
 
     def status_message(self, c: ClientConn, text: str) -> None:
-        """display-message without -p on an attached client: shown on its status line."""
-        self.add_message(text)
+        """display-message without -p on an attached client: shown on its status line for
+        ``display-time`` milliseconds (0: until a key), and logged as tmux logs it."""
+        self.add_message(f"{c.name} message: {text}")
+        a = c.attached
+        if a is None or self.nursery is None:
+            return
+        c.message_text = text
+        a.redraw()
+        delay = int(self.session_options.get("display-time")) if c.session is None \
+            else int(c.session.options.get("display-time"))
+
+        async def clear(token: object) -> None:
+            if delay > 0:
+                await trio.sleep(delay / 1000)
+                if getattr(c, "message_token", None) is token and c.attached is not None:
+                    c.message_text = None
+                    c.attached.redraw()
+
+        token = object()
+        c.message_token = token
+        self.nursery.start_soon(clear, token)
 
     def pane_exited(self, pane: Any) -> None:
         from .commands.panes import pane_exited

@@ -166,3 +166,18 @@ def test_drawn_status_line_uses_plugin_variables(outer, hmux, muxdir):
         wait_for(lambda: "0:proj-wt/*" in outer.screen(h)[-1])
     finally:
         plug.kill()
+
+
+def test_display_message_on_the_status_line(outer, hmux, tmux, muxdir):
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "m", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
+        m.ok("set", "-g", "display-time", "0")  # until a key, so both can be read
+    h = outer.run(HMUX + hmux.socket_args + ["attach", "-t", "m"], "h")
+    t = outer.run([TMUX] + tmux.socket_args + ["attach", "-t", "m"], "t")
+    for m, target in ((hmux, h), (tmux, t)):
+        wait_for(lambda target=target: "[m]" in outer.screen(target)[-1])
+        m.ok("display-message", "hello from #{session_name}")
+        wait_for(lambda target=target: "hello from m" in outer.screen(target)[-1])
+    assert outer.screen(h, "-e")[-1] == outer.screen(t, "-e")[-1]
+    outer.keys(h, "x")
+    wait_for(lambda: "[m]" in outer.screen(h)[-1])
