@@ -1019,7 +1019,7 @@ class Server:
         """display-message without -p on an attached client: shown on its status line for
         ``display-time`` milliseconds (0: until a key), and logged as tmux logs it."""
         self.add_message(f"{c.name} message: {text}")
-        a = c.attached
+        a = getattr(c, "attached", None)
         if a is None or self.nursery is None:
             return
         c.message_text = text
