@@ -84,3 +84,36 @@ def test_regsub_never_raises(pattern: str, repl: str, text: str) -> None:
             assert isinstance(F.regex_search(pattern, text, True), bool)
         finally:
             F.set_engine("auto")
+
+
+# -- hostile shapes: depth, recursion, huge widths (issue 10) -------------------------------------
+
+NEST = st.sampled_from(["#{?@a,", "#{E:", "#{=5:", "#{l:", "#{s/a/b/:", "#{T:", "#{==:", "#{q:"])
+
+
+@SETTINGS
+@given(st.lists(NEST, min_size=1, max_size=300), st.sampled_from(["@a", "@r", "@q", "", "}"]),
+       st.booleans())
+def test_deep_nesting_terminates(opens: list[str], inner: str, close: bool) -> None:
+    fmt = "".join(opens) + inner + ("}" * len(opens) if close else "")
+    out = F._expand1(F._State(CTX, 0), F._parse(fmt))
+    assert isinstance(out, str)
+
+
+@SETTINGS
+@given(st.integers(min_value=1, max_value=400), st.sampled_from(["E", "T", "E:#{E", "T:#{E"]))
+def test_recursion_through_E_is_cut_off(depth: int, mod: str) -> None:
+    # @r expands to #{E:@r}: tmux stops at its loop limit; an expansion must end, not recurse.
+    fmt = f"#{{{mod}:" * depth + "@r" + "}" * (depth * (2 if ":#{" in mod else 1))
+    assert isinstance(F.expand(fmt, CTX), str)
+
+
+@SETTINGS
+@given(st.sampled_from(["=", "=-", "p", "p-", "=/"]),
+       st.sampled_from(["2147483647", "2147483648", "-2147483648", "99999999999999999999", "1e9",
+                        "1000000000", "0x10", ""]),
+       st.sampled_from(["@a", "@w", "@s", "@n"]))
+def test_huge_widths_stay_bounded(mod: str, n: str, var: str) -> None:
+    out = F.expand(f"#{{{mod}{n}:{var}}}", CTX)
+    # Padding is capped (format.py's bound), never a width that fills memory.
+    assert isinstance(out, str) and len(out) <= 1 << 20
