@@ -17,7 +17,10 @@ Semantics follow tmux 3.3a exactly, including where they surprise:
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from .snapshot import Snapshot
 
 #: ``(attr, fg, bg, us)`` in tmux's encoding; see :mod:`hmux_core.screen.cells`.
 Style = tuple[int, int, int, int]
@@ -137,6 +140,10 @@ class Engine(Protocol):
 
     def search(self, pattern: str, regex: bool, ignore_case: bool) -> int:
         """``#{C:}``: the first visible line (1-based) that matches, else 0."""
+
+    def snapshot(self) -> Snapshot:
+        """A frozen copy of history and the visible lines with the cursor (copy mode reads
+        it: output arriving later must not move what is being selected)."""
 
     def row_runs(self, y: int) -> list[tuple[str, Style]]:
         """Visible row ``y`` as text runs with their style, covering every column.

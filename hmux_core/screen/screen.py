@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+from array import array
 from collections import deque
 from itertools import islice
 
@@ -45,6 +46,7 @@ from .cells import (
 )
 from .grid import HistLine, Row, compact, inflate
 from .reflow import UINT_MAX, _RLine, reflow, unwrap_position, wrap_position
+from .snapshot import Snapshot
 
 log = logging.getLogger(__name__)
 
@@ -2545,6 +2547,14 @@ class Screen:
             elif rx.fullmatch(line):
                 return i + 1
         return 0
+
+    def snapshot(self) -> Snapshot:
+        """A frozen copy of history and the visible lines (copy mode's backing grid)."""
+        lines = [HistLine(h.text, array("I", h.runs) if h.runs is not None else None, h.used,
+                          h.wrapped, h.cellmap, h.size) for h in self._hist]
+        lines.extend(compact(r) for r in self._rows)
+        return Snapshot(lines, list(self._styles), self.cols, self.rows, len(self._hist),
+                        self.cursor_x, self.cursor_y)
 
     def row_runs(self, y: int) -> list[tuple[str, Style]]:
         """Text runs with their style for visible row ``y``, covering the full width."""

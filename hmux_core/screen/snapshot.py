@@ -1,0 +1,70 @@
+"""A frozen copy of a screen's history and visible lines: copy mode's backing grid.
+
+tmux's copy mode works on a clone of the pane's grid taken when the mode starts, so output that
+arrives later does not move what is being read or selected. History lines are shared compact
+objects that the engine may still change (wrap flags, style ids after compaction), so the copy
+takes its own line records and its own style table; cells are decoded only when read.
+"""
+
+from __future__ import annotations
+
+from .cells import Style
+from .grid import HistLine
+
+
+class Snapshot:
+    """Lines 0..hsize-1 are history (oldest first), then ``sy`` visible lines."""
+
+    __slots__ = ("sx", "sy", "hsize", "cursor_x", "cursor_y", "_lines", "_styles", "_cells")
+
+    def __init__(self, lines: list[HistLine], styles: list[Style], sx: int, sy: int,
+                 hsize: int, cursor_x: int, cursor_y: int) -> None:
+        self.sx, self.sy, self.hsize = sx, sy, hsize
+        self.cursor_x, self.cursor_y = cursor_x, cursor_y
+        self._lines = lines
+        self._styles = styles
+        self._cells: dict[int, tuple[list[str], list[int]]] = {}
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def _decode(self, y: int) -> tuple[list[str], list[int]]:
+        got = self._cells.get(y)
+        if got is None:
+            got = self._cells[y] = self._lines[y].cells_full()
+        return got
+
+    def chars(self, y: int) -> list[str]:
+        """Cells of line ``y`` up to its cell size; ``""`` is the right half of a wide one."""
+        return self._decode(y)[0]
+
+    def cell(self, x: int, y: int) -> str:
+        """grid_get_cell's character: a blank past the line's cells."""
+        chars = self._decode(y)[0]
+        return chars[x] if x < len(chars) else " "
+
+    def style(self, x: int, y: int) -> Style:
+        styles = self._decode(y)[1]
+        return self._styles[styles[x]] if x < len(styles) else self._styles[0]
+
+    def cellsize(self, y: int) -> int:
+        return self._lines[y].size
+
+    def wrapped(self, y: int) -> bool:
+        return self._lines[y].wrapped
+
+    def length(self, y: int) -> int:
+        """grid_line_length: cells up to the last one that is not a plain space."""
+        chars = self._decode(y)[0]
+        px = min(len(chars), self.sx)
+        while px > 0 and chars[px - 1] == " ":
+            px -= 1
+        return px
+
+    def text(self, y: int, first: int = 0, last: int | None = None) -> str:
+        """The characters of cells ``first``..``last`` (padding skipped, blanks past the end)."""
+        chars = self._decode(y)[0]
+        end = self.sx if last is None else last
+        s = "".join(chars[first:end])
+        n = end - max(first, len(chars))
+        return s + " " * n if n > 0 else s
