@@ -167,3 +167,53 @@ def test_resize_reset_interleaved(errors, ops, size):
         # resizing may leave history above the limit until it next scrolls (tmux does too)
         check_invariants(s, 10**9)
     assert not errors
+
+
+# -- hostile shapes (issue 10): huge parameter lists, unterminated strings, truncated UTF-8 -------
+
+HUGE_CSI = st.builds(
+    lambda n, sep, p, fin: b"\033[" + sep.join([p] * n) + fin,
+    st.integers(0, 5000),
+    st.sampled_from([b";", b":"]),
+    st.sampled_from([b"", b"1", b"38", b"5", b"4294967296", b"65535"]),
+    st.sampled_from([b"m", b"H", b"r", b"J", b"K", b"@", b"P", b"L", b"M", b"S", b"T", b"X", b"b",
+                     b"t", b"h", b"l", b"n", b"c", b"q"]),
+)  # fmt: skip
+UNTERMINATED = st.builds(
+    lambda intro, n, fill: intro + fill * n,
+    st.sampled_from([b"\033]0;", b"\033]52;c;", b"\033P", b"\033_", b"\033^", b"\033k",
+                     b"\033Ptmux;\033"]),
+    st.integers(0, 20000),
+    st.sampled_from([b"a", b"\033", b"\x9c", b"\xe4\xb8", b"\n"]),
+)  # fmt: skip
+TRUNCATED_UTF8 = st.builds(
+    lambda ch, keep: ch.encode()[:keep],
+    st.sampled_from(["中", "é", "👨", "\U0010ffff", "\u200d", "\u0301"]),
+    st.integers(1, 3),
+)
+HOSTILE = st.lists(st.one_of(TOKEN, HUGE_CSI, UNTERMINATED, TRUNCATED_UTF8), max_size=12).map(
+    b"".join
+)
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=HOSTILE, size=sizes,
+       resizes=st.lists(st.tuples(st.integers(0, 10**6), st.integers(1, 40), st.integers(1, 15)),
+                        max_size=3))
+def test_hostile_sequences_with_resizes(errors, data, size, resizes):
+    cols, rows, limit = size
+    s = new_screen(cols, rows, limit)
+    prev = 0
+    for cut, c, r in sorted(resizes):
+        cut %= len(data) + 1
+        s.feed(data[prev:cut])
+        prev = cut
+        s.resize(c, r)
+    s.feed(data[prev:])
+    check_invariants(s, 10**9 if resizes else limit)
+    # Whatever was half-parsed, plain text after two STs (the first may be an escaped ESC in
+    # passthrough) and a CAN still reaches the screen.
+    s.feed(b"\033\\\033\\\x18\033[0m\r\nZ")
+    assert "Z" in "\n".join(s.capture())
+    assert not errors
