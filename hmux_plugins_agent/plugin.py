@@ -50,6 +50,7 @@ class SweepStats:
     identities: int = 0
     classified: int = 0
     proc_reads: int = 0
+    file_reads: int = 0  #: agents' session files actually read (not merely stat'ed)
     seconds: float = 0.0
 
 
@@ -83,6 +84,7 @@ class AgentPlugin(Plugin):
     name = "agent"
     api_version = 1
     variables = VARIABLES
+    events = (EVENT,)
     interval = 0.2
     option_defaults = glyphs.OPTION_DEFAULTS + ((TABLE_OPTION, ""),)
 
@@ -122,6 +124,7 @@ class AgentPlugin(Plugin):
         elif self._sweep % TABLE_EVERY == 0:
             self._load_table(host)
         now = self._clock()
+        reads0 = self._files.reads
         snap = Snapshot(self._proc_root)
         stats = SweepStats()
         changed = False
@@ -152,6 +155,7 @@ class AgentPlugin(Plugin):
             self._values = {pid: pt.values for pid, pt in self._panes.items()}
         self._sweep += 1
         stats.proc_reads = snap.reads
+        stats.file_reads = self._files.reads - reads0
         stats.seconds = time.thread_time() - t0
         self.stats = stats
 
@@ -241,6 +245,8 @@ class AgentPlugin(Plugin):
         if state != old_state:
             label = (ident or old_identity).label if (ident or old_identity) else ""
             host.emit(EVENT, pane_id, old=old_state, new=state, agent=label)
+            if state == "waiting" and not info.visible:
+                host.bell(pane_id)  # as tmux flags a window that rang while out of sight
         return True
 
     def _values_for(self, pt: _Pane) -> dict[str, str]:

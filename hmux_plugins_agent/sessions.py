@@ -17,6 +17,7 @@ import json
 import os
 import re
 import sqlite3
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,9 +38,13 @@ Sig = tuple[int, int, int]
 
 
 def _sig(path: str) -> Sig | None:
+    """None unless a regular file: opening a FIFO put where a session file belongs would
+    block the plugin's lane for good."""
     try:
         st = os.stat(path)
     except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
         return None
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 

@@ -300,11 +300,14 @@ def main(kind, args, agent_pid):
             elif cmd == "flicker":
                 n = int(words[1]) if len(words) > 1 else 10
                 files.status("busy")
+                # Mostly working with brief idle-looking frames, as a real turn redraws
+                # (herdr#3438: 2 of 9 samples); a 300 ms period never lines up with a 200 ms
+                # sweep, so at most one sweep in three can land on an idle frame.
                 for _ in range(n):
                     draw(*table["working"])
-                    time.sleep(0.1)
+                    time.sleep(0.23)
                     draw(*table["idle"])
-                    time.sleep(0.1)
+                    time.sleep(0.07)
                 state = "working"
             elif cmd == "filewait":
                 files.status("waiting")
@@ -601,6 +604,7 @@ class FakeHost:
         self.options: dict[tuple[str, str | None], str] = {}
         self.events: list[tuple[str, str | None, dict[str, str]]] = []
         self.invalidated: list[str] = []
+        self.bells: list[str] = []
         self.logs: list[str] = []
         self.tail_calls = 0
         self.option_calls = 0
@@ -668,6 +672,9 @@ class FakeHost:
 
     def emit(self, name: str, pane_id: str | None = None, **values: str) -> None:
         self.events.append((name, pane_id, dict(values)))
+
+    def bell(self, pane_id: str) -> None:
+        self.bells.append(pane_id)
 
     def log(self, message: str) -> None:
         self.logs.append(message)

@@ -147,6 +147,11 @@ class Host(Protocol):
         """Raise a named event: hooks bound to it run (``set-hook -g NAME 'command'``, with
         ``#{hook_pane}`` and each value as ``#{hook_NAME}``), and other plugins are told."""
 
+    def bell(self, pane_id: str) -> None:
+        """Ring the pane's window as a bell in the pane would (tmux's alerts): the window's
+        bell flag is raised where its session is not showing it, ``alert-bell`` hooks run
+        where ``bell-action`` applies; nothing while ``monitor-bell`` is off."""
+
     def log(self, message: str) -> None:
         """Write a line to the server log (``hmux -v``), prefixed with the plugin's name."""
 

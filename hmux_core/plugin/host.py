@@ -141,5 +141,15 @@ class ServerHost:
         vals = {k: str(v) for k, v in values.items()}
         self._soon(lambda: self._manager.emit(self._record, name, pane_id, vals))
 
+    def bell(self, pane_id: str) -> None:
+        def ring() -> None:
+            p = self._pane(pane_id)
+            if p is not None:
+                from ..alerts import bell
+
+                bell(self._manager.server, p.window)
+
+        self._soon(ring)
+
     def log(self, message: str) -> None:
         log.info("%s: %s", self._record.name, message)
