@@ -2,8 +2,8 @@
 
 tmux's own command line (``hmux [-2CDlNuvV] [-L name] [-S path] [-f file] command [flags]``) is
 parsed getopt-style right here, because tools pass glued values (``-Lname``) and expect tmux's usage
-text. hmux's own subcommands (``hmux plugins``) go through click, imported only for them, which keeps
-ordinary commands fast to start.
+text. hmux's own subcommands (``hmux plugins``, ``hmux doctor``) go through click, imported only
+for them, which keeps ordinary commands fast to start.
 """
 
 from __future__ import annotations
@@ -61,9 +61,10 @@ def _getopt(argv: list[str]) -> tuple[list[tuple[str, str]], list[str]] | None:
     return opts, argv[i:]
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, tmux_shim: bool = False) -> int:
+    """``tmux_shim``: run as ``tmux`` (tmux_shim.py), hmux's own subcommands passed to the server."""
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--version"]:
+    if not tmux_shim and argv[:1] == ["--version"]:
         print(f"hmux {HMUX_VERSION} (tmux {TMUX_VERSION} compatible)")
         return 0
     parsed = _getopt(argv)
@@ -111,6 +112,10 @@ def main(argv: list[str] | None = None) -> int:
         if "UTF-8" in lang.upper() or "UTF8" in lang.upper():
             flags |= P.CLIENT_UTF8
 
+    if not tmux_shim and rest[:1] == ["doctor"]:
+        from . import cli_doctor
+
+        return cli_doctor.main(rest[1:])
     from .paths import SocketPathError, resolve_socket
 
     try:
@@ -120,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if is_default:
         flags |= P.CLIENT_DEFAULTSOCKET
-    if rest[:1] == ["plugins"]:
+    if not tmux_shim and rest[:1] == ["plugins"]:
         from . import cli_plugins
 
         return cli_plugins.main(rest[1:], socket_path)

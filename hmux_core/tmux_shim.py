@@ -1,0 +1,61 @@
+"""``tmux`` that runs hmux, for tools that hard-code the binary name.
+
+Inside an hmux pane no shim is needed: ``$TMUX`` names the hmux socket and the stock tmux client
+speaks the same protocol. Outside one, a tool that runs ``tmux new-session`` would reach tmux's
+default socket; the shim makes it reach hmux's. It is opt-in only: the ``hmux-tmux`` console script,
+or ``hmux doctor --install-shim DIR``, which writes ``DIR/tmux`` and nothing else, so no one gets
+it who did not put DIR on their PATH. As ``tmux`` it passes every command to the server, hmux's own
+subcommands (``plugins``, ``doctor``, ``--version``) included, exactly as tmux would.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+
+from .cli import main as cli_main
+
+MARKER = "# hmux tmux shim"
+
+
+def main() -> int:
+    return cli_main(sys.argv[1:], tmux_shim=True)
+
+
+def script() -> str:
+    """The shim's text: this interpreter runs this module (-P: the cwd is not put on sys.path)."""
+    return (f"#!/bin/sh\n{MARKER} (hmux doctor --install-shim): `tmux` here runs hmux. "
+            "Delete this file to remove it.\n"
+            f"exec {shlex.quote(sys.executable)} -P -m hmux_core.tmux_shim \"$@\"\n")
+
+
+class ShimError(Exception):
+    """The shim was not written; the message says why."""
+
+
+def install(directory: str) -> str:
+    """Write ``directory/tmux``; refuses to replace any file that is not an hmux shim."""
+    path = os.path.join(directory, "tmux")
+    try:
+        os.makedirs(directory, exist_ok=True)
+        if os.path.lexists(path):
+            try:
+                with open(path) as f:
+                    ours = MARKER in f.read(4096)
+            except (OSError, UnicodeDecodeError):
+                ours = False
+            if not ours:
+                raise ShimError(f"{path} exists and is not hmux's shim; not replaced")
+        tmp = path + f".{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
+            f.write(script())
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise ShimError(f"{path}: {e.strerror}") from None
+    return path
+
+
+if __name__ == "__main__":
+    sys.exit(main())
