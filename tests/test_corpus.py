@@ -1,0 +1,118 @@
+"""The corpus, replayed into same-size panes of tmux 3.3a and hmux: the screens must be identical.
+
+Each recording in ``tests/corpus`` (see ``record.py``) is ``cat``-ed into an 80x24 pane of both
+servers (the pane's terminal is raw, so the bytes reach the emulator as the program wrote them and
+replies to queries do not echo). When the pane's command has become ``sleep`` the replay is done;
+then ``capture-pane -p -e -S -`` (escapes and history), ``capture-pane -p``, the alternate screen
+and the cursor and mode state are compared byte for byte. Recordings that leave an alternate
+screen (less, vim) are replayed a second time cut just before they leave it, so the full-screen
+state itself is compared too.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+from harness import HMUX, TMUX, Mux, base_env, wait_for
+
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+NAMES = sorted(f[:-4] for f in os.listdir(CORPUS) if f.endswith(".raw"))
+LEAVE_ALT = b"\x1b[?1049l"
+STATE = ("#{cursor_x},#{cursor_y} alt=#{alternate_on} cursor=#{cursor_flag} insert=#{insert_flag}"
+         " kcursor=#{keypad_cursor_flag} keypad=#{keypad_flag} mouse=#{mouse_any_flag}"
+         "#{mouse_sgr_flag}#{mouse_button_flag}#{mouse_standard_flag} origin=#{origin_flag}"
+         " wrap=#{wrap_flag} region=#{scroll_region_upper}-#{scroll_region_lower}"
+         " history=#{history_size} path=#{pane_path} title=#{pane_title}")
+DONE = "sleep"
+
+
+def _cases(tmp: str) -> dict[str, str]:
+    """case name -> file to replay: each recording, and the alternate-screen cut where it has one."""
+    cases = {}
+    for name in NAMES:
+        path = os.path.join(CORPUS, name + ".raw")
+        cases[name] = path
+        with open(path, "rb") as f:
+            data = f.read()
+        cut = data.rfind(LEAVE_ALT)
+        if cut > 0:
+            cut_path = os.path.join(tmp, name + "-alt.raw")
+            with open(cut_path, "wb") as f:
+                f.write(data[:cut])
+            cases[name + "-alt"] = cut_path
+    return cases
+
+
+def _replay(m: Mux, cases: dict[str, str]) -> dict[str, dict[str, str]]:
+    """Replay every case in its own window of one session; read back what we compare."""
+    windows = {}
+    m.ok("new-session", "-d", "-s", "c", "-x", "80", "-y", "24", f"exec {DONE} 1000001")
+    for i, (name, path) in enumerate(cases.items(), start=1):
+        m.ok("new-window", "-d", "-t", f"c:{i}", f"stty raw -echo; cat '{path}'; exec {DONE} 1000002")
+        windows[name] = f"c:{i}"
+
+    def done() -> bool:
+        out = m.ok("list-panes", "-s", "-t", "c", "-F", "#{window_index} #{pane_current_command}")
+        return all(line.split(" ", 1)[1] == DONE for line in out.splitlines())
+
+    wait_for(done, timeout=60, interval=0.1)
+    got = {}
+    for name, target in windows.items():
+        r = {
+            "capture -e -S -": m.capture(target, "-e", "-S", "-"),
+            "capture": m.capture(target),
+            "capture -C -N": m.capture(target, "-C", "-N"),
+            "state": m.ok("display", "-p", "-t", target, STATE),
+        }
+        alt = m.cmd("capture-pane", "-p", "-a", "-e", "-q", "-t", target)
+        r["capture -a -e"] = alt.out
+        got[name] = r
+    return got
+
+
+@pytest.fixture(scope="module")
+def replays(tmp_path_factory) -> dict[str, dict[str, dict[str, str]]]:
+    tmp = str(tmp_path_factory.mktemp("corpus"))
+    sock = os.path.join(tmp, "sock")
+    os.makedirs(sock)
+    cases = _cases(tmp)
+    out = {}
+    for kind, argv0 in (("tmux", [TMUX]), ("hmux", HMUX)):
+        env = base_env(sock)
+        m = Mux(argv0, ["-L", kind[0] + uuid.uuid4().hex[:8]], env, cwd=env["HOME"])
+        try:
+            out[kind] = _replay(m, cases)
+        finally:
+            m.kill()
+    return out
+
+
+def _case_names() -> list[str]:
+    names = []
+    for name in NAMES:
+        names.append(name)
+        with open(os.path.join(CORPUS, name + ".raw"), "rb") as f:
+            if f.read().rfind(LEAVE_ALT) > 0:
+                names.append(name + "-alt")
+    return names
+
+
+def test_corpus_is_recorded() -> None:
+    """The corpus holds every kind of program the issue names, each small enough to commit."""
+    assert {"ls", "git-log", "less", "vim", "htop", "progress", "emoji", "cjk", "combining",
+            "osc8", "truecolor", "sequences"} <= set(NAMES)
+    for name in NAMES:
+        size = os.path.getsize(os.path.join(CORPUS, name + ".raw"))
+        assert 0 < size < 64 * 1024, name
+
+
+@pytest.mark.parametrize("case", _case_names())
+def test_corpus_replay(replays, case: str) -> None:
+    want, got = replays["tmux"][case], replays["hmux"][case]
+    # less leaves a blank main screen; its "-alt" cut is the one with something on it
+    shown = want["capture"].strip() or case + "-alt" in replays["tmux"]
+    assert shown, f"{case}: tmux's screen is empty, the replay did not run"
+    for key in want:
+        assert got[key] == want[key], f"{case}: {key} differs"
