@@ -486,6 +486,23 @@ VARIABLES["pane_input_off"] = _pane("input_off", _b)
 VARIABLES["pane_in_mode"] = lambda ctx: str(len(getattr(ctx.wp, "modes", []))) if ctx.wp is not None else None
 VARIABLES["pane_mode"] = lambda ctx: (
     (ctx.wp.modes[0].name if getattr(ctx.wp, "modes", None) else None) if ctx.wp is not None else None)
+
+
+def _mode_var(name: str) -> Callable[[ModelContext], str | None]:
+    """A variable the pane's top mode adds (window_copy_formats), absent otherwise."""
+
+    def get(ctx: ModelContext) -> str | None:
+        modes = getattr(ctx.wp, "modes", None)
+        return modes[0].format(name) if modes else None
+
+    return get
+
+
+for _name in ("scroll_position", "rectangle_toggle", "copy_cursor_x", "copy_cursor_y",
+              "selection_present", "selection_start_x", "selection_start_y", "selection_end_x",
+              "selection_end_y", "selection_active", "search_present", "search_match",
+              "copy_cursor_word", "copy_cursor_line"):
+    VARIABLES[_name] = _mode_var(_name)
 VARIABLES["pane_synchronized"] = lambda ctx: (
     _b(bool(ctx.wp.options.get("synchronize-panes"))) if ctx.wp is not None else None)
 VARIABLES["pane_pipe"] = lambda ctx: _b(ctx.wp.pipe is not None) if ctx.wp is not None else None

@@ -91,6 +91,8 @@ class Pane:
         self.last_output_time = 0.0
         self.flags = 0
         self.pipe: Any = None
+        #: The mode stack (hmux_core.modes), newest first; the first one is drawn.
+        self.modes: list[Any] = []
         #: Set by the server: called when the pane has exited (EOF and child reaped).
         self.on_exit: Callable[[Pane], None] = lambda p: None
         #: Set by the server: called after each batch of output with the events the screen saw.
@@ -283,6 +285,8 @@ class Pane:
             return
         self.sx, self.sy = sx, sy
         self.screen.resize(sx, sy)
+        if self.modes:
+            self.modes[0].resize(sx, sy)
         if self.fd >= 0:
             try:
                 fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", sy, sx, 0, 0))
@@ -364,6 +368,9 @@ class Pane:
         if self.destroyed:
             return
         self.destroyed = True
+        for mode in self.modes:
+            mode.free()
+        self.modes.clear()
         if self.pipe is not None:
             self.pipe.close()
         self.kill()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import target as T
 from ..format import format_true
-from ..keys import encode_key, send_keys_bytes, string_to_key
+from ..keys import KEYC_NONE, KEYC_UNKNOWN, encode_key, send_keys_bytes, string_to_key
 from ..layout import LayoutError, parse_percentage, parse_split_size
 from ..model import Environ, apply_layout
 from ..options import strtonum
@@ -299,10 +299,12 @@ def cmd_send_keys(item: CmdItem) -> int:
         if err is not None:
             return item.error(f"repeat count {err}")
         repeat = n
-        if getattr(wp, "modes", None) and (args.has("X") or not args.argv):
+        if wp.modes and (args.has("X") or not args.argv):
+            if not wp.modes[0].has_command:
+                return item.error("not in a mode")
             wp.modes[0].prefix = repeat
     if args.has("X"):
-        if not getattr(wp, "modes", None):
+        if not wp.modes or not wp.modes[0].has_command:
             return item.error("not in a mode")
         return wp.modes[0].command(item)
     if args.has("M"):
@@ -314,6 +316,8 @@ def cmd_send_keys(item: CmdItem) -> int:
         return CMD_RETURN_NORMAL
     if args.has("F"):
         keys = [item.expand(k, st) for k in keys]
+    if wp.modes:
+        return _keys_to_mode(item, wp, keys, repeat)
     screen = wp.screen
     try:
         data = send_keys_bytes(keys, literal=args.has("l"), hex_input=args.has("H"),
@@ -328,6 +332,46 @@ def cmd_send_keys(item: CmdItem) -> int:
         targets = [p for p in wp.window.panes if not p.input_off]
     for p in targets:
         p.write(data)
+    return CMD_RETURN_NORMAL
+
+
+def _keys_to_mode(item: CmdItem, wp: Any, keys: list[str], repeat: int) -> int:
+    """cmd_send_keys_inject_key for a pane in a mode: each key runs the mode table's binding
+    (a mode without a table, clock mode, takes the key itself)."""
+    from ..keybindings import binding_items, key_tables, mode_key_binding
+
+    args = item.args
+    codes: list[int] = []
+    for k in keys:
+        if args.has("H"):
+            try:
+                n = int(k, 16)
+            except ValueError:
+                continue
+            if 0 <= n <= 0xFF:
+                codes.append(n)
+            continue
+        if not args.has("l"):
+            key = string_to_key(k)
+            if key not in (KEYC_NONE, KEYC_UNKNOWN):
+                codes.append(key)
+                continue
+        codes.extend(ord(ch) for ch in k)
+    kt = key_tables(item.server)
+    for _ in range(repeat):
+        for key in codes:
+            mode = wp.modes[0] if wp.modes else None
+            if mode is None:
+                break
+            table = mode.key_table()
+            if table is None:
+                mode.key(item.target_client, key)
+                continue
+            bd = mode_key_binding(kt, table, key)
+            if bd is not None:
+                items = binding_items(item.server, item.target_client, bd, current=item.target)
+                if items:
+                    item.inserted.extend(items)
     return CMD_RETURN_NORMAL
 
 

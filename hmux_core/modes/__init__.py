@@ -1,0 +1,105 @@
+"""Pane modes: tmux's mode stack (window_pane_set_mode / window_pane_reset_mode).
+
+A mode replaces what is drawn for a pane and takes the keys sent to it. A pane keeps a stack,
+``pane.modes``, newest first; only the first one is shown. A mode that is already on the stack
+moves back to the top instead of starting again. Modes are drawn from ``row_runs`` exactly like
+a screen, so the renderer asks :func:`source` which of the two to read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..screen.cells import Style
+
+
+class Mode:
+    """One entry of a pane's mode stack (tmux's window_mode_entry and its window_mode)."""
+
+    name = ""
+    #: Whether ``send-keys -X`` reaches this mode (tmux's ``mode->command``).
+    has_command = False
+
+    def __init__(self, server: Any, wp: Any) -> None:
+        self.server = server
+        self.wp = wp
+        self.prefix = 1  # the repeat count of the next command (send-keys -N)
+
+    def key_table(self) -> str | None:
+        """The key table keys go through while this mode is on top (None: keys reach key())."""
+        return None
+
+    def command(self, item: Any) -> int:
+        return item.error("not in a mode")
+
+    def key(self, client: Any, key: int) -> None:
+        """A key no binding took (tmux's ``mode->key``); nothing by default."""
+
+    def resize(self, sx: int, sy: int) -> None: ...
+
+    def free(self) -> None: ...
+
+    def row_runs(self, y: int) -> list[tuple[str, Style]]:
+        raise NotImplementedError
+
+    def cursor(self) -> tuple[int, int] | None:
+        """Where the cursor is drawn, or None when this mode hides it."""
+        return None
+
+    def format(self, name: str) -> str | None:
+        """A format variable only this mode has (copy_cursor_x, ...), else None."""
+        return None
+
+
+def top(wp: Any) -> Mode | None:
+    modes = getattr(wp, "modes", None)
+    return modes[0] if modes else None
+
+
+def source(wp: Any) -> Any:
+    """What the renderer reads a pane's rows from: its top mode, else its screen."""
+    modes = wp.modes
+    return modes[0] if modes else wp.screen
+
+
+def _changed(server: Any, wp: Any) -> None:
+    server.notify("pane-mode-changed", {"pane": wp})
+    server.redraw_clients(wp.window)
+
+
+def set_mode(server: Any, wp: Any, kind: type[Mode], **kw: Any) -> Mode | None:
+    """Put a mode of ``kind`` on top of the pane; None when it was already on top."""
+    modes = wp.modes
+    if modes and type(modes[0]) is kind:
+        return None
+    for m in modes:
+        if type(m) is kind:
+            modes.remove(m)
+            modes.insert(0, m)
+            break
+    else:
+        m = kind(server, wp, **kw)
+        modes.insert(0, m)
+    _changed(server, wp)
+    return m
+
+
+def reset_mode(server: Any, wp: Any) -> None:
+    """Leave the top mode; the next one (resized to the pane) shows again, or the screen."""
+    modes = wp.modes
+    if not modes:
+        return
+    modes.pop(0).free()
+    if modes:
+        modes[0].resize(wp.sx, wp.sy)
+    _changed(server, wp)
+
+
+def reset_mode_all(server: Any, wp: Any) -> None:
+    while wp.modes:
+        reset_mode(server, wp)
+
+
+def redraw(mode: Mode) -> None:
+    """A mode changed what it shows: redraw the clients showing its window."""
+    mode.server.redraw_clients(mode.wp.window, status=True)

@@ -1,0 +1,118 @@
+"""Clock mode (tmux 3.3a's window-clock.c): the time in big digits, any key leaves.
+
+The digits are 5x5 blocks of cells with the ``clock-mode-colour`` background, 6 columns apart,
+centred; a pane too small for them shows the time as text in that colour. The drawn minute is
+remembered so a frame only changes when the minute does.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..screen.cells import DEFAULT_STYLE, Style
+from . import Mode, redraw, reset_mode
+
+_GLYPHS = {
+    "0": ("11111", "10001", "10001", "10001", "11111"),
+    "1": ("00001", "00001", "00001", "00001", "00001"),
+    "2": ("11111", "00001", "11111", "10000", "11111"),
+    "3": ("11111", "00001", "11111", "00001", "11111"),
+    "4": ("10001", "10001", "11111", "00001", "00001"),
+    "5": ("11111", "10000", "11111", "00001", "11111"),
+    "6": ("11111", "10000", "11111", "10001", "11111"),
+    "7": ("11111", "00001", "00001", "00001", "00001"),
+    "8": ("11111", "10001", "11111", "10001", "11111"),
+    "9": ("11111", "10001", "11111", "00001", "11111"),
+    ":": ("00000", "00100", "00000", "00100", "00000"),
+    "A": ("11111", "10001", "11111", "10001", "10001"),
+    "P": ("11111", "10001", "11111", "10000", "10000"),
+    "M": ("10001", "11011", "10101", "10001", "10001"),
+}
+
+
+def clock_text(style: int, now: float | None = None) -> str:
+    """The time as window_clock_draw_screen formats it (12-hour ``%l:%M AM`` or ``%H:%M``)."""
+    tm = time.localtime(now)
+    if style == 0:
+        return time.strftime("%l:%M ", tm) + ("PM" if tm.tm_hour >= 12 else "AM")
+    return time.strftime("%H:%M", tm)
+
+
+class ClockMode(Mode):
+    name = "clock-mode"
+
+    def __init__(self, server: Any, wp: Any) -> None:
+        super().__init__(server, wp)
+        self.sx, self.sy = wp.sx, wp.sy
+        self.minute = int(time.time() // 60)
+        self._rows: list[list[tuple[str, Style]]] = []
+        self._draw()
+        self._cancel = None
+        if server.nursery is not None:
+            import trio
+
+            self._cancel = trio.CancelScope()
+            server.nursery.start_soon(self._tick, self._cancel)
+
+    async def _tick(self, scope: Any) -> None:
+        import trio
+
+        with scope:
+            while True:
+                await trio.sleep(1)
+                minute = int(time.time() // 60)
+                if minute != self.minute and self.wp.modes and self.wp.modes[0] is self:
+                    self.minute = minute
+                    self._draw()
+                    redraw(self)
+
+    def free(self) -> None:
+        if self._cancel is not None:
+            self._cancel.cancel()
+
+    def resize(self, sx: int, sy: int) -> None:
+        self.sx, self.sy = sx, sy
+        self._draw()
+
+    def key(self, client: Any, key: int) -> None:
+        reset_mode(self.server, self.wp)
+
+    def _draw(self) -> None:
+        opts = self.wp.window.options
+        colour = int(opts.get("clock-mode-colour"))
+        style = 0 if str(opts.get("clock-mode-style")) in ("12", "0") else 1
+        tim = clock_text(style)
+        sx, sy = self.sx, self.sy
+        rows = [[(" ", DEFAULT_STYLE)] * sx for _ in range(sy)]
+        if sx < 6 * len(tim) or sy < 6:
+            if sx >= len(tim) and sy != 0:
+                x = sx // 2 - len(tim) // 2
+                row = rows[sy // 2]
+                st = (0, colour, 8, 0)
+                for i, ch in enumerate(tim):
+                    if x + i < sx:
+                        row[x + i] = (ch, st)
+            self._rows = rows
+            return
+        x = sx // 2 - 3 * len(tim)
+        y = sy // 2 - 3
+        block = (0, 8, colour, 0)
+        for ch in tim:
+            glyph = _GLYPHS.get(ch)
+            if glyph is not None:
+                for j, line in enumerate(glyph):
+                    for i, bit in enumerate(line):
+                        if bit == "1" and 0 <= x + i < sx and 0 <= y + j < sy:
+                            rows[y + j][x + i] = (" ", block)
+            x += 6
+        self._rows = rows
+
+    def row_runs(self, y: int) -> list[tuple[str, Style]]:
+        runs: list[tuple[str, Style]] = []
+        for ch, st in self._rows[y]:
+            if runs and runs[-1][1] == st:
+                runs[-1] = (runs[-1][0] + ch, st)
+            else:
+                runs.append((ch, st))
+        return runs

@@ -1,0 +1,1990 @@
+"""Copy mode (tmux 3.3a's window-copy.c): reading a frozen copy of a pane's screen and history,
+moving a cursor through it, selecting, copying into paste buffers, searching.
+
+Coordinates are tmux's: ``cx``/``cy`` are the cursor on the mode's screen, ``oy`` how many lines
+the view is scrolled up; a line of the backing grid is ``hsize + cy - oy``. Selection ends are
+kept in grid lines (``selx``/``sely``, ``endselx``/``endsely``) and projected onto the screen
+for drawing (``sel``), as tmux's screen_set_selection.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import time
+from typing import Any
+
+from ..screen.cells import DEFAULT_STYLE, Style, char_width
+from . import Mode, redraw, reset_mode
+
+WHITESPACE = " "
+
+NOTHING, REDRAW, CANCEL = 0, 1, 2
+CLEAR_ALWAYS, CLEAR_NEVER, CLEAR_EMACS_ONLY = 0, 1, 2
+DRAG_NONE, DRAG_ENDSEL, DRAG_SEL = 0, 1, 2
+LINE_NONE, LINE_LEFT_RIGHT, LINE_RIGHT_LEFT = 0, 1, 2
+SEL_CHAR, SEL_WORD, SEL_LINE = 0, 1, 2
+ABOVE, ON_SCREEN, BELOW = 0, 1, 2
+SEARCH_OFF, SEARCH_UP, SEARCH_DOWN = 0, 1, 2
+JUMP_FORWARD, JUMP_BACKWARD, JUMP_TO_FORWARD, JUMP_TO_BACKWARD = 3, 4, 5, 6
+
+SEARCH_TIMEOUT = 10.0
+SEARCH_ALL_TIMEOUT = 0.2
+_REGEX_CHARS = set("^$*+()?[].\\")
+
+
+def _style(opts: Any, name: str) -> Style:
+    sy = opts.get_style(name)
+    if sy is None:
+        return DEFAULT_STYLE
+    return (sy.attr, sy.fg, sy.bg, 0)
+
+
+def _cells_of(text: str) -> list[str]:
+    """A string as screen cells (wide characters followed by their padding cell)."""
+    out: list[str] = []
+    for ch in text:
+        w = char_width(ch)
+        if w < 0:
+            continue
+        if w == 0 and out:
+            out[-1] += ch
+            continue
+        out.append(ch)
+        if w == 2:
+            out.append("")
+    return out
+
+
+class CopyMode(Mode):
+    name = "copy-mode"
+    has_command = True
+
+    def __init__(self, server: Any, wp: Any, source: Any = None, args: Any = None) -> None:
+        super().__init__(server, wp)
+        swp = source or wp
+        b = self.back = swp.screen.snapshot()
+        self.sx, self.sy = wp.sx, wp.sy
+        self.cursordrag = DRAG_NONE
+        self.lineflag = LINE_NONE
+        self.selflag = SEL_CHAR
+        self.rectflag = False
+        self.sel: list[Any] | None = None  # [sx, sy, ex, ey, hidden] on the mode's screen
+        self.selx = self.sely = self.endselx = self.endsely = 0
+        self.selrx = self.selry = self.endselrx = self.endselry = 0
+        self.dx = self.dy = 0
+        self.lastcx = self.lastsx = 0
+        self.separators = ""
+        search = getattr(wp, "search_string", None)
+        if search is not None:
+            self.searchtype = SEARCH_UP
+            self.searchregex = bool(getattr(wp, "search_regex", False))
+            self.searchstr: str | None = search
+        else:
+            self.searchtype = SEARCH_OFF
+            self.searchregex = False
+            self.searchstr = None
+        self.searchdirection = 1
+        self.searchmark: bytearray | None = None
+        self.searchcount = 0
+        self.searchmore = False
+        self.searchall = True
+        self.searchx = self.searchy = self.searcho = -1
+        self.searchgen = 1
+        self.timeout = False
+        self.jumptype = SEARCH_OFF
+        self.jumpchar = ""
+        self.modekeys = self._keys()
+        cy = b.cursor_y
+        if cy > b.sy - 1:
+            cx, cy = 0, b.sy - 1
+        else:
+            cx = b.cursor_x
+        gy = b.hsize + cy
+        self.cx = cx
+        if gy < b.hsize:
+            self.cy, self.oy = 0, b.hsize - gy
+        else:
+            self.cy, self.oy = gy - b.hsize, 0
+        self.scroll_exit = args is not None and args.has("e")
+        self.hide_position = args is not None and args.has("H")
+        self.mx, self.my = self.cx, b.hsize + self.cy - self.oy
+        self.showmark = False
+
+    # -- mode interface ----------------------------------------------------------------------------
+
+    def key_table(self) -> str:
+        return "copy-mode-vi" if self._keys() == "vi" else "copy-mode"
+
+    def _keys(self) -> str:
+        return str(self.wp.window.options.get("mode-keys"))
+
+    def resize(self, sx: int, sy: int) -> None:
+        """tmux reflows its copy of the grid; this takes a new copy at the new size and keeps
+        the cursor's line when it still exists."""
+        gy = self.back.hsize + self.cy - self.oy
+        self.back = self.wp.screen.snapshot()
+        self.sx, self.sy = sx, sy
+        b = self.back
+        gy = min(gy, b.hsize + b.sy - 1)
+        if gy < b.hsize:
+            self.cy, self.oy = 0, b.hsize - gy
+        else:
+            self.cy, self.oy = gy - b.hsize, 0
+        self.cy = min(self.cy, sy - 1)
+        self.cx = min(self.cx, sx)
+        self._size_changed()
+
+    def _size_changed(self) -> None:
+        search = self.searchmark is not None
+        self._clear_selection()
+        self.searchmark = None
+        if search and not self.timeout:
+            self._search_marks(self.searchregex, False)
+        self.searchx, self.searchy, self.searcho = self.cx, self.cy, self.oy
+
+    def cursor(self) -> tuple[int, int] | None:
+        return (min(self.cx, self.sx - 1), self.cy)
+
+    def format(self, name: str) -> str | None:
+        if name == "scroll_position":
+            return str(self.oy)
+        if name == "rectangle_toggle":
+            return str(int(self.rectflag))
+        if name == "copy_cursor_x":
+            return str(self.cx)
+        if name == "copy_cursor_y":
+            return str(self.cy)
+        if name == "selection_present":
+            return str(int(self.sel is not None))
+        if name in ("selection_start_x", "selection_start_y", "selection_end_x",
+                    "selection_end_y"):
+            if self.sel is None:
+                return None
+            return str({"selection_start_x": self.selx, "selection_start_y": self.sely,
+                        "selection_end_x": self.endselx,
+                        "selection_end_y": self.endsely}[name])
+        if name == "selection_active":
+            return str(int(self.sel is not None and self.cursordrag != DRAG_NONE))
+        if name == "search_present":
+            return str(int(self.searchmark is not None))
+        if name == "search_match":
+            return self._match_at_cursor() or ""
+        if name == "copy_cursor_word":
+            return self._screen_word(self.cx, self.cy) or ""
+        if name == "copy_cursor_line":
+            return self._screen_line(self.cy) or ""
+        return None
+
+    # -- drawing -----------------------------------------------------------------------------------
+
+    def _header(self) -> str:
+        hsize = self.back.hsize
+        if self.sy <= 1 or self.hide_position:
+            return ""
+        if self.searchmark is None:
+            if self.timeout:
+                return f"(timed out) [{self.oy}/{hsize}]"
+            return f"[{self.oy}/{hsize}]"
+        if self.searchcount == -1:
+            return f"[{self.oy}/{hsize}]"
+        more = "+" if self.searchmore else ""
+        return f"({self.searchcount}{more} results) [{self.oy}/{hsize}]"
+
+    def _screen_cells(self, py: int, styled: bool = True) -> list[tuple[str, Style]]:
+        """Row ``py`` of the mode's screen as tmux writes it (window_copy_write_line)."""
+        sx = self.sx
+        b = self.back
+        opts = self.wp.window.options
+        row: list[tuple[str, Style]] = [(" ", DEFAULT_STYLE)] * sx
+        hdr = self._header() if py == 0 else ""
+        size = min(len(hdr), sx)
+        mode_st = _style(opts, "mode-style") if styled else DEFAULT_STYLE
+        fy = b.hsize - self.oy + py
+        nx = sx - size
+        if 0 <= fy < len(b) and nx > 0:
+            chars = b.chars(fy)
+            n = min(len(chars), nx)
+            if styled:
+                mgc = _style(opts, "copy-mode-match-style")
+                cgc = _style(opts, "copy-mode-current-match-style")
+                mkgc = _style(opts, "copy-mode-mark-style")
+            for fx in range(n):
+                ch = chars[fx]
+                if ch == "":
+                    row[fx] = ("", row[fx - 1][1] if fx else DEFAULT_STYLE)
+                    continue
+                w = 2 if fx + 1 < len(chars) and chars[fx + 1] == "" else 1
+                if fx + w > nx:
+                    continue
+                st = b.style(fx, fy)
+                if styled:
+                    st = self._update_style(fx, fy, st, mgc, cgc, mkgc)
+                row[fx] = (ch, st)
+            if styled and (self.searchmark is not None or self.showmark):
+                for fx in range(n, nx):
+                    st = self._update_style(fx, fy, DEFAULT_STYLE, mgc, cgc, mkgc)
+                    if st != DEFAULT_STYLE:
+                        row[fx] = (" ", st)
+        if size:
+            for i, ch in enumerate(hdr[:size]):
+                row[sx - size + i] = (ch, mode_st)
+        if py == self.cy and self.cx == sx:
+            row[sx - 1] = ("$", DEFAULT_STYLE)
+        return row
+
+    def row_runs(self, y: int) -> list[tuple[str, Style]]:
+        row = self._screen_cells(y)
+        sel = self.sel
+        if sel is not None and not sel[4]:
+            st = _style(self.wp.window.options, "mode-style")
+            for x in range(self.sx):
+                if self._in_selection(x, y):
+                    ch, old = row[x]
+                    row[x] = (ch, (st[0] | (old[0] & 0x80), st[1], st[2], st[3]))
+        runs: list[tuple[str, Style]] = []
+        for ch, st in row:
+            if runs and runs[-1][1] == st:
+                runs[-1] = (runs[-1][0] + ch, st)
+            else:
+                runs.append((ch, st))
+        return runs
+
+    def _in_selection(self, px: int, py: int) -> bool:
+        """screen_check_selection."""
+        ssx, ssy, sex, sey, _ = self.sel  # type: ignore[misc]
+        emacs = self.modekeys == "emacs"
+        if self.rectflag:
+            if ssy < sey:
+                if py < ssy or py > sey:
+                    return False
+            elif ssy > sey:
+                if py > ssy or py < sey:
+                    return False
+            elif py != ssy:
+                return False
+            if sex < ssx:
+                return sex <= px <= ssx
+            return ssx <= px <= sex
+        if ssy < sey:
+            if py < ssy or py > sey:
+                return False
+            if py == ssy and px < ssx:
+                return False
+            xx = (0 if sex == 0 else sex - 1) if emacs else sex
+            return not (py == sey and px > xx)
+        if ssy > sey:
+            if py > ssy or py < sey:
+                return False
+            if py == sey and px < sex:
+                return False
+            xx = ssx - 1 if emacs else ssx
+            return not (py == ssy and (ssx == 0 or px > xx))
+        if py != ssy:
+            return False
+        if sex < ssx:
+            xx = ssx - 1 if emacs else ssx
+            return not (px > xx or px < sex)
+        xx = (0 if sex == 0 else sex - 1) if emacs else sex
+        return not (px < ssx or px > xx)
+
+    def _update_style(self, fx: int, fy: int, st: Style, mgc: Style, cgc: Style,
+                      mkgc: Style) -> Style:
+        inv = False
+        if self.showmark and fy == self.my:
+            inv = fx == self.mx
+            st = (mkgc[0], mkgc[2], mkgc[1], st[3]) if inv else (mkgc[0], mkgc[1], mkgc[2], st[3])
+        marks = self.searchmark
+        if marks is None:
+            return st
+        current = self._mark_at(fx, fy)
+        if current is None:
+            return st
+        mark = marks[current]
+        if mark == 0:
+            return st
+        cursor = self._mark_at(self.cx, self.back.hsize - self.oy + self.cy)
+        if cursor is not None:
+            found = False
+            if cursor != 0 and self._keys() == "emacs" and self.searchdirection:
+                if marks[cursor - 1] == mark:
+                    cursor -= 1
+                    found = True
+            elif marks[cursor] == mark:
+                found = True
+            if found:
+                start, end = self._match_start_end(cursor)
+                if start <= current <= end:
+                    g = cgc
+                    return (g[0], g[2], g[1], st[3]) if inv else (g[0], g[1], g[2], st[3])
+        g = mgc
+        return (g[0], g[2], g[1], st[3]) if inv else (g[0], g[1], g[2], st[3])
+
+    def _screen_line_length(self, chars: list[str]) -> int:
+        n = len(chars)
+        while n > 0 and chars[n - 1] == " ":
+            n -= 1
+        return n
+
+    def _screen_word(self, x: int, y: int) -> str | None:
+        """format_grid_word on the mode's screen (no wrapped lines: one row)."""
+        chars = [c for c, _ in self._screen_cells(y, styled=False)]
+        ws = str(self._session_option("word-separators") or "")
+
+        def cell(px: int) -> str:
+            return chars[px] if px < len(chars) else " "
+
+        found = False
+        while True:
+            c = cell(x)
+            if c == "":
+                break
+            if c in ws or c == " ":
+                found = True
+                break
+            if x == 0:
+                break
+            x -= 1
+        out: list[str] = []
+        end = self._screen_line_length(chars)
+        while True:
+            if found:
+                if end == 0 or x == end - 1:
+                    break
+                x += 1
+            found = True
+            c = cell(x)
+            if c == "" or c in ws or c == " ":
+                break
+            out.append(c)
+        return "".join(out) or None
+
+    def _screen_line(self, y: int) -> str | None:
+        chars = [c for c, _ in self._screen_cells(y, styled=False)]
+        out = []
+        for c in chars[: self._screen_line_length(chars)]:
+            if c == "":
+                break
+            out.append(c)
+        return "".join(out) or None
+
+    def _session_option(self, name: str) -> Any:
+        s = next((s for s in self.server.model.sorted_sessions()
+                  if s.has_window(self.wp.window)), None)
+        opts = s.options if s is not None else self.server.session_options
+        return opts.get(name)
+
+    # -- commands ----------------------------------------------------------------------------------
+
+    def command(self, item: Any) -> int:
+        args = item.args
+        argv = [a if isinstance(a, str) else str(a) for a in args.argv]
+        if not argv:
+            return 0
+        name = argv[0]
+        entry = _COMMANDS.get(name)
+        action = NOTHING
+        clear = CLEAR_NEVER
+        if entry is not None:
+            lo, hi, clr, fn = entry
+            if lo <= len(argv) - 1 <= hi:
+                clear = clr
+                action = fn(self, item, argv)
+        if not name.startswith("search-") and self.searchmark is not None:
+            if clear == CLEAR_EMACS_ONLY and self._keys() == "vi":
+                clear = CLEAR_NEVER
+            if clear != CLEAR_NEVER:
+                self.searchmark = None
+                self.searchx = self.searchy = -1
+            if action == NOTHING:
+                action = REDRAW
+        self.prefix = 1
+        if action == CANCEL:
+            if self.wp.modes and self.wp.modes[0] is self:
+                reset_mode(self.server, self.wp)
+        else:
+            redraw(self)
+        return 0
+
+    # -- positions ---------------------------------------------------------------------------------
+
+    def _gy(self) -> int:
+        return self.back.hsize + self.cy - self.oy
+
+    def _length(self, py: int) -> int:
+        return self.back.length(py)
+
+    def _cell(self, x: int, y: int) -> str:
+        return self.back.cell(x, y)
+
+    def _in_set(self, px: int, py: int, chars: str) -> bool:
+        c = self._cell(px, py)
+        return c != "" and c in chars if c else False
+
+    def _update_cursor(self, cx: int, cy: int) -> None:
+        self.cx, self.cy = cx, cy
+
+    # -- selection ---------------------------------------------------------------------------------
+
+    def _start_selection(self) -> None:
+        self.selx = self.cx
+        self.sely = self._gy()
+        self.endselx, self.endsely = self.selx, self.sely
+        self.cursordrag = DRAG_ENDSEL
+        self._set_selection(False)
+
+    def _adjust_selection(self, x: int, y: int) -> tuple[int, int, int]:
+        ty = self.back.hsize - self.oy
+        if y < ty:
+            return (x if self.rectflag else 0), 0, ABOVE
+        if y > ty + self.sy - 1:
+            return (x if self.rectflag else self.sx - 1), self.sy - 1, BELOW
+        return x, y - ty, ON_SCREEN
+
+    def _update_selection(self, no_reset: bool = False) -> bool:
+        if self.sel is None and self.lineflag == LINE_NONE:
+            return False
+        return self._set_selection(no_reset)
+
+    def _set_selection(self, no_reset: bool) -> bool:
+        self._synchronize_cursor(no_reset)
+        sx, sy, srel = self._adjust_selection(self.selx, self.sely)
+        ex, ey, erel = self._adjust_selection(self.endselx, self.endsely)
+        if srel == erel and srel != ON_SCREEN:
+            if self.sel is not None:
+                self.sel[4] = True
+            return False
+        self.sel = [sx, sy, ex, ey, False]
+        self.modekeys = self._keys()
+        return True
+
+    def _synchronize_cursor(self, no_reset: bool) -> None:
+        if self.cursordrag == DRAG_ENDSEL:
+            self._synchronize_cursor_end(False, no_reset)
+        elif self.cursordrag == DRAG_SEL:
+            self._synchronize_cursor_end(True, no_reset)
+
+    def _synchronize_cursor_end(self, begin: bool, no_reset: bool) -> None:
+        xx, yy = self.cx, self._gy()
+        if self.selflag == SEL_WORD and not no_reset:
+            begin = False
+            if self.dy > yy or (self.dy == yy and self.dx > xx):
+                xx, yy = self._previous_word_pos(self.separators)
+                begin = True
+                self.endselx, self.endsely = self.endselrx, self.endselry
+            else:
+                if xx >= self._length(yy) or not self._in_set(xx + 1, yy, WHITESPACE):
+                    xx, yy = self._next_word_end_pos(self.separators)
+                self.selx, self.sely = self.selrx, self.selry
+        elif self.selflag == SEL_LINE and not no_reset:
+            begin = False
+            if self.dy > yy:
+                xx = 0
+                begin = True
+                self.endselx, self.endsely = self.endselrx, self.endselry
+            else:
+                if yy < self.endselry:
+                    yy = self.endselry
+                xx = self._length(yy)
+                self.selx, self.sely = self.selrx, self.selry
+        if begin:
+            self.selx, self.sely = xx, yy
+        else:
+            self.endselx, self.endsely = xx, yy
+
+    def _clear_selection(self) -> None:
+        self.sel = None
+        self.cursordrag = DRAG_NONE
+        self.lineflag = LINE_NONE
+        self.selflag = SEL_CHAR
+        px = self._length(self._gy())
+        if self.cx > px:
+            self._update_cursor(px, self.cy)
+
+    def _rectangle_set(self, flag: bool) -> None:
+        self.rectflag = flag
+        px = self._length(self._gy())
+        if self.cx > px:
+            self._update_cursor(px, self.cy)
+        self._update_selection()
+
+    def _other_end(self) -> None:
+        if self.sel is None and self.lineflag == LINE_NONE:
+            return
+        if self.lineflag == LINE_LEFT_RIGHT:
+            self.lineflag = LINE_RIGHT_LEFT
+        elif self.lineflag == LINE_RIGHT_LEFT:
+            self.lineflag = LINE_LEFT_RIGHT
+        self.cursordrag = DRAG_SEL if self.cursordrag == DRAG_ENDSEL else DRAG_ENDSEL
+        if self.cursordrag == DRAG_SEL:
+            selx, sely = self.selx, self.sely
+        else:
+            selx, sely = self.endselx, self.endsely
+        cy = self.cy
+        yy = self._gy()
+        self.cx = selx
+        hsize = self.back.hsize
+        if sely < hsize - self.oy:
+            self.oy = hsize - sely
+            self.cy = 0
+        elif sely > hsize - self.oy + self.sy:
+            self.oy = hsize - sely + self.sy - 1
+            self.cy = self.sy - 1
+        else:
+            self.cy = cy + sely - yy
+        self._update_selection(True)
+
+    def get_selection(self) -> str | None:
+        """window_copy_get_selection: the selected text, or the search match at the cursor."""
+        if self.sel is None and self.lineflag == LINE_NONE:
+            return self._match_at_cursor()
+        xx, yy = self.endselx, self.endsely
+        if yy < self.sely or (yy == self.sely and xx < self.selx):
+            sx, sy, ex, ey = xx, yy, self.selx, self.sely
+        else:
+            sx, sy, ex, ey = self.selx, self.sely, xx, yy
+        ey_last = self._length(ey)
+        if ex > ey_last:
+            ex = ey_last
+        width = self.sx
+        emacs = self._keys() == "emacs"
+        if self.rectflag:
+            selx = self.selx if self.cursordrag == DRAG_ENDSEL else self.endselx
+            if selx < self.cx:
+                lastex = restex = self.cx if emacs else self.cx + 1
+                firstsx = restsx = selx
+            else:
+                lastex = restex = selx + 1
+                firstsx = restsx = self.cx
+        else:
+            lastex = ex if emacs else ex + 1
+            restex = width
+            firstsx = sx
+            restsx = 0
+        out: list[str] = []
+        for i in range(sy, ey + 1):
+            self._copy_line(out, i, firstsx if i == sy else restsx, lastex if i == ey else restex)
+        buf = "".join(out)
+        if not buf:
+            return None
+        if emacs or lastex <= ey_last:
+            if not self.back.wrapped(ey) or lastex != ey_last:
+                buf = buf[:-1]
+        return buf
+
+    def _copy_line(self, out: list[str], sy: int, sx: int, ex: int) -> None:
+        if sx > ex:
+            return
+        b = self.back
+        wrapped = b.wrapped(sy) and b.cellsize(sy) <= b.sx
+        xx = b.cellsize(sy) if wrapped else self._length(sy)
+        ex = min(ex, xx)
+        sx = min(sx, xx)
+        if sx < ex:
+            out.append(b.text(sy, sx, ex))
+        if not wrapped or ex != xx:
+            out.append("\n")
+
+    def _copy_buffer(self, prefix: str | None, text: str) -> None:
+        data = text.encode("utf-8", "surrogateescape")
+        if str(self.server.options.get("set-clipboard")) != "off":
+            self.server.notify("pane-set-clipboard", {"pane": self.wp})
+        self.server.buffers.add(data, prefix if prefix else "buffer")
+
+    def _pipe_run(self, item: Any, cmd: str | None) -> str | None:
+        text = self.get_selection()
+        if not cmd:
+            cmd = str(self.server.options.get("copy-command") or "")
+        if cmd:
+            self._start_job(item, cmd, (text or "").encode("utf-8", "surrogateescape"))
+        return text
+
+    def _start_job(self, item: Any, cmd: str, data: bytes) -> None:
+        """job_run with JOB_NOWAIT: the command reads the selection and nobody waits for it."""
+        from ..commands.shell_cmds import job_environ
+
+        s = item.target.s
+        cwd = self.wp.current_path() or self.wp.cwd or "/"
+        try:
+            proc = subprocess.Popen(["/bin/sh", "-c", cmd], stdin=subprocess.PIPE,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                    cwd=cwd, env=job_environ(self.server, s),
+                                    start_new_session=True)
+        except OSError:
+            return
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write(data)
+            proc.stdin.close()
+        except OSError:
+            pass
+        from ..pane import _reap_later
+
+        _reap_later(proc)
+
+    def _copy_pipe(self, item: Any, prefix: str | None, cmd: str | None) -> None:
+        text = self._pipe_run(item, cmd)
+        if text is not None:
+            self._copy_buffer(prefix, text)
+
+    def _copy_selection(self, prefix: str | None) -> None:
+        text = self.get_selection()
+        if text is not None:
+            self._copy_buffer(prefix, text)
+
+    def _append_selection(self) -> None:
+        text = self.get_selection()
+        if text is None:
+            return
+        if str(self.server.options.get("set-clipboard")) != "off":
+            self.server.notify("pane-set-clipboard", {"pane": self.wp})
+        data = text.encode("utf-8", "surrogateescape")
+        top = self.server.buffers.top()
+        if top is not None:
+            self.server.buffers.set(top.data + data, top.name)
+        else:
+            self.server.buffers.set(data, None)
+
+    # -- cursor movement (grid_reader) ---------------------------------------------------------
+
+    def _last_line(self) -> int:
+        return self.back.hsize + self.back.sy - 1
+
+    def _r_right(self, x: int, y: int, wrap: bool, all_: bool) -> tuple[int, int]:
+        px = self.back.sx if all_ else self._length(y)
+        if wrap and x >= px and y < self._last_line():
+            return self._r_down(0, y)
+        if x < px:
+            x += 1
+            while x < px and self._cell(x, y) == "":
+                x += 1
+        return x, y
+
+    def _r_left(self, x: int, y: int, wrap: bool) -> tuple[int, int]:
+        while x > 0 and self._cell(x, y) == "":
+            x -= 1
+        if x == 0 and y > 0 and (wrap or self.back.wrapped(y - 1)):
+            x, y = self._r_up(x, y)
+            return self._length(y), y
+        if x > 0:
+            x -= 1
+        return x, y
+
+    def _r_down(self, x: int, y: int) -> tuple[int, int]:
+        if y < self._last_line():
+            y += 1
+        while x > 0 and self._cell(x, y) == "":
+            x -= 1
+        return x, y
+
+    def _r_up(self, x: int, y: int) -> tuple[int, int]:
+        if y > 0:
+            y -= 1
+        while x > 0 and self._cell(x, y) == "":
+            x -= 1
+        return x, y
+
+    def _r_start_of_line(self, y: int, wrap: bool) -> tuple[int, int]:
+        if wrap:
+            while y > 0 and self.back.wrapped(y - 1):
+                y -= 1
+        return 0, y
+
+    def _r_end_of_line(self, y: int, wrap: bool, all_: bool) -> tuple[int, int]:
+        if wrap:
+            last = self._last_line()
+            while y < last and self.back.wrapped(y):
+                y += 1
+        return (self.back.sx if all_ else self._length(y)), y
+
+    def _acquire_up(self, oldy: int, px: int, py: int) -> None:
+        yy = self.back.hsize - self.oy
+        if py < yy:
+            ny, cy = yy - py, 0
+        else:
+            ny, cy = 0, py - yy
+        for _ in range(ny):
+            self._cursor_up(True)
+        self._update_cursor(px, cy)
+        self._update_selection()
+
+    def _acquire_down(self, oldy: int, px: int, py: int, no_reset: bool = False) -> None:
+        cy = py - self.back.hsize + self.oy
+        yy = self.back.sy - 1
+        ny = cy - yy if cy > yy else 0
+        for _ in range(ny):
+            self._cursor_down(True)
+        self._update_cursor(px, yy if cy > yy else cy)
+        self._update_selection(no_reset)
+
+    def _start_of_line(self) -> None:
+        px, py = self._r_start_of_line(self._gy(), True)
+        self._acquire_up(self.cy, px, py)
+
+    def _back_to_indentation(self) -> None:
+        ox, oy = self.cx, self._gy()
+        _, y0 = self._r_start_of_line(oy, True)
+        last = self._last_line()
+        px, py = ox, oy
+        y = y0
+        while y <= last:
+            xx = self._length(y)
+            hit = next((x for x in range(xx) if self._cell(x, y) != " "), None)
+            if hit is not None:
+                px, py = hit, y
+                break
+            if not self.back.wrapped(y):
+                break
+            y += 1
+        self._acquire_up(self.cy, px, py)
+
+    def _end_of_line(self) -> None:
+        rect = self.sel is not None and self.rectflag
+        px, py = self._r_end_of_line(self._gy(), True, rect)
+        self._acquire_down(self.cy, px, py)
+
+    def _cursor_left(self) -> None:
+        px, py = self._r_left(self.cx, self._gy(), True)
+        self._acquire_up(self.cy, px, py)
+
+    def _cursor_right(self, all_: bool) -> None:
+        px, py = self._r_right(self.cx, self._gy(), True, all_)
+        self._acquire_down(self.cy, px, py)
+
+    def _cursor_up(self, scroll_only: bool) -> None:
+        norectsel = self.sel is None or not self.rectflag
+        oy = self._gy()
+        ox = self._length(oy)
+        if norectsel and self.cx != ox:
+            self.lastcx, self.lastsx = self.cx, ox
+        if self.lineflag == LINE_LEFT_RIGHT and oy == self.sely:
+            self._other_end()
+        if scroll_only or self.cy == 0:
+            if norectsel:
+                self.cx = self.lastcx
+            self._scroll_down(1)
+        else:
+            self._update_cursor(self.lastcx if norectsel else self.cx, self.cy - 1)
+            self._update_selection()
+        if norectsel:
+            px = self._length(self._gy())
+            if (self.cx >= self.lastsx and self.cx != px) or self.cx > px:
+                self._update_cursor(px, self.cy)
+                self._update_selection()
+        if self.lineflag == LINE_LEFT_RIGHT:
+            px = self.back.sx if self.rectflag else self._length(self._gy())
+            self._update_cursor(px, self.cy)
+            self._update_selection()
+        elif self.lineflag == LINE_RIGHT_LEFT:
+            self._update_cursor(0, self.cy)
+            self._update_selection()
+
+    def _cursor_down(self, scroll_only: bool) -> None:
+        norectsel = self.sel is None or not self.rectflag
+        oy = self._gy()
+        ox = self._length(oy)
+        if norectsel and self.cx != ox:
+            self.lastcx, self.lastsx = self.cx, ox
+        if self.lineflag == LINE_RIGHT_LEFT and oy == self.endsely:
+            self._other_end()
+        if scroll_only or self.cy == self.sy - 1:
+            if norectsel:
+                self.cx = self.lastcx
+            self._scroll_up(1)
+        else:
+            self._update_cursor(self.lastcx if norectsel else self.cx, self.cy + 1)
+            self._update_selection()
+        if norectsel:
+            px = self._length(self._gy())
+            if (self.cx >= self.lastsx and self.cx != px) or self.cx > px:
+                self._update_cursor(px, self.cy)
+                self._update_selection()
+        if self.lineflag == LINE_LEFT_RIGHT:
+            px = self.back.sx if self.rectflag else self._length(self._gy())
+            self._update_cursor(px, self.cy)
+            self._update_selection()
+        elif self.lineflag == LINE_RIGHT_LEFT:
+            self._update_cursor(0, self.cy)
+            self._update_selection()
+
+    def _scroll_up(self, ny: int) -> None:
+        ny = min(ny, self.oy)
+        if ny == 0:
+            return
+        self.oy -= ny
+        if self.searchmark is not None and not self.timeout:
+            self._search_marks(self.searchregex, True)
+        self._update_selection()
+
+    def _scroll_down(self, ny: int) -> None:
+        hsize = self.back.hsize
+        if ny > hsize:
+            return
+        if self.oy > hsize - ny:
+            ny = hsize - self.oy
+        if ny == 0:
+            return
+        self.oy += ny
+        if self.searchmark is not None and not self.timeout:
+            self._search_marks(self.searchregex, True)
+        self._update_selection()
+
+    def _page_prepare(self) -> int:
+        ox = self._length(self._gy())
+        if self.cx != ox:
+            self.lastcx, self.lastsx = self.cx, ox
+        self.cx = self.lastcx
+        if self.sy > 2:
+            return self.sy // 2 if self._half else self.sy - 2
+        return 1
+
+    def _page_fix(self) -> None:
+        if self.sel is None or not self.rectflag:
+            px = self._length(self._gy())
+            if (self.cx >= self.lastsx and self.cx != px) or self.cx > px:
+                self._end_of_line()
+
+    def pageup(self, half: bool) -> None:
+        self._half = half
+        n = self._page_prepare()
+        hsize = self.back.hsize
+        if self.oy + n > hsize:
+            self.oy = hsize
+            self.cy = 0 if self.cy < n else self.cy - n
+        else:
+            self.oy += n
+        self._page_fix()
+        if self.searchmark is not None and not self.timeout:
+            self._search_marks(self.searchregex, True)
+        self._update_selection()
+
+    def _pagedown(self, half: bool, scroll_exit: bool) -> bool:
+        self._half = half
+        n = self._page_prepare()
+        if self.oy < n:
+            self.oy = 0
+            if self.cy + (n - self.oy) >= self.back.sy:
+                self.cy = self.back.sy - 1
+            else:
+                self.cy += n - self.oy
+        else:
+            self.oy -= n
+        self._page_fix()
+        if scroll_exit and self.oy == 0:
+            return True
+        if self.searchmark is not None and not self.timeout:
+            self._search_marks(self.searchregex, True)
+        self._update_selection()
+        return False
+
+    _half = False
+
+    def _scroll_to(self, px: int, py: int, no_redraw: bool) -> None:
+        b = self.back
+        self.cx = px
+        if b.hsize - self.oy <= py < b.hsize - self.oy + b.sy:
+            self.cy = py - (b.hsize - self.oy)
+        else:
+            gap = b.sy // 4
+            if py < b.sy:
+                offset = 0
+                self.cy = py
+            elif py > b.hsize + b.sy - gap:
+                offset = b.hsize
+                self.cy = py - b.hsize
+            else:
+                offset = py + gap - b.sy
+                self.cy = py - offset
+            self.oy = b.hsize - offset
+        if not no_redraw and self.searchmark is not None and not self.timeout:
+            self._search_marks(self.searchregex, True)
+        self._update_selection()
+
+    # -- words -------------------------------------------------------------------------------------
+
+    def _handle_wrap(self, x: int, y: int, xx: int, yy: int) -> tuple[int, int, int, bool]:
+        while x > xx:
+            if y == yy:
+                return x, y, xx, False
+            x, y = self._r_down(0, y)
+            xx = self.back.sx - 1 if self.back.wrapped(y) else self._length(y)
+        return x, y, xx, True
+
+    def _next_word(self, x: int, y: int, seps: str) -> tuple[int, int]:
+        xx = self.back.sx - 1 if self.back.wrapped(y) else self._length(y)
+        yy = self._last_line()
+        x, y, xx, ok = self._handle_wrap(x, y, xx, yy)
+        if not ok:
+            return x, y
+        if not self._in_set(x, y, WHITESPACE):
+            if self._in_set(x, y, seps):
+                while True:
+                    x += 1
+                    x, y, xx, ok = self._handle_wrap(x, y, xx, yy)
+                    if not (ok and self._in_set(x, y, seps) and not self._in_set(x, y, WHITESPACE)):
+                        break
+            else:
+                while True:
+                    x += 1
+                    x, y, xx, ok = self._handle_wrap(x, y, xx, yy)
+                    if not (ok and not (self._in_set(x, y, seps) or self._in_set(x, y, WHITESPACE))):
+                        break
+        while True:
+            x, y, xx, ok = self._handle_wrap(x, y, xx, yy)
+            if not (ok and self._in_set(x, y, WHITESPACE)):
+                break
+            x += 1
+        return x, y
+
+    def _next_word_end(self, x: int, y: int, seps: str) -> tuple[int, int]:
+        xx = self.back.sx - 1 if self.back.wrapped(y) else self._length(y)
+        yy = self._last_line()
+        while True:
+            x, y, xx, ok = self._handle_wrap(x, y, xx, yy)
+            if not ok:
+                return x, y
+            if self._in_set(x, y, WHITESPACE):
+                x += 1
+                continue
+            if self._in_set(x, y, seps):
+                while True:
+                    x += 1
+                    x, y, xx, ok = self._handle_wrap(x, y, xx, yy)
+                    if not (ok and self._in_set(x, y, seps) and not self._in_set(x, y, WHITESPACE)):
+                        return x, y
+            while True:
+                x += 1
+                x, y, xx, ok = self._handle_wrap(x, y, xx, yy)
+                if not (ok and not (self._in_set(x, y, WHITESPACE) or self._in_set(x, y, seps))):
+                    return x, y
+
+    def _previous_word(self, x: int, y: int, seps: str, already: bool,
+                       stop_at_eol: bool) -> tuple[int, int]:
+        word_is_letters = False
+        if already or self._in_set(x, y, WHITESPACE):
+            while True:
+                if x > 0:
+                    x -= 1
+                    if not self._in_set(x, y, WHITESPACE):
+                        word_is_letters = not self._in_set(x, y, seps)
+                        break
+                else:
+                    if y == 0:
+                        return x, y
+                    x, y = self._r_up(x, y)
+                    x = self._length(y)
+                    if stop_at_eol and x > 0:
+                        if self._in_set(x - 1, y, WHITESPACE):
+                            word_is_letters = False
+                            break
+        else:
+            word_is_letters = not self._in_set(x, y, seps)
+        while True:
+            oldx, oldy = x, y
+            if x == 0:
+                if y == 0 or not self.back.wrapped(y - 1):
+                    break
+                x, y = self._r_up(x, y)
+                x = self.back.sx
+            if x > 0:
+                x -= 1
+            if self._in_set(x, y, WHITESPACE) or word_is_letters == self._in_set(x, y, seps):
+                break
+        return oldx, oldy
+
+    def _cursor_next_word(self, seps: str) -> None:
+        px, py = self._next_word(self.cx, self._gy(), seps)
+        self._acquire_down(self.cy, px, py)
+
+    def _next_word_end_pos(self, seps: str) -> tuple[int, int]:
+        x, y = self.cx, self._gy()
+        if self._keys() == "vi":
+            if not self._in_set(x, y, WHITESPACE):
+                x, y = self._r_right(x, y, False, False)
+            x, y = self._next_word_end(x, y, seps)
+            x, y = self._r_left(x, y, True)
+        else:
+            x, y = self._next_word_end(x, y, seps)
+        return x, y
+
+    def _cursor_next_word_end(self, seps: str, no_reset: bool) -> None:
+        px, py = self._next_word_end_pos(seps)
+        self._acquire_down(self.cy, px, py, no_reset)
+
+    def _previous_word_pos(self, seps: str) -> tuple[int, int]:
+        return self._previous_word(self.cx, self._gy(), seps, False, True)
+
+    def _cursor_previous_word(self, seps: str, already: bool) -> None:
+        stop = self._keys() == "emacs"
+        px, py = self._previous_word(self.cx, self._gy(), seps, already, stop)
+        self._acquire_up(self.cy, px, py)
+
+    # -- jumps -------------------------------------------------------------------------------------
+
+    def _jump_fwd(self, x: int, y: int) -> tuple[int, int] | None:
+        last = self._last_line()
+        py = y
+        while py <= last:
+            xx = self._length(py)
+            while x < xx:
+                if self._cell(x, py) == self.jumpchar:
+                    return x, py
+                x += 1
+            if py == last or not self.back.wrapped(py):
+                return None
+            x = 0
+            py += 1
+        return None
+
+    def _jump_back(self, x: int, y: int) -> tuple[int, int] | None:
+        xx = x + 1
+        py = y + 1
+        while py > 0:
+            for px in range(xx, 0, -1):
+                if self._cell(px - 1, py - 1) == self.jumpchar:
+                    return px - 1, py - 1
+            if py == 1 or not self.back.wrapped(py - 2):
+                return None
+            xx = self._length(py - 2)
+            py -= 1
+        return None
+
+    def _cursor_jump(self) -> None:
+        got = self._jump_fwd(self.cx + 1, self._gy())
+        if got is not None:
+            self._acquire_down(self.cy, *got)
+
+    def _cursor_jump_back(self) -> None:
+        x, y = self._r_left(self.cx, self._gy(), False)
+        got = self._jump_back(x, y)
+        if got is not None:
+            self._acquire_up(self.cy, *got)
+
+    def _cursor_jump_to(self) -> None:
+        got = self._jump_fwd(self.cx + 2, self._gy())
+        if got is not None:
+            x, y = self._r_left(got[0], got[1], True)
+            self._acquire_down(self.cy, x, y)
+
+    def _cursor_jump_to_back(self) -> None:
+        x, y = self._r_left(self.cx, self._gy(), False)
+        x, y = self._r_left(x, y, False)
+        got = self._jump_back(x, y)
+        if got is not None:
+            x, y = self._r_right(got[0], got[1], True, False)
+            self._acquire_up(self.cy, x, y)
+
+    # -- search ------------------------------------------------------------------------------------
+
+    def _mark_at(self, px: int, py: int) -> int | None:
+        b = self.back
+        top = b.hsize - self.oy
+        if py < top or py > top + b.sy - 1:
+            return None
+        return (py - top) * b.sx + px
+
+    def _match_start_end(self, at: int) -> tuple[int, int]:
+        marks = self.searchmark
+        assert marks is not None
+        last = len(marks) - 1
+        mark = marks[at]
+        start = end = at
+        while start != 0 and marks[start] == mark:
+            start -= 1
+        if marks[start] != mark:
+            start += 1
+        while end != last and marks[end] == mark:
+            end += 1
+        if marks[end] != mark:
+            end -= 1
+        return start, end
+
+    def _match_at_cursor(self) -> str | None:
+        marks = self.searchmark
+        if marks is None:
+            return None
+        at = self._mark_at(self.cx, self.back.hsize - self.oy + self.cy)
+        if at is None:
+            return None
+        if marks[at] == 0:
+            if at == 0 or marks[at - 1] == 0:
+                return None
+            at -= 1
+        start, end = self._match_start_end(at)
+        sx = self.back.sx
+        out = []
+        for a in range(start, end + 1):
+            py, px = divmod(a, sx)
+            out.append(self._cell(px, self.back.hsize + py - self.oy))
+        return "".join(out) or None
+
+    def _stringify(self, py: int) -> tuple[str, list[int]]:
+        """Line ``py`` and the lines it wraps into as one string, and for each character the
+        cell it is in, counted from the start of ``py`` (with a final entry for the end)."""
+        b = self.back
+        sx = b.sx
+        parts: list[str] = []
+        pos: list[int] = []
+        last = self._last_line()
+        y = py
+        base = 0
+        while True:
+            chars = b.chars(y)
+            for x in range(sx):
+                c = chars[x] if x < len(chars) else " "
+                if c == "":
+                    continue
+                parts.append(c)
+                pos.extend([base + x] * len(c))
+            if y >= last or not b.wrapped(y):
+                break
+            y += 1
+            base += sx
+        pos.append(base + sx)
+        return "".join(parts), pos
+
+    def _regex_lr(self, py: int, first: int, last: int, reg: re.Pattern) -> tuple[int, int] | None:
+        if first >= last:
+            return None
+        text, pos = self._stringify(py)
+        start = next((i for i, p in enumerate(pos) if p >= first), len(text))
+        m = reg.search(text, start)
+        if m is None or m.start() == m.end():
+            return None
+        fx = pos[m.start()]
+        if fx < self.back.sx and fx < last:
+            return fx, pos[m.end()] - fx
+        return None
+
+    def _regex_rl(self, py: int, first: int, last: int, reg: re.Pattern) -> tuple[int, int] | None:
+        text, pos = self._stringify(py)
+        sx = self.back.sx
+        start = next((i for i, p in enumerate(pos) if p >= first), len(text))
+        saved: tuple[int, int] | None = None
+        i = start
+        while True:
+            m = reg.search(text, i)
+            if m is None or m.start() == m.end():
+                break
+            fx = pos[m.start()]
+            if fx >= sx or fx >= last:
+                break
+            ex = pos[m.end()]
+            if ex >= sx or ex >= last:
+                return fx, ex - fx
+            saved = (fx, ex - fx)
+            i = m.end()
+        return saved
+
+    def _compare(self, px: int, py: int, needle: str, cis: bool) -> bool:
+        c = self._cell(px, py)
+        if cis and len(c) == 1 and len(needle) == 1:
+            return c.lower() == needle
+        return c == needle
+
+    def _plain_lr(self, py: int, first: int, last: int, needle: list[str],
+                  cis: bool) -> int | None:
+        b = self.back
+        endline = self._last_line()
+        for ax in range(first, last):
+            ok = True
+            for bx, n in enumerate(needle):
+                px = ax + bx
+                y = py
+                while px >= b.sx and y < endline:
+                    if not b.wrapped(y):
+                        break
+                    px -= b.sx
+                    y += 1
+                if px >= b.sx or not self._compare(px, y, n, cis):
+                    ok = False
+                    break
+            if ok:
+                return ax
+        return None
+
+    def _plain_rl(self, py: int, first: int, last: int, needle: list[str],
+                  cis: bool) -> int | None:
+        b = self.back
+        endline = self._last_line()
+        for ax in range(last, first, -1):
+            ok = True
+            for bx, n in enumerate(needle):
+                px = ax - 1 + bx
+                y = py
+                while px >= b.sx and y < endline:
+                    if not b.wrapped(y):
+                        break
+                    px -= b.sx
+                    y += 1
+                if px >= b.sx or not self._compare(px, y, n, cis):
+                    ok = False
+                    break
+            if ok:
+                return ax - 1
+        return None
+
+    def _compile(self, text: str, cis: bool) -> re.Pattern | None:
+        try:
+            return re.compile(text, re.IGNORECASE if cis else 0)
+        except re.error:
+            return None
+
+    def _search_jump(self, needle: list[str], fx: int, fy: int, endline: int, cis: bool,
+                     wrap: bool, direction: bool, regex: bool) -> bool:
+        reg = None
+        if regex:
+            reg = self._compile(self.searchstr or "", cis)
+            if reg is None:
+                return False
+        b = self.back
+        found = None
+        i = fy
+        if direction:
+            i = fy
+            while i <= endline:
+                if reg is not None:
+                    got = self._regex_lr(i, fx, b.sx, reg)
+                    found = got[0] if got else None
+                else:
+                    found = self._plain_lr(i, fx, b.sx, needle, cis)
+                if found is not None:
+                    break
+                fx = 0
+                i += 1
+        else:
+            i = fy + 1
+            while endline < i:
+                if reg is not None:
+                    got = self._regex_rl(i - 1, 0, fx + 1, reg)
+                    found = got[0] if got else None
+                else:
+                    found = self._plain_rl(i - 1, 0, fx + 1, needle, cis)
+                if found is not None:
+                    i -= 1
+                    break
+                fx = b.sx - 1
+                i -= 1
+        if found is not None:
+            self._scroll_to(found, i, True)
+            return True
+        if wrap:
+            return self._search_jump(needle, 0 if direction else b.sx - 1,
+                                     0 if direction else b.hsize + b.sy - 1, fy, cis, False,
+                                     direction, regex)
+        return False
+
+    def _move_left(self, fx: int, fy: int, wrap: bool) -> tuple[int, int]:
+        b = self.back
+        if fx == 0:
+            if fy == 0:
+                if wrap:
+                    return b.sx - 1, b.hsize + b.sy - 1
+                return fx, fy
+            return b.sx - 1, fy - 1
+        return fx - 1, fy
+
+    def _move_right(self, fx: int, fy: int, wrap: bool) -> tuple[int, int]:
+        b = self.back
+        if fx == b.sx - 1:
+            if fy == b.hsize + b.sy - 1:
+                if wrap:
+                    return 0, 0
+                return fx, fy
+            return 0, fy + 1
+        return fx + 1, fy
+
+    def _move_after_mark(self, fx: int, fy: int, wrap: bool) -> tuple[int, int]:
+        marks = self.searchmark
+        b = self.back
+        start = self._mark_at(fx, fy)
+        if marks is not None and start is not None and marks[start] != 0:
+            while True:
+                at = self._mark_at(fx, fy)
+                if at is None or marks[at] != marks[start]:
+                    break
+                if not wrap and fx == b.sx - 1 and fy == b.hsize + b.sy - 1:
+                    break
+                fx, fy = self._move_right(fx, fy, wrap)
+        return fx, fy
+
+    def _search(self, direction: bool, regex: bool) -> bool:
+        text = self.searchstr or ""
+        if regex and not (_REGEX_CHARS & set(text)):
+            regex = False
+        self.searchdirection = direction
+        if self.timeout:
+            return False
+        wp = self.wp
+        wp_search = getattr(wp, "search_string", None)
+        if self.searchall or wp_search is None or getattr(wp, "search_regex", False) != regex:
+            visible_only = False
+            self.searchall = False
+        else:
+            visible_only = wp_search == text
+        wp.search_string = text
+        wp.search_regex = regex
+        fx, fy = self.cx, self._gy()
+        needle = _cells_of(text)
+        wrapflag = bool(wp.window.options.get("wrap-search"))
+        cis = text == text.lower()
+        keys = self._keys()
+        if direction:
+            if keys == "vi":
+                if self.searchmark is not None:
+                    fx, fy = self._move_after_mark(fx, fy, wrapflag)
+                else:
+                    fx, fy = self._move_right(fx, fy, wrapflag)
+            endline = self._last_line()
+        else:
+            fx, fy = self._move_left(fx, fy, wrapflag)
+            endline = 0
+        found = self._search_jump(needle, fx, fy, endline, cis, wrapflag, direction, regex)
+        if found:
+            self._search_marks(regex, visible_only, len(needle))
+            fx, fy = self.cx, self._gy()
+            marks = self.searchmark
+            at = self._mark_at(fx, fy)
+            if (direction and marks is not None and at is not None and at > 0
+                    and marks[at] == marks[at - 1]):
+                fx, fy = self._move_after_mark(fx, fy, wrapflag)
+                self._search_jump(needle, fx, fy, endline, cis, wrapflag, direction, regex)
+                fx, fy = self.cx, self._gy()
+            marks = self.searchmark
+            if direction:
+                if keys == "emacs":
+                    fx, fy = self._move_after_mark(fx, fy, wrapflag)
+                    self.cx = fx
+                    self.cy = fy - self.back.hsize + self.oy
+            elif marks is not None:
+                start = self._mark_at(fx, fy)
+                if start is not None:
+                    while True:
+                        at = self._mark_at(fx, fy)
+                        if at is None or marks[at] != marks[start]:
+                            break
+                        self.cx = fx
+                        self.cy = fy - self.back.hsize + self.oy
+                        if at == 0:
+                            break
+                        fx, fy = self._move_left(fx, fy, False)
+        return found
+
+    def _search_marks(self, regex: bool, visible_only: bool, width: int | None = None) -> bool:
+        text = self.searchstr or ""
+        needle = _cells_of(text)
+        if width is None:
+            width = len(needle)
+        cis = text == text.lower()
+        reg = None
+        if regex:
+            reg = self._compile(text, cis)
+            if reg is None:
+                return False
+        b = self.back
+        tstart = time.monotonic()
+        if visible_only:
+            start, end = self._visible_lines()
+            stop = 0.0
+        else:
+            start, end = 0, b.hsize + b.sy
+            stop = tstart + SEARCH_ALL_TIMEOUT
+        while True:
+            marks = bytearray(b.sx * b.sy)
+            gen = 1
+            nfound = 0
+            stopped = False
+            for py in range(start, end):
+                px = 0
+                while True:
+                    if reg is not None:
+                        got = self._regex_lr(py, px, b.sx, reg)
+                        if got is None:
+                            break
+                        px, w = got
+                    else:
+                        f = self._plain_lr(py, px, b.sx, needle, cis)
+                        if f is None:
+                            break
+                        px, w = f, width
+                    nfound += 1
+                    at = self._mark_at(px, py)
+                    if at is not None:
+                        if at + w > len(marks):
+                            w = len(marks) - at
+                        for i in range(at, at + w):
+                            if marks[i] == 0:
+                                marks[i] = gen
+                        gen = 1 if gen == 255 else gen + 1
+                    px += max(w, 1)
+                t = time.monotonic()
+                if t - tstart > SEARCH_TIMEOUT:
+                    self.timeout = True
+                    break
+                if stop and t > stop:
+                    stopped = True
+                    break
+            self.searchmark = marks
+            self.searchgen = gen
+            if self.timeout:
+                self.searchmark = None
+                return True
+            if stopped:
+                start, end = self._visible_lines()
+                stop = 0.0
+                continue
+            break
+        if not visible_only:
+            if stopped:
+                self.searchcount = (1000 if nfound > 1000 else 100 if nfound > 100
+                                    else 10 if nfound > 10 else -1)
+                self.searchmore = True
+            else:
+                self.searchcount = nfound
+                self.searchmore = False
+        return True
+
+    def _visible_lines(self) -> tuple[int, int]:
+        b = self.back
+        start = b.hsize - self.oy
+        while start > 0 and b.wrapped(start - 1):
+            start -= 1
+        return start, b.hsize - self.oy + b.sy
+
+    def _goto_line(self, text: str) -> None:
+        try:
+            n = int(text)
+        except ValueError:
+            return
+        if n < -1 or n > 2147483647:
+            return
+        if n < 0 or n > self.back.hsize:
+            n = self.back.hsize
+        self.oy = n
+        self._update_selection()
+
+
+# -- the command table (window_copy_cmd_table) ----------------------------------------------------
+
+
+def _expand(cm: CopyMode, item: Any, text: str) -> str:
+    return item.expand(text)
+
+
+def _repeat(fn: Any) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        for _ in range(cm.prefix):
+            fn(cm)
+        return NOTHING
+    return run
+
+
+def _c_append(cm: CopyMode, item: Any, argv: list[str], cancel: bool = False) -> int:
+    if item.target.s is not None:
+        cm._append_selection()
+    cm._clear_selection()
+    return CANCEL if cancel else REDRAW
+
+
+def _c_begin_selection(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    cm.lineflag = LINE_NONE
+    cm.selflag = SEL_CHAR
+    cm._start_selection()
+    return REDRAW
+
+
+def _c_stop_selection(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    cm.cursordrag = DRAG_NONE
+    cm.lineflag = LINE_NONE
+    cm.selflag = SEL_CHAR
+    return NOTHING
+
+
+def _c_line_to(y_of: Any) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        cm.cx = 0
+        cm.cy = y_of(cm)
+        cm._update_selection()
+        return REDRAW
+    return run
+
+
+def _c_clear_selection(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    cm._clear_selection()
+    return REDRAW
+
+
+def _copy_args(item: Any, argv: list[str], pipe: bool) -> tuple[str | None, str | None]:
+    prefix = command = None
+    s = item.target.s
+    if pipe:
+        if len(argv) == 3:
+            prefix = item.expand(argv[2])
+        if s is not None and len(argv) > 1 and argv[1]:
+            command = item.expand(argv[1])
+    elif len(argv) == 2:
+        prefix = item.expand(argv[1])
+    return prefix, command
+
+
+def _c_copy_eol(pipe: bool, cancel: bool, whole_line: bool) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        prefix, command = _copy_args(item, argv, pipe)
+        saved = cm.cx, cm.cy, cm.oy
+        if whole_line:
+            cm.selflag = SEL_CHAR
+            cm._start_of_line()
+        cm._start_selection()
+        for _ in range(cm.prefix - 1):
+            cm._cursor_down(False)
+        cm._end_of_line()
+        if item.target.s is not None:
+            if pipe:
+                cm._copy_pipe(item, prefix, command)
+            else:
+                cm._copy_selection(prefix)
+            if cancel:
+                return CANCEL
+        cm._clear_selection()
+        cm.cx, cm.cy, cm.oy = saved
+        return REDRAW
+    return run
+
+
+def _c_copy_selection(clear: bool, cancel: bool) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        prefix = item.expand(argv[1]) if len(argv) > 1 else None
+        if item.target.s is not None:
+            cm._copy_selection(prefix)
+        if not clear:
+            return NOTHING
+        cm._clear_selection()
+        return CANCEL if cancel else REDRAW
+    return run
+
+
+def _c_copy_pipe(clear: bool, cancel: bool) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        prefix = item.expand(argv[2]) if len(argv) > 2 else None
+        command = None
+        if item.target.s is not None and len(argv) > 1 and argv[1]:
+            command = item.expand(argv[1])
+        cm._copy_pipe(item, prefix, command)
+        if not clear:
+            return NOTHING
+        cm._clear_selection()
+        return CANCEL if cancel else REDRAW
+    return run
+
+
+def _c_pipe(clear: bool, cancel: bool) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        command = None
+        if item.target.s is not None and len(argv) > 1 and argv[1]:
+            command = item.expand(argv[1])
+        cm._pipe_run(item, command)
+        if not clear:
+            return NOTHING
+        cm._clear_selection()
+        return CANCEL if cancel else REDRAW
+    return run
+
+
+def _c_cursor_down_and_cancel(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    cy = cm.cy
+    for _ in range(cm.prefix):
+        cm._cursor_down(False)
+    return CANCEL if cy == cm.cy and cm.oy == 0 else NOTHING
+
+
+def _c_cursor_right(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    for _ in range(cm.prefix):
+        cm._cursor_right(cm.sel is not None and cm.rectflag)
+    return NOTHING
+
+
+def _c_page_down(half: bool, force_exit: bool) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        for _ in range(cm.prefix):
+            if cm._pagedown(half, force_exit or cm.scroll_exit):
+                return CANCEL
+        return NOTHING
+    return run
+
+
+def _c_page_up(half: bool) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        for _ in range(cm.prefix):
+            cm.pageup(half)
+        return NOTHING
+    return run
+
+
+def _c_toggle_position(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    cm.hide_position = not cm.hide_position
+    return REDRAW
+
+
+def _c_history_bottom(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    b = cm.back
+    if cm.lineflag == LINE_RIGHT_LEFT and cm._gy() == cm.endsely:
+        cm._other_end()
+    cm.cy = cm.sy - 1
+    cm.cx = cm._length(b.hsize + cm.cy)
+    cm.oy = 0
+    if cm.searchmark is not None and not cm.timeout:
+        cm._search_marks(cm.searchregex, True)
+    cm._update_selection()
+    return REDRAW
+
+
+def _c_history_top(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    if cm.lineflag == LINE_LEFT_RIGHT and cm._gy() == cm.sely:
+        cm._other_end()
+    cm.cy = cm.cx = 0
+    cm.oy = cm.back.hsize
+    if cm.searchmark is not None and not cm.timeout:
+        cm._search_marks(cm.searchregex, True)
+    cm._update_selection()
+    return REDRAW
+
+
+_JUMPS = {
+    JUMP_FORWARD: (CopyMode._cursor_jump, CopyMode._cursor_jump_back),
+    JUMP_BACKWARD: (CopyMode._cursor_jump_back, CopyMode._cursor_jump),
+    JUMP_TO_FORWARD: (CopyMode._cursor_jump_to, CopyMode._cursor_jump_to_back),
+    JUMP_TO_BACKWARD: (CopyMode._cursor_jump_to_back, CopyMode._cursor_jump_to),
+}
+
+
+def _c_jump_again(reverse: bool) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        fns = _JUMPS.get(cm.jumptype)
+        if fns is not None:
+            for _ in range(cm.prefix):
+                fns[1 if reverse else 0](cm)
+        return NOTHING
+    return run
+
+
+def _c_jump(kind: int) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        if argv[1]:
+            cm.jumptype = kind
+            cm.jumpchar = argv[1][0]
+            for _ in range(cm.prefix):
+                _JUMPS[kind][0](cm)
+        return NOTHING
+    return run
+
+
+def _c_jump_to_mark(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    tmx, tmy = cm.cx, cm._gy()
+    cm.cx = cm.mx
+    b = cm.back
+    if cm.my < b.hsize:
+        cm.cy = 0
+        cm.oy = b.hsize - cm.my
+    else:
+        cm.cy = cm.my - b.hsize
+        cm.oy = 0
+    cm.mx, cm.my = tmx, tmy
+    cm.showmark = True
+    cm._update_selection()
+    return NOTHING
+
+
+def _c_set_mark(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    cm.mx, cm.my = cm.cx, cm._gy()
+    cm.showmark = True
+    return REDRAW
+
+
+def _c_other_end(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    cm.selflag = SEL_CHAR
+    if cm.prefix % 2:
+        cm._other_end()
+    return NOTHING
+
+
+def _c_rectangle(mode: int) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        cm.lineflag = LINE_NONE
+        cm._rectangle_set(not cm.rectflag if mode < 0 else bool(mode))
+        return NOTHING
+    return run
+
+
+def _c_refresh_from_pane(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    cm.back = cm.wp.screen.snapshot()
+    cm._size_changed()
+    return REDRAW
+
+
+def _c_scroll_down(force: bool) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        for _ in range(cm.prefix):
+            cm._cursor_down(True)
+        if (force or cm.scroll_exit) and cm.oy == 0:
+            return CANCEL
+        return NOTHING
+    return run
+
+
+def _c_scroll_up(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    for _ in range(cm.prefix):
+        cm._cursor_up(True)
+    return NOTHING
+
+
+def _c_search_again(reverse: bool) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        up = cm.searchtype == SEARCH_UP
+        if cm.searchtype in (SEARCH_UP, SEARCH_DOWN):
+            for _ in range(cm.prefix):
+                cm._search(up == reverse, cm.searchregex)
+        return NOTHING
+    return run
+
+
+def _expand_search(cm: CopyMode, item: Any, argv: list[str]) -> bool:
+    ss = argv[1] if len(argv) > 1 else None
+    if not ss:
+        return False
+    if item.args.has("F"):
+        expanded = item.expand(ss)
+        if not expanded:
+            return False
+        cm.searchstr = expanded
+    else:
+        cm.searchstr = ss
+    return True
+
+
+def _c_search(down: bool, regex: bool) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        if not _expand_search(cm, item, argv):
+            return NOTHING
+        if cm.searchstr is not None:
+            cm.searchtype = SEARCH_DOWN if down else SEARCH_UP
+            cm.searchregex = regex
+            cm.timeout = False
+            for _ in range(cm.prefix):
+                cm._search(down, regex)
+        return NOTHING
+    return run
+
+
+def _c_search_incremental(down_default: bool) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        arg = argv[1]
+        ss = cm.searchstr
+        action = NOTHING
+        cm.timeout = False
+        prefix, arg = (arg[0], arg[1:]) if arg else ("", "")
+        if cm.searchx == -1 or cm.searchy == -1:
+            cm.searchx, cm.searchy, cm.searcho = cm.cx, cm.cy, cm.oy
+        elif ss is not None and arg != ss:
+            cm.cx, cm.cy, cm.oy = cm.searchx, cm.searchy, cm.searcho
+            action = REDRAW
+        if not arg:
+            cm.searchmark = None
+            return REDRAW
+        if prefix == "=":
+            down = down_default
+        elif prefix in "+-" and prefix:
+            down = prefix == "+"
+        else:
+            return action
+        cm.searchtype = SEARCH_DOWN if down else SEARCH_UP
+        cm.searchregex = False
+        cm.searchstr = arg
+        if not cm._search(down, False):
+            cm.searchmark = None
+            return REDRAW
+        return action
+    return run
+
+
+def _c_select_line(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    cm.lineflag = LINE_LEFT_RIGHT
+    cm.rectflag = False
+    cm.selflag = SEL_LINE
+    cm.dx, cm.dy = cm.cx, cm._gy()
+    cm._start_of_line()
+    cm.selrx, cm.selry = cm.cx, cm._gy()
+    cm.endselry = cm.selry
+    cm._start_selection()
+    cm._end_of_line()
+    cm.endselry = cm._gy()
+    cm.endselrx = cm._length(cm.endselry)
+    for _ in range(cm.prefix - 1):
+        cm._cursor_down(False)
+        cm._end_of_line()
+    return REDRAW
+
+
+def _c_select_word(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    cm.lineflag = LINE_LEFT_RIGHT
+    cm.rectflag = False
+    cm.selflag = SEL_WORD
+    cm.dx, cm.dy = cm.cx, cm._gy()
+    cm.separators = str(_session_opt(cm, item, "word-separators"))
+    cm._cursor_previous_word(cm.separators, False)
+    px, py = cm.cx, cm._gy()
+    cm.selrx, cm.selry = px, py
+    cm._start_selection()
+    nextx, nexty = px + 1, py
+    if cm.back.wrapped(nexty) and nextx > cm.back.sx - 1:
+        nextx, nexty = 0, nexty + 1
+    if px >= cm._length(py) or not cm._in_set(nextx, nexty, WHITESPACE):
+        cm._cursor_next_word_end(cm.separators, True)
+    else:
+        cm._update_cursor(px, cm.cy)
+        cm._update_selection(True)
+    cm.endselrx, cm.endselry = cm.cx, cm._gy()
+    if cm.dy > cm.endselry:
+        cm.dy, cm.dx = cm.endselry, cm.endselrx
+    elif cm.dx > cm.endselrx:
+        cm.dx = cm.endselrx
+    return REDRAW
+
+
+def _session_opt(cm: CopyMode, item: Any, name: str) -> Any:
+    s = item.target.s
+    return s.options.get(name) if s is not None else cm._session_option(name)
+
+
+def _c_words(kind: str) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        seps = "" if "space" in kind else str(_session_opt(cm, item, "word-separators"))
+        for _ in range(cm.prefix):
+            if kind.startswith("next") and kind.endswith("end"):
+                cm._cursor_next_word_end(seps, False)
+            elif kind.startswith("next"):
+                cm._cursor_next_word(seps)
+            else:
+                cm._cursor_previous_word(seps, True)
+        return NOTHING
+    return run
+
+
+def _c_paragraph(up: bool) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        for _ in range(cm.prefix):
+            oy = cm._gy()
+            if up:
+                while oy > 0 and cm._length(oy) == 0:
+                    oy -= 1
+                while oy > 0 and cm._length(oy) > 0:
+                    oy -= 1
+                cm._scroll_to(0, oy, False)
+            else:
+                maxy = cm.back.hsize + cm.sy - 1
+                while oy < maxy and cm._length(oy) == 0:
+                    oy += 1
+                while oy < maxy and cm._length(oy) > 0:
+                    oy += 1
+                cm._scroll_to(cm._length(oy), oy, False)
+        return NOTHING
+    return run
+
+
+def _c_goto_line(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    if argv[1]:
+        cm._goto_line(argv[1])
+    return NOTHING
+
+
+def _c_cancel(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    return CANCEL
+
+
+def _simple(fn: Any) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        fn(cm)
+        return NOTHING
+    return run
+
+
+A, N, E = CLEAR_ALWAYS, CLEAR_NEVER, CLEAR_EMACS_ONLY
+_COMMANDS: dict[str, tuple[int, int, int, Any]] = {
+    "append-selection": (0, 0, A, _c_append),
+    "append-selection-and-cancel": (0, 0, A, lambda cm, i, a: _c_append(cm, i, a, True)),
+    "back-to-indentation": (0, 0, A, _simple(CopyMode._back_to_indentation)),
+    "begin-selection": (0, 0, A, _c_begin_selection),
+    "bottom-line": (0, 0, E, _c_line_to(lambda cm: cm.sy - 1)),
+    "cancel": (0, 0, A, _c_cancel),
+    "clear-selection": (0, 0, A, _c_clear_selection),
+    "copy-end-of-line": (0, 1, A, _c_copy_eol(False, False, False)),
+    "copy-end-of-line-and-cancel": (0, 1, A, _c_copy_eol(False, True, False)),
+    "copy-pipe-end-of-line": (0, 2, A, _c_copy_eol(True, False, False)),
+    "copy-pipe-end-of-line-and-cancel": (0, 2, A, _c_copy_eol(True, True, False)),
+    "copy-line": (0, 1, A, _c_copy_eol(False, False, True)),
+    "copy-line-and-cancel": (0, 1, A, _c_copy_eol(False, True, True)),
+    "copy-pipe-line": (0, 2, A, _c_copy_eol(True, False, True)),
+    "copy-pipe-line-and-cancel": (0, 2, A, _c_copy_eol(True, True, True)),
+    "copy-pipe-no-clear": (0, 2, N, _c_copy_pipe(False, False)),
+    "copy-pipe": (0, 2, A, _c_copy_pipe(True, False)),
+    "copy-pipe-and-cancel": (0, 2, A, _c_copy_pipe(True, True)),
+    "copy-selection-no-clear": (0, 1, N, _c_copy_selection(False, False)),
+    "copy-selection": (0, 1, A, _c_copy_selection(True, False)),
+    "copy-selection-and-cancel": (0, 1, A, _c_copy_selection(True, True)),
+    "cursor-down": (0, 0, E, _repeat(lambda cm: cm._cursor_down(False))),
+    "cursor-down-and-cancel": (0, 0, A, _c_cursor_down_and_cancel),
+    "cursor-left": (0, 0, E, _repeat(CopyMode._cursor_left)),
+    "cursor-right": (0, 0, E, _c_cursor_right),
+    "cursor-up": (0, 0, E, _repeat(lambda cm: cm._cursor_up(False))),
+    "end-of-line": (0, 0, E, _simple(CopyMode._end_of_line)),
+    "goto-line": (1, 1, E, _c_goto_line),
+    "halfpage-down": (0, 0, E, _c_page_down(True, False)),
+    "halfpage-down-and-cancel": (0, 0, A, _c_page_down(True, True)),
+    "halfpage-up": (0, 0, E, _c_page_up(True)),
+    "history-bottom": (0, 0, E, _c_history_bottom),
+    "history-top": (0, 0, E, _c_history_top),
+    "jump-again": (0, 0, E, _c_jump_again(False)),
+    "jump-backward": (1, 1, E, _c_jump(JUMP_BACKWARD)),
+    "jump-forward": (1, 1, E, _c_jump(JUMP_FORWARD)),
+    "jump-reverse": (0, 0, E, _c_jump_again(True)),
+    "jump-to-backward": (1, 1, E, _c_jump(JUMP_TO_BACKWARD)),
+    "jump-to-forward": (1, 1, E, _c_jump(JUMP_TO_FORWARD)),
+    "jump-to-mark": (0, 0, A, _c_jump_to_mark),
+    "middle-line": (0, 0, E, _c_line_to(lambda cm: (cm.sy - 1) // 2)),
+    "next-paragraph": (0, 0, E, _c_paragraph(False)),
+    "next-space": (0, 0, E, _c_words("next-space")),
+    "next-space-end": (0, 0, E, _c_words("next-space-end")),
+    "next-word": (0, 0, E, _c_words("next-word")),
+    "next-word-end": (0, 0, E, _c_words("next-word-end")),
+    "other-end": (0, 0, E, _c_other_end),
+    "page-down": (0, 0, E, _c_page_down(False, False)),
+    "page-down-and-cancel": (0, 0, A, _c_page_down(False, True)),
+    "page-up": (0, 0, E, _c_page_up(False)),
+    "pipe-no-clear": (0, 1, N, _c_pipe(False, False)),
+    "pipe": (0, 1, A, _c_pipe(True, False)),
+    "pipe-and-cancel": (0, 1, A, _c_pipe(True, True)),
+    "previous-paragraph": (0, 0, E, _c_paragraph(True)),
+    "previous-space": (0, 0, E, _c_words("previous-space")),
+    "previous-word": (0, 0, E, _c_words("previous-word")),
+    "rectangle-on": (0, 0, A, _c_rectangle(1)),
+    "rectangle-off": (0, 0, A, _c_rectangle(0)),
+    "rectangle-toggle": (0, 0, A, _c_rectangle(-1)),
+    "refresh-from-pane": (0, 0, A, _c_refresh_from_pane),
+    "scroll-down": (0, 0, E, _c_scroll_down(False)),
+    "scroll-down-and-cancel": (0, 0, A, _c_scroll_down(True)),
+    "scroll-up": (0, 0, E, _c_scroll_up),
+    "search-again": (0, 0, A, _c_search_again(False)),
+    "search-backward": (0, 1, A, _c_search(False, True)),
+    "search-backward-text": (0, 1, A, _c_search(False, False)),
+    "search-backward-incremental": (1, 1, A, _c_search_incremental(False)),
+    "search-forward": (0, 1, A, _c_search(True, True)),
+    "search-forward-text": (0, 1, A, _c_search(True, False)),
+    "search-forward-incremental": (1, 1, A, _c_search_incremental(True)),
+    "search-reverse": (0, 0, A, _c_search_again(True)),
+    "select-line": (0, 0, A, _c_select_line),
+    "select-word": (0, 0, A, _c_select_word),
+    "set-mark": (0, 0, A, _c_set_mark),
+    "start-of-line": (0, 0, E, _simple(CopyMode._start_of_line)),
+    "stop-selection": (0, 0, A, _c_stop_selection),
+    "toggle-position": (0, 0, N, _c_toggle_position),
+    "top-line": (0, 0, E, _c_line_to(lambda cm: 0)),
+}
