@@ -9,6 +9,7 @@ second, so a flooding pane costs one redraw per frame rather than one per read.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from typing import Any
 
@@ -38,6 +39,12 @@ class Attached:
         self._dirty = trio.Event()
         self._cancel = trio.CancelScope()
         self.stopped = False
+        # The client's queue (tmux's per-client cmdq): keys for the key tables and commands a
+        # prompt or overlay made, run in order; a prompt's keys bypass it, as in tmux.
+        self._send, self._queue = trio.open_memory_channel(math.inf)
+        self.suspended = False  # suspend-client or a lock: the terminal is the client's
+        self._resumed = trio.Event()
+        self._read_scope = trio.CancelScope()
 
     # -- lifetime ------------------------------------------------------------------------------
 
@@ -51,6 +58,7 @@ class Attached:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(self.tty.writer)
                     nursery.start_soon(self._drawer)
+                    nursery.start_soon(self._worker)
                     await self._reader()
                     nursery.cancel_scope.cancel()
         except Exception:
@@ -89,6 +97,8 @@ class Attached:
             if wait > 0:
                 await trio.sleep(wait)
             self._dirty = trio.Event()
+            if self.suspended:
+                continue
             if self.tty.blocked:
                 self.tty.blocked = False
                 self.renderer.invalidate()
@@ -112,21 +122,91 @@ class Attached:
         stream = self.tty.stream
         assert stream is not None
         while True:
+            if self.suspended:
+                await self._resumed.wait()
+                continue
             timeout = self._escape_time() if self.keys.pending else None
             data = b""
-            if timeout is not None:
-                with trio.move_on_after(timeout):
+            with trio.CancelScope() as self._read_scope:
+                if timeout is not None:
+                    with trio.move_on_after(timeout):
+                        data = await stream.receive_some(4096)
+                        if not data:
+                            return
+                    keys = self.keys.feed(data, final=not data)
+                else:
                     data = await stream.receive_some(4096)
                     if not data:
                         return
-                keys = self.keys.feed(data, final=not data)
-            else:
-                data = await stream.receive_some(4096)
-                if not data:
-                    return
-                keys = self.keys.feed(data)
+                    keys = self.keys.feed(data)
+            if self._read_scope.cancelled_caught:
+                continue  # suspended: the terminal's input is no longer ours
             for key, raw in keys:
-                await self.key(key, raw)
+                self.input(key, raw)
+
+    def input(self, key: int, raw: bytes) -> None:
+        """server_client_handle_key: an overlay, then the prompt, see the key at once (the
+        command that opened them may be waiting in the queue); otherwise it is queued."""
+        from .overlays import clear_overlay
+
+        c = self.client
+        if c.session is None:
+            return
+        if not getattr(c, "readonly", False):
+            if getattr(c, "message_text", None):
+                c.message_text = None
+                self.redraw()
+            ov = getattr(c, "overlay", None)
+            if ov is not None:
+                r = ov.key(self.server, c, key)
+                if r == 0:
+                    self.redraw()
+                    return
+                clear_overlay(self.server, c)
+                if r == 1:
+                    return
+            p = getattr(c, "prompt", None)
+            if p is not None and p.key(self.server, c, key) == 0:
+                return
+        self._send.send_nowait(("key", key, raw))
+
+    def queue_items(self, items: list[Any]) -> None:
+        """Commands for this client, after what its keys queued before."""
+        self._send.send_nowait(("items", items))
+
+    async def _worker(self) -> None:
+        from .commands.queue import run_items
+
+        async for entry in self._queue:
+            try:
+                if entry[0] == "key":
+                    await self.key(entry[1], entry[2])
+                else:
+                    await run_items(entry[1])
+                    self.server.tick_second()
+                    self.redraw()
+            except Exception:
+                self.server.log_exception("client queue failed")
+
+    # -- suspend and lock ----------------------------------------------------------------------
+
+    def suspend(self, after: bytes = b"") -> None:
+        """tty_stop_tty without giving the terminal up: modes restored, no reading or
+        drawing until ``resume`` (suspend-client, lock-command)."""
+        if self.suspended or self.stopped:
+            return
+        self.suspended = True
+        self._resumed = trio.Event()
+        self._read_scope.cancel()
+        self.tty.suspend(after)
+
+    def resume(self) -> None:
+        if not self.suspended or self.stopped:
+            return
+        self.suspended = False
+        self.tty.resume()
+        self._resumed.set()
+        self.redraw(full=True)
 
     def _escape_time(self) -> float:
         try:
@@ -160,7 +240,9 @@ class Attached:
                 self._to_pane(key, raw)
             return
         repeat_time = int(s.options.get("repeat-time"))
-        res = handle_key(kt, key, table=table, default=default,
+        wp = s.curw.window.active if s.curw is not None else None
+        mode_table = wp.modes[0].key_table() if wp is not None and wp.modes else None
+        res = handle_key(kt, key, table=table, default=default, mode_table=mode_table,
                          prefix=_option_key(s, "prefix"), prefix2=_option_key(s, "prefix2"),
                          repeating=self.repeating, repeat_time=repeat_time)
         set_client_table(kt, c, res.table)
@@ -183,6 +265,9 @@ class Attached:
     def _to_pane(self, key: int, raw: bytes) -> None:
         s = self.client.session
         wp = s.curw.window.active if s is not None and s.curw is not None else None
+        if wp is not None and wp.modes:  # a mode takes the keys no binding took
+            wp.modes[0].key(self.client, key)
+            return
         if wp is None or wp.dead:
             return
         scr = wp.screen

@@ -238,9 +238,9 @@ class Client:
         elif t == P.MSG_EXITED:
             self.done = True
         elif t == P.MSG_SUSPEND:
+            # Stop here; SIGCONT (the shell's fg) sends MSG_WAKEUP from the signal loop.
             signal.signal(signal.SIGTSTP, signal.SIG_DFL)
             os.kill(os.getpid(), signal.SIGTSTP)
-            self.send(P.MSG_WAKEUP)
         elif t == P.MSG_LOCK:
             os.system(P.unpack_string(data))
             self.send(P.MSG_UNLOCK)
@@ -332,6 +332,7 @@ class Client:
                         if sig == signal.SIGWINCH and self.attached:
                             self.send(P.MSG_RESIZE)
                         elif sig == signal.SIGCONT and self.attached:
+                            signal.signal(signal.SIGTSTP, signal.SIG_IGN)
                             self.send(P.MSG_WAKEUP)
                         elif sig in (signal.SIGTERM, signal.SIGHUP):
                             if self.attached:

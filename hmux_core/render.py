@@ -115,13 +115,23 @@ class Renderer:
                     break
                 if p.xoff >= sx:
                     break
-                _place_runs(rows[area_y + ry], p.xoff, min(p.sx, sx - p.xoff), p.screen.row_runs(y))
+                src = p.modes[0] if p.modes else p.screen  # a pane mode draws instead
+                _place_runs(rows[area_y + ry], p.xoff, min(p.sx, sx - p.xoff), src.row_runs(y))
                 cov = covered[ry]
                 for x in range(p.xoff, min(p.xoff + p.sx, sx)):
                     cov[x] = True
         if len(panes) > 1:
             self._borders(w, rows, covered, area_y, min(area_h, w.sy), min(sx, w.sx), panes)
-        if lines:
+        overlay = getattr(client, "overlay", None)
+        if overlay is not None:
+            overlay.draw(server, client, rows, area_y, sx, area_h)
+        prompt = getattr(client, "prompt", None)
+        # A prompt or message takes the last status line, or the terminal's last (first)
+        # line when the status line is off (screen_redraw_set_context).
+        message_row = -1
+        if prompt is not None or getattr(client, "message_text", None):
+            message_row = (lines - 1 if top else sy - 1) if lines else (0 if top else sy - 1)
+        if lines or message_row >= 0:
             now = time.monotonic()
             cells = self.status_cells
             if cells is None or len(cells) != sx or now - self.status_time >= 1.0:
@@ -129,7 +139,7 @@ class Renderer:
                 # output alone does not change it.
                 cells = self.status_cells = self._status(server, client, sx)
                 self.status_time = now
-            rows[0 if top else sy - lines] = list(cells)
+            rows[message_row if message_row >= 0 else 0 if top else sy - lines] = list(cells)
         out: list[str] = ["\x1b[?2026h\x1b[?25l"]
         if len(self.shown) != sy:
             self.shown = [""] * sy
@@ -141,7 +151,16 @@ class Renderer:
                 out.append(text)
                 self.shown[y] = text
         out.append("\x1b[0m")
-        if wp_active is not None:
+        if prompt is not None:
+            out.append(f"\x1b[{message_row + 1};{min(prompt.cursor, sx - 1) + 1}H")
+        elif overlay is not None and overlay.nocursor:
+            pass
+        elif wp_active is not None and wp_active.modes:
+            cur = wp_active.modes[0].cursor()
+            if cur is not None:
+                cx = min(wp_active.xoff + cur[0], sx - 1)
+                out.append(f"\x1b[{area_y + wp_active.yoff + cur[1] + 1};{cx + 1}H\x1b[?25h")
+        elif wp_active is not None:
             scr = wp_active.screen
             cx = min(wp_active.xoff + min(scr.cursor_x, wp_active.sx - 1), sx - 1)
             cy = area_y + wp_active.yoff + scr.cursor_y
@@ -204,7 +223,12 @@ class Renderer:
         wl = s.curw
         message = getattr(client, "message_text", None)
         base = s.options.get_style("status-style") or OptStyle()
-        if message:
+        prompt = getattr(client, "prompt", None)
+        if prompt is not None:
+            sty = s.options.get_style("message-style") or base
+            csty = s.options.get_style("message-command-style") or base
+            cells = prompt.cells(sx, sty, csty)
+        elif message:
             sty = s.options.get_style("message-style") or base
             cells = status.draw(message, sx, sty)
         else:

@@ -87,6 +87,8 @@ class ClientConn:
         self.fd = -1  # the client's terminal (stdin), kept only when it is a tty
         self.attached: Any = None  # hmux_core.attached.Attached while its terminal is ours
         self.message_text: str | None = None  # a display-message shown on its status line
+        self.prompt: Any = None  # hmux_core.prompt.Prompt on its status line
+        self.overlay: Any = None  # hmux_core.overlays.Overlay over its panes
         self.message_token: object = None
         self.out_fd = -1
         self.identified = False
@@ -289,13 +291,13 @@ class ClientConn:
                 except P.ProtocolError as e:
                     log.warning("client %s: %s", self.name, e)
                     return
-                for msg in messages:
+                for i, msg in enumerate(messages):
                     if msg.peerid & 0xFF != P.PROTOCOL_VERSION:
+                        _close_message_fds(messages[i:])
                         await _sendall(sock, P.encode(P.MSG_VERSION))
-                        if msg.fd is not None:
-                            os.close(msg.fd)
                         return
                     if not self.dispatch(msg):
+                        _close_message_fds(messages[i + 1:])
                         return
                 continue
             if not self.identified:
@@ -308,8 +310,7 @@ class ClientConn:
         try:
             if P.MSG_IDENTIFY_FLAGS <= t <= P.MSG_IDENTIFY_TERMINFO:
                 return self._identify(msg)
-            if msg.fd is not None:
-                os.close(msg.fd)
+            _close_message_fds([msg])
             if t == P.MSG_COMMAND:
                 if not self.identified:
                     return False
@@ -353,14 +354,15 @@ class ClientConn:
                 self.server.client_woke(self)
         except P.ProtocolError as e:
             log.warning("client %s: %s", self.name, e)
+            if msg.fd is not None and msg.fd not in (self.fd, self.out_fd):
+                _close_message_fds([msg])
             return False
         return True
 
     def _identify(self, msg: P.Message) -> bool:
         t, data = msg.type, msg.data
         if self.identified:
-            if msg.fd is not None:
-                os.close(msg.fd)
+            _close_message_fds([msg])
             return False
         if t == P.MSG_IDENTIFY_FLAGS:
             self.flags |= P.unpack_int(data) & 0xFFFFFFFF
@@ -379,10 +381,14 @@ class ClientConn:
         elif t == P.MSG_IDENTIFY_STDIN:
             if msg.fd is None:
                 return False
+            if self.fd >= 0:  # sent twice: keep the last, as tmux, without leaking the first
+                os.close(self.fd)
             self.fd = msg.fd
         elif t == P.MSG_IDENTIFY_STDOUT:
             if msg.fd is None:
                 return False
+            if self.out_fd >= 0:
+                os.close(self.out_fd)
             self.out_fd = msg.fd
         elif t == P.MSG_IDENTIFY_CLIENTPID:
             self.pid = P.unpack_int(data)
@@ -404,8 +410,8 @@ class ClientConn:
                 if self.out_fd >= 0:
                     os.close(self.out_fd)
                     self.out_fd = -1
-        if msg.fd is not None and t not in (P.MSG_IDENTIFY_STDIN, P.MSG_IDENTIFY_STDOUT):
-            os.close(msg.fd)
+        if t not in (P.MSG_IDENTIFY_STDIN, P.MSG_IDENTIFY_STDOUT):
+            _close_message_fds([msg])
         return True
 
     async def _command_loop(self) -> None:
@@ -416,6 +422,17 @@ class ClientConn:
                 await self._queue_wake.wait()
             argv = self._queue.popleft()
             await self.server.run_client_command(self, argv)
+
+
+def _close_message_fds(messages: list[P.Message]) -> None:
+    """fds that came with frames the server will not act on (the peer is being dropped)."""
+    for m in messages:
+        if m.fd is not None:
+            try:
+                os.close(m.fd)
+            except OSError:
+                pass
+            m.fd = None
 
 
 async def _sendall(sock: trio.socket.SocketType, data: bytes) -> None:
@@ -563,6 +580,12 @@ class Server:
 
     def release_terminal(self, c: ClientConn) -> None:
         """Give an attached client's terminal back (modes restored, main screen)."""
+        if c.prompt is not None or c.overlay is not None:
+            from .overlays import clear_overlay
+            from .prompt import clear
+
+            clear(self, c)  # their free callbacks let waiting commands go on
+            clear_overlay(self, c)
         if c.attached is not None:
             c.attached.stop()
             c.attached = None
@@ -642,7 +665,32 @@ class Server:
         self.redraw_clients()
 
     def client_woke(self, c: ClientConn) -> None:
-        """MSG_WAKEUP/MSG_UNLOCK after suspend/lock."""
+        """MSG_WAKEUP/MSG_UNLOCK after suspend/lock: the terminal is ours again."""
+        a = c.attached
+        if a is None or not a.suspended:
+            return
+        c.activity_time = time.time()
+        a.resume()
+        if c.session is not None:
+            c.session.activity_time = c.activity_time
+            self.resize_session_windows(c.session)
+
+    def suspend_client(self, c: ClientConn) -> None:
+        """server_client_suspend: the client stops itself (SIGTSTP) and sends MSG_WAKEUP."""
+        if c.session is None or c.attached is None or c.exiting:
+            return
+        c.attached.suspend()
+        c.send(P.MSG_SUSPEND)
+
+    def lock_client(self, c: ClientConn) -> None:
+        """server_lock_client: the client runs lock-command on its terminal, then unlocks."""
+        if c.control or c.session is None or c.attached is None or c.attached.suspended:
+            return
+        cmd = str(c.session.options.get("lock-command"))
+        if not cmd or len(cmd.encode()) + 1 > P.MAX_PAYLOAD:
+            return
+        c.attached.suspend(b"\x1b[?1049h\x1b[H\x1b[2J\x1b[3J")
+        c.send(P.MSG_LOCK, P.pack_string(cmd))
 
     def default_shell(self) -> str:
         from .options import check_shell

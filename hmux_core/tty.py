@@ -37,6 +37,7 @@ class Tty:
         self._wake = trio.Event()
         self.blocked = False  # output was dropped: the next frame must be whole
         self.closed = False
+        self.paused = False  # suspended or locked: the client's terminal is left alone
         self.stream: trio.lowlevel.FdStream | None = None
 
     @property
@@ -47,6 +48,16 @@ class Tty:
         """Raw mode (cfmakeraw plus what tmux's tty_start_tty keeps) and the alternate screen."""
         try:
             self.saved = termios.tcgetattr(self.fd)
+        except termios.error as e:
+            log.warning("tty %d: %s", self.fd, e)
+        self._raw()
+        os.set_blocking(self.fd, False)
+        self.stream = trio.lowlevel.FdStream(os.dup(self.fd))
+        self.update_size()
+        self.write(ENTER)
+
+    def _raw(self) -> None:
+        try:
             tio = termios.tcgetattr(self.fd)
             tio[0] &= ~(termios.IXON | termios.IXOFF | termios.ICRNL | termios.INLCR
                         | termios.IGNCR | termios.IMAXBEL | termios.ISTRIP)
@@ -60,8 +71,36 @@ class Tty:
             termios.tcsetattr(self.fd, termios.TCSANOW, tio)
         except termios.error as e:
             log.warning("tty %d: %s", self.fd, e)
-        os.set_blocking(self.fd, False)
-        self.stream = trio.lowlevel.FdStream(os.dup(self.fd))
+
+    def suspend(self, after: bytes = b"") -> None:
+        """tty_stop_tty for suspend-client and locking: what is queued goes out, then the
+        modes are restored (and ``after``, e.g. a cleared alternate screen for a lock)."""
+        if self.closed or self.paused:
+            return
+        self.paused = True
+        data = bytes(self._out) + LEAVE + after
+        self._out.clear()
+        try:  # blocking again, as tty_stop_tty leaves it: the shell shares this file
+            os.set_blocking(self.fd, True)
+            os.write(self.fd, data)
+        except OSError:
+            pass
+        if self.saved is not None:
+            try:
+                termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+            except termios.error:
+                pass
+
+    def resume(self) -> None:
+        """tty_start_tty again after MSG_WAKEUP / MSG_UNLOCK; the caller redraws whole."""
+        if self.closed or not self.paused:
+            return
+        self.paused = False
+        self._raw()
+        try:
+            os.set_blocking(self.fd, False)
+        except OSError:
+            pass
         self.update_size()
         self.write(ENTER)
 
@@ -76,7 +115,7 @@ class Tty:
         return self.sx, self.sy
 
     def write(self, data: bytes) -> None:
-        if self.closed:
+        if self.closed or self.paused:
             return
         if len(self._out) + len(data) > self.block_limit and self._out:
             self._out.clear()  # the terminal is not keeping up: redraw whole instead
@@ -94,7 +133,7 @@ class Tty:
             data = bytes(self._out)
             self._out.clear()
             view = memoryview(data)
-            while view:
+            while view and not self.paused:
                 try:
                     n = os.write(self.fd, view)
                 except BlockingIOError:

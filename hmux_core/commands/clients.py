@@ -1,6 +1,10 @@
-"""Client commands: attach-session, detach-client, switch-client, list-clients."""
+"""Client commands: attach-session, detach-client, switch-client, list-clients, suspend-client,
+the lock commands and refresh-client."""
 
 from __future__ import annotations
+
+import re
+from typing import Any
 
 from .. import target as T
 from ..format import format_true
@@ -141,4 +145,135 @@ def cmd_list_clients(item: CmdItem) -> int:
             continue
         item.print(expand(template, ctx))
         n += 1
+    return CMD_RETURN_NORMAL
+
+
+@command("suspend-client")
+def cmd_suspend_client(item: CmdItem) -> int:
+    tc = item.target_client
+    if tc is not None:
+        item.server.suspend_client(tc)
+    return CMD_RETURN_NORMAL
+
+
+def _lock(item: CmdItem, clients: list) -> int:
+    for c in clients:
+        item.server.lock_client(c)
+    return CMD_RETURN_NORMAL
+
+
+@command("lock-server")
+def cmd_lock_server(item: CmdItem) -> int:
+    return _lock(item, [c for c in item.server.clients if c.session is not None])
+
+
+@command("lock-session")
+def cmd_lock_session(item: CmdItem) -> int:
+    s = item.target.s
+    return _lock(item, [c for c in item.server.clients if s is not None and c.session is s])
+
+
+@command("lock-client")
+def cmd_lock_client(item: CmdItem) -> int:
+    return _lock(item, [item.target_client] if item.target_client is not None else [])
+
+
+def set_client_flags(c: Any, flags: str) -> None:
+    """server_client_set_flags: ``read-only``, ``ignore-size``, ``active-pane``, each
+    negated with ``!``; a read-only client cannot make itself writable."""
+    for name in flags.split(","):
+        negate = name.startswith("!")
+        if negate:
+            name = name[1:]
+        attr = {"read-only": "readonly", "ignore-size": "ignore_size",
+                "active-pane": "active_pane"}.get(name)
+        if attr is None:
+            continue
+        if negate:
+            if attr != "readonly" or not getattr(c, "readonly", False):
+                setattr(c, attr, False)
+        else:
+            setattr(c, attr, True)
+
+
+@command("refresh-client")
+def cmd_refresh_client(item: CmdItem) -> int:
+    """Redraw a client (-S the status line only); pan its view (-L -R -U -D -c); flags (-f);
+    -l asks the terminal for its clipboard; -A, -B and -C are for control clients."""
+    args = item.args
+    tc = item.target_client
+    a = getattr(tc, "attached", None)
+    if any(args.has(f) for f in "cLRUD"):
+        adjust = 1
+        if args.nargs:
+            from .grammar import CommandError, strtonum
+
+            try:
+                adjust = strtonum(args.string(0) or "", 1, 2147483647)
+            except CommandError as e:
+                return item.error(f"adjustment {e}")
+        _pan(tc, args, adjust)
+        if a is not None:
+            a.redraw(full=True)
+        return CMD_RETURN_NORMAL
+    if args.has("l"):
+        value = args.get("l")
+        if value is not None and item.find(value, T.FIND_PANE) is None:
+            return -1
+        if a is not None:
+            a.tty.write(b"\x1b]52;;?\x07")  # tty_clipboard_query; the answer is not read yet
+        return CMD_RETURN_NORMAL
+    for flag in "Ff":
+        if args.has(flag):
+            set_client_flags(tc, args.get(flag) or "")
+    if any(args.has(f) for f in "ABC"):
+        if not tc.control:
+            return item.error("not a control client")
+        if args.has("C"):
+            return _control_size(item, tc, args.get("C") or "")
+        return CMD_RETURN_NORMAL
+    if a is not None:
+        a.redraw(full=not args.has("S"))
+    return CMD_RETURN_NORMAL
+
+
+def _pan(tc: Any, args: Any, adjust: int) -> None:
+    """The pan offsets tmux keeps for a client viewing part of a larger window. hmux windows
+    always fit their clients, so the offsets are kept and clamped but nothing moves."""
+    if args.has("c") or tc.session is None or tc.session.curw is None:
+        tc.pan_window = None
+        return
+    w = tc.session.curw.window
+    a = tc.attached
+    osx, osy = (a.tty.sx, a.tty.sy) if a is not None else (w.sx, w.sy)
+    if getattr(tc, "pan_window", None) is not w:
+        tc.pan_window, tc.pan_ox, tc.pan_oy = w, 0, 0
+    ox, oy = tc.pan_ox, tc.pan_oy
+    if args.has("L"):
+        ox = max(ox - adjust, 0)
+    elif args.has("R"):
+        ox = max(min(ox + adjust, w.sx - osx), 0)
+    elif args.has("U"):
+        oy = max(oy - adjust, 0)
+    elif args.has("D"):
+        oy = max(min(oy + adjust, w.sy - osy), 0)
+    tc.pan_ox, tc.pan_oy = ox, oy
+
+
+def _control_size(item: CmdItem, tc: Any, size: str) -> int:
+    """refresh-client -C: a control client's size (``WxH``, ``W,H`` or ``@window:WxH``)."""
+    m = re.fullmatch(r"@(\d+):(\d+)x(\d+).*", size) or re.fullmatch(r"@(\d+):.*", size)
+    if m is not None:
+        if m.lastindex == 3:
+            x, y = int(m.group(2)), int(m.group(3))
+            if not (1 <= x <= 10000 and 1 <= y <= 10000):
+                return item.error("size too small or too big")
+        return CMD_RETURN_NORMAL
+    m = re.match(r"\s*(\d+)[,x](\d+)", size)
+    if m is None:
+        return item.error("bad size argument")
+    x, y = int(m.group(1)), int(m.group(2))
+    if not (1 <= x <= 10000 and 1 <= y <= 10000):
+        return item.error("size too small or too big")
+    tc.sx, tc.sy = x, y
     return CMD_RETURN_NORMAL

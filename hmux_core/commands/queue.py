@@ -82,6 +82,10 @@ class CmdItem:
         if c is None or c.is_config:
             where = self.source_file or "(null)"
             self.server.add_cfg_cause(f"{where}:{self.line}: {text}")
+        elif (c.session is not None and getattr(c, "attached", None) is not None
+              and not getattr(c, "control", False)):
+            # An attached client sees it on its status line, capitalised (cmdq_error).
+            self.server.status_message(c, text[:1].upper() + text[1:])
         else:
             self.server.add_message(f"{c.name} message: {text}")
             c.error_line(text)
@@ -155,6 +159,8 @@ async def fire(item: CmdItem) -> int:
     args = item.args
     if server.config_loaded.is_set():
         _add_message(item)
+    if item.client is None:  # a hook's item runs with the best client (cmdq_fire_command)
+        item.client = server.find_client(None, item)
     quiet = spec.client_canfail
     if spec.client_flag:
         name = args.get(spec.client_flag)
@@ -230,12 +236,15 @@ async def run_items(items: list[CmdItem]) -> int:
         item.server.command_number += 1
         item.number = item.server.command_number
         item.time = time.time()
+        saved = item.client
         try:
             status = await fire(item)
         except Exception as e:  # a command bug must never take the server down
             item.server.log_exception(f"command {item.name} failed")
             item.error(f"internal error in {item.name}: {e}")
             status = CMD_RETURN_ERROR
+        finally:
+            item.client = saved
         if status == CMD_RETURN_ERROR:
             skip_group = item.group
             failed = True

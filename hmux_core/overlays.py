@@ -1,0 +1,179 @@
+"""Overlays drawn over an attached client's panes (tmux's server_client_set_overlay):
+display-panes and menus.
+
+An overlay owns the client's keys while it is shown: ``key`` returns 0 (used, keep the
+overlay), 1 (used, close it) or -1 (not for it: close it and let the key go on). ``free`` runs
+when it goes, however it goes, so a command waiting on it continues. A delay closes it after so
+many milliseconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+from . import keys as K
+
+Cell = tuple[str, tuple[int, int, int, int]]
+
+#: window_clock_table's digits, 5x5, one string per row.
+DIGITS = (
+    ("11111", "10001", "10001", "10001", "11111"),
+    ("00001", "00001", "00001", "00001", "00001"),
+    ("11111", "00001", "11111", "10000", "11111"),
+    ("11111", "00001", "11111", "00001", "11111"),
+    ("10001", "10001", "11111", "00001", "00001"),
+    ("11111", "10000", "11111", "00001", "11111"),
+    ("11111", "10000", "11111", "10001", "11111"),
+    ("11111", "00001", "00001", "00001", "00001"),
+    ("11111", "10001", "11111", "10001", "11111"),
+    ("11111", "10001", "11111", "00001", "11111"),
+)
+
+
+class Overlay:
+    """What every overlay provides; the defaults are tmux's NULL callbacks."""
+
+    #: Hide the terminal cursor while shown (TTY_NOCURSOR).
+    nocursor = True
+    free_cb: Callable[[], None] | None = None
+
+    def draw(self, server: Any, client: Any, rows: list[list[Cell]], top: int, sx: int,
+             sy: int) -> None:
+        """Draw over the composed frame; ``top`` is the first row of the window area."""
+
+    def key(self, server: Any, client: Any, key: int) -> int:
+        return -1
+
+    def free(self) -> None:
+        if self.free_cb is not None:
+            self.free_cb()
+
+
+def set_overlay(server: Any, client: Any, overlay: Overlay, delay_ms: int) -> None:
+    """Show ``overlay`` on ``client`` (replacing any other), closed after ``delay_ms`` if not 0."""
+    clear_overlay(server, client)
+    client.overlay = overlay
+    if delay_ms and server.nursery is not None:
+        async def expire() -> None:
+            await trio.sleep(delay_ms / 1000)
+            if getattr(client, "overlay", None) is overlay:
+                clear_overlay(server, client)
+
+        server.nursery.start_soon(expire)
+    _redraw(client)
+
+
+def clear_overlay(server: Any, client: Any) -> None:
+    ov = getattr(client, "overlay", None)
+    if ov is None:
+        return
+    client.overlay = None
+    ov.free()
+    _redraw(client)
+
+
+def _redraw(client: Any) -> None:
+    a = getattr(client, "attached", None)
+    if a is not None:
+        a.redraw(full=True)
+
+
+def _colour_style(fg: int = 8, bg: int = 8) -> tuple[int, int, int, int]:
+    return (0, fg, bg, 0)
+
+
+class DisplayPanes(Overlay):
+    """display-panes: each visible pane's number, large, in its centre; a digit (or a-z for
+    panes 10 to 35) chooses the pane and runs the template with its id."""
+
+    def __init__(self, choose: Callable[[Any], None] | None) -> None:
+        self.choose = choose
+
+    def draw(self, server: Any, client: Any, rows: list[list[Cell]], top: int, sx: int,
+             sy: int) -> None:
+        s = client.session
+        if s is None or s.curw is None:
+            return
+        w = s.curw.window
+        panes = [w.active] if w.zoomed and w.active is not None else list(w.panes)
+        for wp in panes:
+            self._pane(s, w, wp, rows, top, sx, sy)
+
+    @staticmethod
+    def _pane(s: Any, w: Any, wp: Any, rows: list[list[Cell]], top: int, sx: int,
+              sy: int) -> None:
+        area = len(rows)
+        if wp.xoff >= sx or wp.yoff >= sy:
+            return
+        xoff, yoff = wp.xoff, wp.yoff + top
+        psx = min(wp.sx, sx - wp.xoff)
+        psy = min(wp.sy, sy - wp.yoff)
+        px, py = psx // 2, psy // 2
+        pane = w.pane_index(wp)
+        buf = str(pane)
+        n = len(buf)
+        if psx < n:
+            return
+        colour = int(s.options.get("display-panes-colour"))
+        active = int(s.options.get("display-panes-active-colour"))
+        c = active if w.active is wp else colour
+        fgc, bgc = _colour_style(fg=c), _colour_style(bg=c)
+        rbuf = f"{wp.sx}x{wp.sy}"
+        lbuf = chr(ord("a") + pane - 10) if 9 < pane < 35 else ""
+
+        def put(x: int, y: int, text: str, style: tuple[int, int, int, int]) -> None:
+            if not 0 <= y < area:
+                return
+            row = rows[y]
+            for i, ch in enumerate(text):
+                if 0 <= x + i < len(row):
+                    row[x + i] = (ch, style)
+
+        if psx < n * 6 or psy < 5:
+            if psx >= n + len(lbuf) + 1:
+                n2 = n + len(lbuf) + 1
+                put(xoff + px - n2 // 2, yoff + py, buf + " " + lbuf, fgc)
+            else:
+                put(xoff + px - n // 2, yoff + py, buf, fgc)
+            return
+        px -= n * 3
+        py -= 2
+        for ch in buf:
+            digit = DIGITS[ord(ch) - 48]
+            for j in range(5):
+                for i in range(5):
+                    if digit[j][i] == "1":
+                        put(xoff + px + i, yoff + py + j, " ", bgc)
+            px += 6
+        if psy <= 6:
+            return
+        if psx >= len(rbuf):
+            put(xoff + psx - len(rbuf), yoff, rbuf, fgc)
+        if lbuf:
+            put(xoff + psx // 2 + n * 3 - len(lbuf) - 1, yoff + py + 5, lbuf, fgc)
+
+    def key(self, server: Any, client: Any, key: int) -> int:
+        if self.choose is None:
+            return -1
+        if ord("0") <= key <= ord("9"):
+            index = key - ord("0")
+        elif key & K.KEYC_MASK_MODIFIERS == 0 and ord("a") <= key & K.KEYC_MASK_KEY <= ord("z"):
+            index = 10 + (key & K.KEYC_MASK_KEY) - ord("a")
+        else:
+            return -1
+        s = client.session
+        if s is None or s.curw is None:
+            return 1
+        w = s.curw.window
+        wp = w.pane_at_index(index)
+        if wp is None:
+            return 1
+        if w.zoomed:
+            from .commands.layout_cmds import unzoom_window
+
+            unzoom_window(w)
+        self.choose(wp)
+        return 1

@@ -1,0 +1,704 @@
+"""The status-line prompt of an attached client (tmux's status_prompt_*), and prompt history.
+
+A client has at most one prompt (``client.prompt``). Keys reach it before the key tables, as in
+tmux, because the command that opened it may be waiting on the client's queue. Editing follows
+``status-keys`` (emacs, or vi translated onto the emacs actions); Enter hands the text to the
+prompt's callback, which returns 1 to keep the prompt open (the next of several ``-p`` prompts)
+or 0 to close it. History is the server's, one list per prompt type, as tmux keeps it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from . import keys as K
+from .format import EXPAND_TIME, format_width
+from .screen.cells import ATTR_REVERSE, char_width
+
+Cell = tuple[str, tuple[int, int, int, int]]
+
+TYPES = ("command", "search", "target", "window-target")
+COMMAND, SEARCH, TARGET, WINDOW_TARGET = range(4)
+
+SINGLE = 0x1
+NUMERIC = 0x2
+INCREMENTAL = 0x4
+NOFORMAT = 0x8
+KEY = 0x10
+
+LAYOUT_NAMES = ("even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled")
+
+#: Keys the vi entry mode hands to the emacs actions unchanged (status_prompt_translate_key).
+_VI_ENTRY_KEYS = frozenset((0x01, 0x03, 0x05, 0x07, 0x08, 0x09, 0x0B, 0x0E, 0x10, 0x14, 0x15,
+                            0x17, 0x19, 0x0A, 0x0D, K.KEYC_LEFT | K.KEYC_CTRL,
+                            K.KEYC_RIGHT | K.KEYC_CTRL, K.KEYC_BSPACE, K.KEYC_DC, K.KEYC_DOWN,
+                            K.KEYC_END, K.KEYC_HOME, K.KEYC_LEFT, K.KEYC_RIGHT, K.KEYC_UP))
+_VI_COMMAND_KEYS = {
+    ord("A"): K.KEYC_END, ord("$"): K.KEYC_END, ord("I"): K.KEYC_HOME, ord("0"): K.KEYC_HOME,
+    ord("^"): K.KEYC_HOME, ord("C"): 0x0B, ord("D"): 0x0B, K.KEYC_BSPACE: K.KEYC_BSPACE,
+    ord("X"): K.KEYC_BSPACE, ord("b"): ord("b") | K.KEYC_META, ord("B"): ord("B") | K.KEYC_VI,
+    ord("d"): 0x15, ord("e"): ord("e") | K.KEYC_VI, ord("E"): ord("E") | K.KEYC_VI,
+    ord("w"): ord("w") | K.KEYC_VI, ord("W"): ord("W") | K.KEYC_VI, ord("p"): 0x19,
+    ord("q"): 0x03, ord("s"): K.KEYC_DC, K.KEYC_DC: K.KEYC_DC, ord("x"): K.KEYC_DC,
+    K.KEYC_DOWN: K.KEYC_DOWN, ord("j"): K.KEYC_DOWN, K.KEYC_LEFT: K.KEYC_LEFT,
+    ord("h"): K.KEYC_LEFT, ord("a"): K.KEYC_RIGHT, K.KEYC_RIGHT: K.KEYC_RIGHT,
+    ord("l"): K.KEYC_RIGHT, K.KEYC_UP: K.KEYC_UP, ord("k"): K.KEYC_UP, 0x08: 0x08, 0x03: 0x03,
+    0x0A: 0x0A, 0x0D: 0x0D,
+}
+
+#: callback(client, text or None, done) -> 1 to keep the prompt, 0 to close it.
+Callback = Callable[[Any, "str | None", bool], int]
+
+
+def prompt_type(name: str) -> int:
+    """The index of a prompt type name, -1 for one tmux does not know."""
+    try:
+        return TYPES.index(name)
+    except ValueError:
+        return -1
+
+
+class History:
+    """The server's prompt history: one list per type, capped by ``prompt-history-limit``,
+    loaded from and saved to ``history-file`` when it is set."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+        self.lists: list[list[str]] = [[] for _ in TYPES]
+        self._loaded = False
+
+    def _file(self) -> str | None:
+        path = str(self.server.options.get("history-file") or "")
+        if not path:
+            return None
+        if path.startswith("/"):
+            return path
+        if not path.startswith("~/"):
+            return None
+        home = os.environ.get("HOME") or os.path.expanduser("~")
+        return home + path[1:]
+
+    def load(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        path = self._file()
+        if path is None:
+            return
+        try:
+            with open(path, encoding="utf-8", errors="surrogateescape") as f:
+                lines = f.read().split("\n")
+        except OSError:
+            return
+        for line in lines:
+            if not line:
+                continue
+            name, sep, rest = line.partition(":")
+            t = prompt_type(name) if sep else -1
+            if t < 0:
+                self.add(line, COMMAND, save=False)
+            else:
+                self.add(rest, t, save=False)
+
+    def save(self) -> None:
+        path = self._file()
+        if path is None:
+            return
+        try:
+            with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+                for t, items in enumerate(self.lists):
+                    for line in items:
+                        f.write(f"{TYPES[t]}:{line}\n")
+        except OSError:
+            pass
+
+    def add(self, line: str, t: int, save: bool = True) -> None:
+        """status_prompt_add_history: a repeat of the newest entry is not added again."""
+        self.load()
+        items = self.lists[t]
+        new = not (items and items[-1] == line)
+        limit = int(self.server.options.get("prompt-history-limit"))
+        if new:
+            items.append(line)
+        if len(items) > limit:
+            del items[:len(items) - limit]
+        if save:
+            self.save()
+
+    def clear(self, t: int | None = None) -> None:
+        for i in range(len(TYPES)):
+            if t is None or i == t:
+                self.lists[i] = []
+
+    def up(self, idx: list[int], t: int) -> str | None:
+        items = self.lists[t]
+        if not items or idx[t] == len(items):
+            return None
+        idx[t] += 1
+        return items[len(items) - idx[t]]
+
+    def down(self, idx: list[int], t: int) -> str:
+        items = self.lists[t]
+        if not items or idx[t] == 0:
+            return ""
+        idx[t] -= 1
+        if idx[t] == 0:
+            return ""
+        return items[len(items) - idx[t]]
+
+
+def history(server: Any) -> History:
+    h = getattr(server, "prompt_history", None)
+    if h is None:
+        h = server.prompt_history = History(server)
+        h.load()
+    return h
+
+
+def _is_space(ch: str) -> bool:
+    return ch == " "
+
+
+def _in_list(seps: str, ch: str) -> bool:
+    return len(ch) == 1 and ch.isascii() and ch in seps
+
+
+class Prompt:
+    """One client's prompt: the message, the text being edited and where the cursor is."""
+
+    def __init__(self, message: str, text: str, callback: Callback,
+                 free: Callable[[], None] | None, flags: int, ptype: int) -> None:
+        self.message = message
+        self.flags = flags
+        self.type = ptype
+        self.callback = callback
+        self.free = free
+        if flags & INCREMENTAL:
+            self.last: str | None = text
+            self.buffer: list[str] = []
+        else:
+            self.last = None
+            self.buffer = list(text)
+        self.index = len(self.buffer)
+        self.saved: list[str] | None = None
+        self.hindex = [0] * len(TYPES)
+        self.command_mode = False  # vi: PROMPT_COMMAND after Escape
+        self.cursor = 0
+
+    @property
+    def text(self) -> str:
+        return "".join(self.buffer)
+
+    def update(self, message: str, text: str) -> None:
+        self.message = message
+        self.buffer = list(text)
+        self.index = len(self.buffer)
+        self.hindex = [0] * len(TYPES)
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def cells(self, width: int, base: Any, command_style: Any) -> list[Cell]:
+        """The prompt row (status_prompt_redraw): message, then the text with a reversed
+        cell for the cursor, scrolled so the cursor stays on screen."""
+        from . import status
+
+        sty = command_style if self.command_mode else base
+        gc = (sty.attr, sty.fg, sty.bg, 0)
+        cursor_gc = (sty.attr ^ ATTR_REVERSE, sty.fg, sty.bg, 0)
+        row: list[Cell] = [(" ", gc)] * width
+        start = min(format_width(self.message), width)
+        if start:
+            row[:start] = status.draw(self.message, start, sty)[:start]
+        left = width - start
+        self.cursor = start
+        if left == 0:
+            return row
+        widths = [max(char_width(ch), 0) if not ch.isascii() else 1 for ch in self.buffer]
+        pcursor = sum(widths[:self.index])
+        pwidth = sum(widths)
+        if pcursor >= left:
+            offset = pcursor - left + 1
+            pwidth = left
+        else:
+            offset = 0
+        pwidth = min(pwidth, left)
+        self.cursor = start + self.index - offset
+        x = start
+        used = 0
+        i = 0
+        for i, ch in enumerate(self.buffer):
+            w = widths[i]
+            if used < offset:
+                used += w
+                continue
+            if used >= offset + pwidth:
+                break
+            used += w
+            if used > offset + pwidth:
+                break
+            style = cursor_gc if i == self.index else gc
+            row[x] = (ch, style)
+            if w == 2 and x + 1 < width:
+                row[x + 1] = ("", style)
+            x += w
+        else:
+            i = len(self.buffer)
+        if x < width and self.index >= i:
+            row[x] = (" ", cursor_gc)
+        return row
+
+    # -- editing -------------------------------------------------------------------------------
+
+    def _translate_vi(self, key: int) -> tuple[int, int]:
+        """vi keys onto emacs actions: (0 drop | 1 process | 2 append, key)."""
+        if not self.command_mode:
+            if key in _VI_ENTRY_KEYS:
+                return 1, key
+            if key == 0x1B:
+                self.command_mode = True
+                return 0, key
+            return 2, key
+        if key == K.KEYC_BSPACE:
+            return 1, K.KEYC_LEFT
+        if key in (ord("A"), ord("I"), ord("C"), ord("s"), ord("a")):
+            self.command_mode = False
+        elif key == ord("S"):
+            self.command_mode = False
+            return 1, 0x15
+        elif key in (ord("i"), 0x1B):
+            self.command_mode = False
+            return 0, key
+        new = _VI_COMMAND_KEYS.get(key)
+        if new is None:
+            return 0, key
+        return 1, new
+
+    def key(self, server: Any, client: Any, key: int) -> int:
+        """status_prompt_key: 0 when the key was used (or dropped), 1 when a numeric prompt
+        ended on a non-digit and the key should be handled as usual."""
+        if self.flags & KEY:
+            self.callback(client, K.key_to_string(key), True)
+            clear(server, client)
+            return 0
+        if self.flags & NUMERIC:
+            if ord("0") <= key <= ord("9"):
+                return self._append(server, client, key)
+            self.callback(client, self.text, True)
+            clear(server, client)
+            return 1
+        key &= ~K.KEYC_MASK_FLAGS
+        s = client.session
+        if s is not None and s.options.get("status-keys") == "vi":
+            what, key = self._translate_vi(key)
+            if what == 0:
+                _redraw(client)
+                return 0
+            if what == 2:
+                return self._append(server, client, key)
+        return self._process(server, client, key)
+
+    def _process(self, server: Any, client: Any, key: int) -> int:
+        buf = self.buffer
+        size = len(buf)
+        prefix = "="
+        seps = _separators(client)
+        changed = True
+        if key in (K.KEYC_LEFT, 0x02):
+            changed = False
+            if self.index > 0:
+                self.index -= 1
+        elif key in (K.KEYC_RIGHT, 0x06):
+            changed = False
+            if self.index < size:
+                self.index += 1
+        elif key in (K.KEYC_HOME, 0x01):
+            changed = False
+            self.index = 0
+        elif key in (K.KEYC_END, 0x05):
+            changed = False
+            self.index = size
+        elif key == 0x09:
+            changed = self._complete(server, client)
+            if not changed:
+                _redraw(client)
+                return 0
+        elif key in (K.KEYC_BSPACE, 0x08):
+            if self.index == 0:
+                changed = False
+            else:
+                del buf[self.index - 1]
+                self.index -= 1
+        elif key in (K.KEYC_DC, 0x04):
+            if self.index == size:
+                changed = False
+            else:
+                del buf[self.index]
+        elif key == 0x15:
+            buf.clear()
+            self.index = 0
+        elif key == 0x0B:
+            if self.index < size:
+                del buf[self.index:]
+            else:
+                changed = False
+        elif key == 0x17:
+            idx = self._word_start(seps)
+            self.saved = buf[idx:self.index]
+            del buf[idx:self.index]
+            self.index = idx
+        elif key in (K.KEYC_RIGHT | K.KEYC_CTRL, ord("f") | K.KEYC_META):
+            self._forward_word(False, seps)
+        elif key == ord("E") | K.KEYC_VI:
+            self._end_word("")
+        elif key == ord("e") | K.KEYC_VI:
+            self._end_word(seps)
+        elif key == ord("W") | K.KEYC_VI:
+            self._forward_word(True, "")
+        elif key == ord("w") | K.KEYC_VI:
+            self._forward_word(True, seps)
+        elif key == ord("B") | K.KEYC_VI:
+            self.index = self._word_start("")
+        elif key in (K.KEYC_LEFT | K.KEYC_CTRL, ord("b") | K.KEYC_META):
+            self.index = self._word_start(seps)
+        elif key in (K.KEYC_UP, 0x10):
+            line = history(server).up(self.hindex, self.type)
+            if line is None:
+                changed = False
+            else:
+                self.buffer = list(line)
+                self.index = len(self.buffer)
+        elif key in (K.KEYC_DOWN, 0x0E):
+            line = history(server).down(self.hindex, self.type)
+            self.buffer = list(line)
+            self.index = len(self.buffer)
+        elif key == 0x19:
+            changed = self._paste(server)
+        elif key == 0x14:
+            idx = self.index + 1 if self.index < size else self.index
+            if idx >= 2:
+                buf[idx - 2], buf[idx - 1] = buf[idx - 1], buf[idx - 2]
+                self.index = idx
+            else:
+                changed = False
+        elif key in (0x0D, 0x0A):
+            text = self.text
+            if text:
+                history(server).add(text, self.type)
+            if self.callback(client, text, True) == 0:
+                clear(server, client)
+            _redraw(client)
+            return 0
+        elif key in (0x1B, 0x03, 0x07):
+            if self.callback(client, None, True) == 0:
+                clear(server, client)
+            _redraw(client)
+            return 0
+        elif key in (0x12, 0x13):
+            if not self.flags & INCREMENTAL:
+                _redraw(client)
+                return 0
+            if not buf:
+                self.buffer = list(self.last or "")
+                self.index = len(self.buffer)
+            else:
+                prefix = "-" if key == 0x12 else "+"
+        else:
+            return self._append(server, client, key)
+        if not changed:
+            _redraw(client)
+            return 0
+        return self._changed(client, prefix)
+
+    def _changed(self, client: Any, prefix: str = "=") -> int:
+        _redraw(client)
+        if self.flags & INCREMENTAL and client.prompt is self:
+            self.callback(client, prefix + self.text, False)
+        return 0
+
+    def _append(self, server: Any, client: Any, key: int) -> int:
+        if key <= 0x1F or (K.KEYC_BASE <= key < K.KEYC_BASE_END):
+            return 0
+        if key <= 0x7F:
+            ch = chr(key)
+        elif K.is_unicode_key(key):
+            ch = K.key_to_char(key) or ""
+            if not ch:
+                return 0
+        else:
+            return 0
+        self.buffer.insert(self.index, ch)
+        self.index += 1
+        if self.flags & SINGLE:
+            if len(self.buffer) != 1:
+                clear(server, client)
+            elif self.callback(client, self.text, True) == 0:
+                clear(server, client)
+        return self._changed(client)
+
+    def _paste(self, server: Any) -> bool:
+        if self.saved is not None:
+            chars = list(self.saved)
+        else:
+            top = server.buffers.top()
+            if top is None:
+                return False
+            text = bytes(top.data).decode("utf-8", "surrogateescape")
+            chars = []
+            for ch in text:
+                if ord(ch) <= 31 or ord(ch) == 127 or 0xDC80 <= ord(ch) <= 0xDCFF:
+                    break
+                chars.append(ch)
+        if not chars:
+            return False
+        self.buffer[self.index:self.index] = chars
+        self.index += len(chars)
+        return True
+
+    def _word_start(self, seps: str) -> int:
+        """status_prompt_backward_word (and C-w's start of the word before the cursor)."""
+        buf = self.buffer
+        idx = self.index
+        while idx != 0:
+            idx -= 1
+            if not _is_space(buf[idx]):
+                break
+        word_is_seps = idx < len(buf) and _in_list(seps, buf[idx])
+        while idx != 0:
+            idx -= 1
+            if _is_space(buf[idx]) or word_is_seps != _in_list(seps, buf[idx]):
+                idx += 1
+                break
+        return idx
+
+    def _forward_word(self, vi: bool, seps: str) -> None:
+        buf = self.buffer
+        size = len(buf)
+        idx = self.index
+        if not vi:
+            while idx != size and _is_space(buf[idx]):
+                idx += 1
+        if idx == size:
+            self.index = idx
+            return
+        word_is_seps = _in_list(seps, buf[idx]) and not _is_space(buf[idx])
+        while True:
+            idx += 1
+            if idx < size and _is_space(buf[idx]):
+                if vi:
+                    while idx != size and _is_space(buf[idx]):
+                        idx += 1
+                break
+            if idx == size or word_is_seps != _in_list(seps, buf[idx]):
+                break
+        self.index = idx
+
+    def _end_word(self, seps: str) -> None:
+        buf = self.buffer
+        size = len(buf)
+        idx = self.index
+        if idx == size:
+            return
+        while True:
+            idx += 1
+            if idx == size:
+                self.index = idx
+                return
+            if not _is_space(buf[idx]):
+                break
+        word_is_seps = _in_list(seps, buf[idx])
+        while True:
+            idx += 1
+            if idx == size:
+                break
+            if _is_space(buf[idx]) or word_is_seps != _in_list(seps, buf[idx]):
+                break
+        self.index = idx - 1
+
+    # -- completion (status_prompt_replace_complete / status_prompt_complete) ----------------
+
+    def _word_bounds(self) -> tuple[int, int]:
+        """The word around the cursor; the end of the text acts as tmux's terminator."""
+        buf = self.buffer
+        size = len(buf)
+
+        def sp(i: int) -> bool:
+            return i < size and buf[i] == " "
+
+        idx = self.index - 1 if self.index else 0
+        first = idx
+        while first > 0 and not sp(first):
+            first -= 1
+        while first < size and sp(first):
+            first += 1
+        last = idx
+        while last < size and not sp(last):
+            last += 1
+        while last > 0 and sp(last):
+            last -= 1
+        if last < size:
+            last += 1
+        return first, last
+
+    def _complete(self, server: Any, client: Any) -> bool:
+        first, last = self._word_bounds()
+        if last < first:
+            return False
+        word = "".join(self.buffer[first:last])
+        out = complete(server, client, self, word, first)
+        if out is None:
+            return False
+        self.buffer[first:last] = list(out)
+        self.index = first + len(out)
+        return True
+
+
+def _separators(client: Any) -> str:
+    s = client.session
+    return str(s.options.get("word-separators")) if s is not None else ""
+
+
+def _common_prefix(words: list[str]) -> str | None:
+    if not words:
+        return None
+    return os.path.commonprefix(words)
+
+
+def complete_list(server: Any, word: str, at_start: bool) -> list[str]:
+    """Command names and aliases (and command-alias names), then option and layout names
+    unless the word starts the line."""
+    from .commands.registry import table
+    from .options_table import OPTION_TABLE
+
+    out: list[str] = []
+
+    def add(name: str) -> None:
+        if name not in out:
+            out.append(name)
+
+    for row in table():
+        if row.name.startswith(word):
+            add(row.name)
+        if row.alias and row.alias.startswith(word):
+            add(row.alias)
+    aliases = server.options.get("command-alias")
+    if isinstance(aliases, dict):
+        aliases = [aliases[k] for k in sorted(aliases)]
+    for value in aliases or ():
+        name, eq, _ = str(value).partition("=")
+        if eq and name.startswith(word):
+            add(name)
+    if at_start:
+        return out
+    for oe in OPTION_TABLE:
+        if oe.name.startswith(word):
+            add(oe.name)
+    for name in LAYOUT_NAMES:
+        if name.startswith(word):
+            add(name)
+    return out
+
+
+def complete(server: Any, client: Any, p: Prompt, word: str, offset: int) -> str | None:
+    """What Tab puts in place of ``word``: one match and a space, or the matches' common
+    prefix; sessions for ``-t``/``-s`` words and target prompts. tmux opens a menu for
+    several matches; hmux keeps the common prefix only."""
+    targets = p.type in (TARGET, WINDOW_TARGET)
+    if not word and not targets:
+        return None
+    out: str | None
+    if not targets and not word.startswith("-t") and not word.startswith("-s"):
+        words = complete_list(server, word, offset == 0)
+        if not words:
+            out = None
+        elif len(words) == 1:
+            out = words[0] + " "
+        else:
+            out = _common_prefix(words)
+    else:
+        if targets:
+            s, flag = word, ""
+        else:
+            s, flag = word[2:], word[1]
+        if p.type == WINDOW_TARGET or ":" in s:
+            out = None  # tmux shows a window menu here
+        else:
+            names = []
+            for sess in server.model.sorted_sessions():
+                if not s or sess.name.startswith(s):
+                    names.append(f"{sess.name}:")
+                elif s.startswith("$"):
+                    n = str(sess.id)
+                    if len(s) == 1 or n.startswith(s[1:]):
+                        names.append(f"${n}:")
+            out = _common_prefix(names)
+            if out is not None and flag:
+                out = f"-{flag}{out}"
+    if out is not None and out == word:
+        return None
+    return out
+
+
+# -- the client's prompt -------------------------------------------------------------------------
+
+def _redraw(client: Any) -> None:
+    a = getattr(client, "attached", None)
+    if a is not None:
+        a.redraw()
+
+
+def expand(server: Any, client: Any, st: Any, text: str) -> str:
+    from . import format as F
+    from .formats_vars import ModelContext
+
+    ctx = ModelContext(server, client, getattr(st, "s", None), getattr(st, "wl", None),
+                       getattr(st, "wp", None))
+    if st is None and client is not None and client.session is not None:
+        s = client.session
+        ctx = ModelContext(server, client, s, s.curw,
+                           s.curw.window.active if s.curw is not None else None)
+    return F.expand(text, ctx, flags=EXPAND_TIME)
+
+
+def set_prompt(server: Any, client: Any, st: Any, message: str, text: str | None,
+               callback: Callback, free: Callable[[], None] | None, flags: int,
+               ptype: int) -> Prompt:
+    """status_prompt_set: replaces any prompt and message; formats in both are expanded."""
+    text = text or ""
+    if not flags & NOFORMAT:
+        text = expand(server, client, st, text)
+    client.message_text = None
+    clear(server, client)
+    p = Prompt(expand(server, client, st, message), text, callback, free, flags, ptype)
+    client.prompt = p
+    _redraw(client)
+    if flags & INCREMENTAL:
+        callback(client, "=", False)
+    return p
+
+
+def update(server: Any, client: Any, message: str, text: str) -> None:
+    """status_prompt_update: the next prompt of several."""
+    p = getattr(client, "prompt", None)
+    if p is None:
+        return
+    p.update(expand(server, client, None, message), expand(server, client, None, text))
+    _redraw(client)
+
+
+def clear(server: Any, client: Any) -> None:
+    """status_prompt_clear: the prompt's free callback runs (a waiting command continues)."""
+    p = getattr(client, "prompt", None)
+    if p is None:
+        return
+    client.prompt = None
+    if p.free is not None:
+        p.free()
+    a = getattr(client, "attached", None)
+    if a is not None:
+        a.redraw(full=True)
+
+
+__all__ = ["History", "Prompt", "clear", "complete", "history", "prompt_type", "set_prompt",
+           "update"]
