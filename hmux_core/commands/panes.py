@@ -365,7 +365,9 @@ def _keys_to_mode(item: CmdItem, wp: Any, keys: list[str], repeat: int) -> int:
                 break
             table = mode.key_table()
             if table is None:
-                mode.key(item.target_client, key)
+                tc = item.target_client
+                if tc is not None and getattr(tc, "session", None) is not None:
+                    mode.key(tc, key)  # window_pane_key: only with a client
                 continue
             bd = mode_key_binding(kt, table, key)
             if bd is not None:
