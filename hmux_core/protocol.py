@@ -125,6 +125,8 @@ class Decoder:
             self.fds.extend(fds)
 
     def messages(self) -> list[Message]:
+        """Complete frames so far. On ProtocolError the fds of frames decoded before the bad
+        one go back to ``fds``, so ``close_fds`` still closes every fd the peer passed."""
         out: list[Message] = []
         buf = self.buf
         pos = 0
@@ -132,12 +134,14 @@ class Decoder:
             mtype, raw, peerid, _pid = HEADER.unpack_from(buf, pos)
             length = raw & 0xFFFF
             if length < HEADER_SIZE or length > MAX_IMSGSIZE or (raw & 0x7FFE0000):
+                self._give_back(out)
                 raise ProtocolError(f"bad frame length {raw:#x}")
             if len(buf) - pos < length:
                 break
             fd = None
             if raw & FD_FLAGS:
                 if not self.fds:
+                    self._give_back(out)
                     raise ProtocolError("fd flag without a passed fd")
                 fd = self.fds.pop(0)
             out.append(Message(mtype, bytes(buf[pos + HEADER_SIZE : pos + length]), peerid, fd))
@@ -145,6 +149,9 @@ class Decoder:
         if pos:
             del buf[:pos]
         return out
+
+    def _give_back(self, out: list[Message]) -> None:
+        self.fds[:0] = [m.fd for m in out if m.fd is not None]
 
     def close_fds(self) -> None:
         import os
