@@ -65,6 +65,14 @@ class Engine(Protocol):
     history_limit: int  # writable: history-limit changes apply to new lines
     revision: int  # bumped on every feed() that changed something
 
+    # -- answers only the pane can give (optional: an engine without them ignores the query) ----
+    #: ``(palette_fg, palette_bg) -> (fg, bg)``: tmux's tty_default_colours, window-style and
+    #: window-active-style over the pane's palette, for OSC 10/11 ``?`` (no reply for default 8).
+    #: default_colours: Callable[[int, int], tuple[int, int]] | None
+    #: ``() -> bytes | None``: the top paste buffer for OSC 52 ``?``, None unless
+    #: set-clipboard is on. The reply is queued in order with the engine's other replies.
+    #: clipboard_query: Callable[[], bytes | None] | None
+
     # -- pane options the model keeps in sync ---------------------------------------------------
     scroll_on_clear: bool  # scroll-on-clear: ED 2 moves the screen into history
     alternate_screen: bool  # alternate-screen: 1049/47/1047 are honoured
@@ -92,8 +100,10 @@ class Engine(Protocol):
 
     def take_events(self) -> list[tuple[str, object]]:
         """Events since the last call: ("bell", None), ("title", str), ("path", str),
-        ("rename", str) for ``ESC k name ESC \\`` (apply only if allow-rename), and
-        ("clipboard", str) with the raw OSC 52 payload (apply per set-clipboard)."""
+        ("rename", str) for ``ESC k name ESC \\`` (apply only if allow-rename),
+        ("clipboard", str) with the raw OSC 52 payload ``Pc;base64`` (apply per set-clipboard;
+        queries are answered through ``clipboard_query`` instead), and ("passthrough", bytes)
+        with the undoubled payload of ``DCS tmux; ... ST`` (forward per allow-passthrough)."""
 
     def take_dirty(self) -> set[int]:
         """Visible rows changed since the last call, for the renderer."""

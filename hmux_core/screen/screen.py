@@ -12,10 +12,12 @@ character survives escape sequences, a bad continuation byte drops the whole att
 
 from __future__ import annotations
 
+import base64
 import logging
 import re
 from array import array
 from collections import deque
+from collections.abc import Callable
 from itertools import islice
 
 from .cells import (
@@ -248,6 +250,12 @@ class Screen:
         self.palette: dict[int, int] = {}
         self.default_fg = 8
         self.default_bg = 8
+        #: Set by the pane: tmux's tty_default_colours (window-style over the palette) for
+        #: OSC 10/11 queries; without it the palette's own colours answer.
+        self.default_colours: Callable[[int, int], tuple[int, int]] | None = None
+        #: Set by the pane: the top paste buffer for an OSC 52 query, or None when
+        #: set-clipboard is not on (then the query is ignored, as tmux does).
+        self.clipboard_query: Callable[[], bytes | None] | None = None
         self._alt: dict | None = None
         self.alternate_saved_x = UINT_MAX
         self.alternate_saved_y = UINT_MAX
@@ -576,16 +584,25 @@ class Screen:
                     self._set_state(GROUND)
                 continue
             if st == DCS_HANDLER:
+                # tmux keeps every byte of the string (passthrough needs it) up to an ESC
                 j = s.find("\x1b", pos)
                 if j < 0:
+                    self._collect(s[pos:])
                     return n
+                if j > pos:
+                    self._collect(s[pos:j])
                 pos = j + 1
                 self._st = DCS_ESCAPE
                 continue
             c = s[pos]
             pos += 1
             if st == DCS_ESCAPE:
-                self._st = GROUND if c == "\\" else DCS_HANDLER
+                if c == "\\":
+                    self._st = GROUND
+                    self._dcs_dispatch()
+                else:  # ESC ESC is one ESC of the payload; ESC x keeps only x, as tmux
+                    self._collect(c)
+                    self._st = DCS_HANDLER
                 continue
             o = ord(c)
             if o == 0x1B:
@@ -673,6 +690,7 @@ class Screen:
                     else:
                         self._st = DCS_IGNORE
                 else:
+                    self._collect(c)
                     self._st = DCS_HANDLER
             elif st == DCS_INTER:
                 if o <= 0x2F:
@@ -680,8 +698,21 @@ class Screen:
                 elif o <= 0x3F:
                     self._st = DCS_IGNORE
                 else:
+                    self._collect(c)
                     self._st = DCS_HANDLER
         return n
+
+    def _dcs_dispatch(self) -> None:
+        """input_dcs_dispatch: only ``DCS tmux; payload ST`` means anything (passthrough).
+
+        The payload goes out as a ``("passthrough", bytes)`` event; whether it reaches the
+        outer terminals (allow-passthrough) is the server's decision.
+        """
+        if self._f_discard:
+            return
+        data = "".join(self._f_input)
+        if data.startswith("tmux;"):
+            self._events.append(("passthrough", data[5:].encode("latin-1")))
 
     def _f_add_interm(self, c: str) -> None:
         if len(self._f_interm) == 3:
@@ -1312,7 +1343,12 @@ class Screen:
         elif option == 104:
             self._osc_104(p)
         elif option == 10 or option == 11:
-            if p != "?":
+            if p == "?":
+                fg, bg = self.default_fg, self.default_bg
+                if self.default_colours is not None:
+                    fg, bg = self.default_colours(fg, bg)
+                self._colour_reply(option, fg if option == 10 else bg, bel)
+            else:
                 c = _parse_colour(p)
                 if c != -1:
                     if option == 10:
@@ -1334,7 +1370,15 @@ class Screen:
         elif option == 112 and not p:
             self.cursor_colour = -1
         elif option == 52:
-            self._events.append(("clipboard", p))
+            data = p.partition(";")[2]
+            if data == "?":
+                if self.clipboard_query is not None:
+                    buf = self.clipboard_query()
+                    if buf is not None:
+                        end = b"\007" if bel else b"\033\\"
+                        self._replies += b"\033]52;;" + base64.b64encode(buf) + end
+            elif data:
+                self._events.append(("clipboard", p))
 
     def _set_title(self, raw: str) -> None:
         title = _valid_text(raw)

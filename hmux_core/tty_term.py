@@ -1,0 +1,99 @@
+"""What an attached client's terminal can do: its terminfo entry plus tmux's terminal features.
+
+tmux 3.3a decides whether to send a title, a clipboard write or anything else optional to a
+client's terminal from the terminal's capabilities: the terminfo entry for the client's TERM,
+with the features of ``terminal-features`` (and the client's ``-T`` features) applied over it,
+and ``bpaste,focus,title`` added for any VT100-like terminal (tty-term.c). Only the capabilities
+hmux draws with are kept here. terminal-overrides and the features tmux 3.3a learns from the
+terminal's own DA/XTVERSION replies are not applied (docs/terminal.md).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import re
+import subprocess
+
+#: tty-features.c's table order: bit ``i`` of MSG_IDENTIFY_FEATURES is feature ``FEATURES[i]``.
+FEATURES = ("256", "bpaste", "ccolour", "clipboard", "cstyle", "extkeys", "focus", "margins",
+            "mouse", "osc7", "overline", "rectfill", "RGB", "strikethrough", "sync", "title",
+            "usstyle")
+#: The capabilities a feature sets, for those hmux uses.
+FEATURE_CAPS = {
+    "title": {"tsl": "\033]0;", "fsl": "\007"},
+    "clipboard": {"Ms": "\033]52;%p1%s;%p2%s\007"},
+}
+_WANTED = ("clear", "tsl", "fsl", "Ms")
+_ESCAPES = {"E": "\033", "e": "\033", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f",
+            "s": " ", "0": "\200", "\\": "\\", ",": ",", ":": ":", "^": "^", "l": "\n"}
+
+
+def _unescape(v: str) -> str:
+    """infocmp's string syntax (``\\E``, ``^G``, ``\\072``) to the bytes it means."""
+    def one(m: re.Match) -> str:
+        s = m.group(0)
+        if s[0] == "^":
+            return "\177" if s[1] == "?" else chr(ord(s[1].upper()) & 0x1F)
+        if s[1:].isdigit():
+            return chr(int(s[1:], 8))
+        return _ESCAPES.get(s[1], s[1])
+    return re.sub(r"\\[0-7]{3}|\\.|\^.", one, v)
+
+
+@functools.lru_cache(maxsize=32)
+def terminfo(term: str) -> tuple[tuple[str, str], ...]:
+    """The capabilities we use from ``term``'s terminfo entry (flags map to "")."""
+    try:
+        p = subprocess.run(["infocmp", "-1", "-x", term], capture_output=True, text=True,
+                           timeout=5, errors="surrogateescape")
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    if p.returncode != 0:
+        return ()
+    caps = []
+    for line in p.stdout.splitlines():
+        line = line.strip().rstrip(",")
+        if not line or line.startswith("#") or "|" in line:
+            continue
+        name, eq, value = line.partition("=")
+        if name in _WANTED:
+            caps.append((name, _unescape(value) if eq else ""))
+        elif name == "XT" and not eq:
+            caps.append(("XT", ""))
+    return tuple(caps)
+
+
+def capabilities(term: str, terminal_features: list[str], client_features: int = 0
+                 ) -> dict[str, str]:
+    """tty_term_create's result for the capabilities hmux uses (tsl, fsl, Ms)."""
+    caps = dict(terminfo(term))
+    feats: set[str] = {f for i, f in enumerate(FEATURES) if client_features & (1 << i)}
+    for entry in terminal_features:
+        pattern, _, rest = str(entry).partition(":")
+        if pattern and fnmatch.fnmatchcase(term, pattern):
+            feats.update(x for x in rest.split(":") if x)
+    if "XT" in caps or caps.get("clear", "").startswith("\033["):
+        feats.update(("bpaste", "focus", "title"))
+    for f in feats:
+        caps.update(FEATURE_CAPS.get(f, {}))
+    return caps
+
+
+def title_sequence(caps: dict[str, str], title: str) -> bytes | None:
+    """tty_set_title: tsl, the title, fsl; None if the terminal cannot set one."""
+    tsl, fsl = caps.get("tsl"), caps.get("fsl")
+    if not tsl or not fsl:
+        return None
+    return (tsl + title + fsl).encode("utf-8", "surrogateescape")
+
+
+def selection_sequence(caps: dict[str, str], data: bytes) -> bytes | None:
+    """tty_set_selection: Ms with an empty selection parameter and the base64 data."""
+    import base64
+
+    ms = caps.get("Ms")
+    if not ms:
+        return None
+    out = ms.replace("%p1%s", "", 1).replace("%p2%s", base64.b64encode(data).decode(), 1)
+    return out.encode("latin-1", "replace")
