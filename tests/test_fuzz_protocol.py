@@ -130,6 +130,24 @@ def _try_decode(data: bytes) -> list[P.Message]:
         return []
 
 
+LIVE_FRAMES = st.lists(frames(), min_size=1, max_size=10)
+
+
+def garbage_client(hmux, seq, identified: bool) -> None:
+    """One connection sending ``seq`` (after a real identify if asked), then EOF."""
+    sock = _connect(hmux)
+    try:
+        if identified:
+            _identify(sock)
+        try:
+            _send_all(sock, seq)
+        except OSError:
+            pass  # the server may drop us mid-sequence: that is the point
+        _drain(sock)
+    finally:
+        sock.close()
+
+
 LIVE = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 
 
@@ -141,19 +159,9 @@ def test_live_server_survives_framed_garbage(hmux):
     count = [0]
 
     @LIVE
-    @given(st.lists(frames(), min_size=1, max_size=10), st.booleans())
+    @given(LIVE_FRAMES, st.booleans())
     def one_client(seq, identified):
-        sock = _connect(hmux)
-        try:
-            if identified:
-                _identify(sock)
-            try:
-                _send_all(sock, seq)
-            except OSError:
-                pass  # the server may drop us mid-sequence: that is the point
-            _drain(sock)
-        finally:
-            sock.close()
+        garbage_client(hmux, seq, identified)
         count[0] += 1
 
     one_client()
