@@ -15,6 +15,7 @@ from typing import Any
 
 import trio
 
+from . import escapes
 from . import keys as K
 from .render import Renderer
 from .tty import Tty
@@ -103,7 +104,8 @@ class Attached:
                 self.tty.blocked = False
                 self.renderer.invalidate()
             try:
-                data = self.renderer.frame(self.server, self.client, self.tty.sx, self.tty.sy)
+                data = escapes.client_title(self.server, self)  # set-titles, when it changed
+                data += self.renderer.frame(self.server, self.client, self.tty.sx, self.tty.sy)
             except Exception:
                 self.server.log_exception("drawing failed")
                 data = b""

@@ -27,6 +27,7 @@ from typing import Any
 
 import trio
 
+from . import escapes
 from . import protocol as P
 from . import target as T
 from .commands.grammar import CommandError
@@ -948,6 +949,7 @@ class Server:
     def start_pane(self, pane: Any) -> None:
         pane.on_exit = self.pane_exited
         pane.on_output = self.pane_output
+        escapes.attach(self, pane)
         assert self.nursery is not None
         pane.start(self.nursery)
         self.notify("pane-created", {"pane": pane})
@@ -959,6 +961,9 @@ class Server:
                 self.notify("bell", {"pane": pane})
             elif name == "title":
                 self.notify("pane-title-changed", {"pane": pane, "title": value})
+                self.redraw_clients(pane.window)  # borders, status line and set-titles show it
+            else:
+                escapes.apply(self, pane, name, value)
 
     # -- model operations with server-side effects (server-fn.c) -------------------------------
 

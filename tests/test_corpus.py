@@ -81,6 +81,7 @@ def replays(tmp_path_factory) -> dict[str, dict[str, dict[str, str]]]:
     out = {}
     for kind, argv0 in (("tmux", [TMUX]), ("hmux", HMUX)):
         env = base_env(sock)
+        env["HMUX_ENGINE"] = os.environ.get("HMUX_ENGINE", "python")  # tmux's input.c, ported
         m = Mux(argv0, ["-L", kind[0] + uuid.uuid4().hex[:8]], env, cwd=env["HOME"])
         try:
             out[kind] = _replay(m, cases)

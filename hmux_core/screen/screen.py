@@ -2710,7 +2710,10 @@ def _parse_colour(p: str) -> int:
     m = re.fullmatch(r"#([0-9a-fA-F]{4})([0-9a-fA-F]{4})([0-9a-fA-F]{4})", p)
     if m:
         return colour_rgb(*(int(x, 16) >> 8 for x in m.groups()))
-    return -1
+    from ..options_table import COLOUR_NAMES  # colour_byname: X11 names, spaces trimmed
+
+    rgb = COLOUR_NAMES.get(p.strip(" ").lower())
+    return -1 if rgb is None else colour_rgb(rgb >> 16, (rgb >> 8) & 0xFF, rgb & 0xFF)
 
 
 _CSI = {

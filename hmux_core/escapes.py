@@ -1,0 +1,162 @@
+"""What the server does with what a pane's program asked of its terminal.
+
+The emulator only parses; these are the effects tmux 3.3a gives the sequences that reach beyond
+the pane (input.c, server-client.c, tty.c): ``ESC k name ST`` renames the window when
+allow-rename is on, OSC 52 becomes a paste buffer and a clipboard write on the clients'
+terminals when set-clipboard is on, ``DCS tmux; ... ST`` goes to the terminals of the clients
+showing the pane when allow-passthrough is on, OSC 10/11/52 queries are answered from the pane's
+styles and the top buffer, and set-titles puts set-titles-string on the client's terminal.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Any
+
+from . import tty_term
+
+_B64 = re.compile(rb"[A-Za-z0-9+/]*={0,2}")
+
+
+def attach(server: Any, pane: Any) -> None:
+    """Give the pane's emulator the answers only the server has (optional engine hooks)."""
+    scr = pane.screen
+    try:
+        scr.default_colours = lambda fg, bg: default_colours(pane, fg, bg)
+        scr.clipboard_query = lambda: clipboard_query(server)
+    except AttributeError:  # an engine without the hooks leaves those queries unanswered
+        pass
+
+
+def default_colours(pane: Any, fg: int, bg: int) -> tuple[int, int]:
+    """tty_default_colours: window-active-style (active pane) or window-style over the palette."""
+    def over(name: str) -> tuple[int, int]:
+        st = pane.options.get_style(name)
+        if st is None:
+            return fg, bg
+        return (st.fg if st.fg != 8 else fg, st.bg if st.bg != 8 else bg)
+
+    plain = over("window-style")
+    if pane.window.active is pane:
+        active = over("window-active-style")
+        return (active[0] if active[0] != 8 else plain[0], active[1] if active[1] != 8 else plain[1])
+    return plain
+
+
+def clipboard_query(server: Any) -> bytes | None:
+    if str(server.options.get("set-clipboard")) != "on":
+        return None
+    top = server.buffers.top()
+    return top.data if top is not None else b""
+
+
+def apply(server: Any, pane: Any, name: str, value: Any) -> None:
+    """One event from the pane's emulator (the bell and title events stay with the server)."""
+    if name == "rename":
+        rename(server, pane, value)
+    elif name == "clipboard":
+        clipboard(server, pane, value)
+    elif name == "passthrough":
+        if pane.options.get("allow-passthrough"):
+            for a in viewers(server, pane):
+                a.tty.write(value)
+
+
+def rename(server: Any, pane: Any, name: str) -> None:
+    """input_exit_rename: the window's name, or back to automatic naming for an empty one."""
+    if not pane.options.get("allow-rename"):
+        return
+    w = pane.window
+    if not name:
+        if w.options.has_local("automatic-rename"):
+            w.options.unset("automatic-rename")
+        if not w.options.get("automatic-rename"):
+            w.name = ""
+        else:
+            return
+    else:
+        w.options.set("automatic-rename", False)
+        w.name = name
+    server.notify("window-renamed", {"window": w})
+    server.redraw_clients(w)
+
+
+def decode_clipboard(payload: str) -> bytes | None:
+    """input_osc_52's decoding: ``Pc;data``, data base64 as b64_pton takes it (spaces skipped)."""
+    data = payload.partition(";")[2]
+    raw = re.sub(r"\s", "", data).encode("latin-1", "replace")
+    if (len(data) // 4) * 3 == 0 or not _B64.fullmatch(raw):
+        return None
+    try:
+        out = base64.b64decode(raw + b"=" * (-len(raw) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    return out if len(out) <= (len(data) // 4) * 3 else None
+
+
+def clipboard(server: Any, pane: Any, payload: str) -> None:
+    """OSC 52 with set-clipboard on: the terminals of the pane's clients, a hook, a buffer."""
+    if str(server.options.get("set-clipboard")) != "on":
+        return
+    data = decode_clipboard(payload)
+    if data is None:
+        return
+    set_selection(server, data, viewers(server, pane))
+    server.notify("pane-set-clipboard", {"pane": pane})
+    server.buffers.add(data)
+
+
+def set_selection(server: Any, data: bytes, clients: list[Any]) -> None:
+    """tty_set_selection on each client whose terminal has Ms."""
+    for a in clients:
+        seq = tty_term.selection_sequence(caps(server, a), data)
+        if seq is not None:
+            a.tty.write(seq)
+
+
+def viewers(server: Any, pane: Any) -> list[Any]:
+    """The attached clients that show ``pane`` now (tty_write's screen_write_set_client_cb)."""
+    out = []
+    w = pane.window
+    for c in server.clients:
+        a = getattr(c, "attached", None)
+        s = c.session
+        if a is None or s is None or s.curw is None or s.curw.window is not w:
+            continue
+        if getattr(a, "suspended", False) or a.tty.closed:
+            continue
+        if w.zoomed and w.active is not pane:
+            continue
+        out.append(a)
+    return out
+
+
+def caps(server: Any, attached: Any) -> dict[str, str]:
+    """The client's terminal capabilities, worked out once per attach."""
+    got = getattr(attached, "term_caps", None)
+    if got is None:
+        c = attached.client
+        feats = server.options.get_array("terminal-features") or {}
+        got = tty_term.capabilities(getattr(c, "term", "") or "unknown", list(feats.values()),
+                                    getattr(c, "features", 0) or 0)
+        attached.term_caps = got
+    return got
+
+
+def client_title(server: Any, attached: Any) -> bytes:
+    """server_client_set_title: set-titles-string for the client, sent when it changed."""
+    c = attached.client
+    s = c.session
+    if s is None or s.curw is None or not s.options.get("set-titles"):
+        return b""
+    from .format import EXPAND_TIME, expand
+    from .formats_vars import context_for
+
+    ctx = context_for(server, c, s, s.curw, s.curw.window.active)
+    title = expand(str(s.options.get("set-titles-string")), ctx, flags=EXPAND_TIME)
+    if title == getattr(attached, "title", None):
+        return b""
+    attached.title = title
+    return tty_term.title_sequence(caps(server, attached), title) or b""

@@ -1,0 +1,214 @@
+"""Escape sequences that reach beyond the pane, hmux against tmux 3.3a.
+
+Queries: a probe program in a pane sends each query and writes down the exact bytes it reads
+back; the files from hmux and tmux must be equal. Names, clipboard and hooks are read back with
+commands. What goes to the outer terminal (passthrough, set-titles, clipboard writes) is seen
+from an outer tmux server whose pane is the attached client's terminal: the outer pane's title
+and buffers show what arrived.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+
+import pytest
+from harness import HMUX, TMUX, Mux, base_env, wait_for
+
+PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "query_probe.py")
+
+
+@pytest.fixture(autouse=True)
+def _python_engine(hmux):
+    """The tmux-faithful engine: what these tests hold hmux to is tmux 3.3a's input.c."""
+    hmux.env["HMUX_ENGINE"] = "python"
+
+
+def _probe(m: Mux, tmp: str, tag: str, *setup: list[str]) -> str:
+    out = os.path.join(tmp, f"{tag}.replies")
+    m.ok("new-session", "-d", "-s", "q", "-x", "80", "-y", "24", "exec sleep 100000")
+    for cmd in setup:
+        m.ok(*cmd)
+    m.ok("new-window", "-t", "q:1", f"{sys.executable} {PROBE} {out}; exec sleep 100000")
+    wait_for(lambda: os.path.exists(out), timeout=60)
+    with open(out) as f:
+        return f.read()
+
+
+SETUPS = {
+    "defaults": [],
+    "styles and clipboard": [
+        ["set", "-s", "set-clipboard", "on"], ["set-buffer", "clip board"],
+        ["set", "-g", "window-style", "fg=colour100,bg=#102030"],
+        ["set", "-g", "window-active-style", "bg=blue"],
+    ],
+    "empty clipboard, inactive style": [
+        ["set", "-s", "set-clipboard", "on"], ["set", "-g", "window-style", "bg=red"],
+        ["set", "-g", "allow-passthrough", "on"],
+    ],
+}
+
+
+@pytest.mark.parametrize("setup", list(SETUPS))
+def test_query_replies_match_tmux(hmux, tmux, tmp_path, setup):
+    want = _probe(tmux, str(tmp_path), "tmux", *SETUPS[setup])
+    got = _probe(hmux, str(tmp_path), "hmux", *SETUPS[setup])
+    assert "DA2: b'\\x1b[>84;0;0c'" in want and "TIMEOUT" not in want
+    assert got == want
+
+
+def _run(m: Mux, script: str, *setup: list[str]) -> None:
+    m.ok("new-session", "-d", "-s", "e", "-x", "80", "-y", "24", "exec sleep 100000")
+    for cmd in setup:
+        m.ok(*cmd)
+    m.ok("new-window", "-d", "-t", "e:1", f"{script}; exec sleep 100001")
+    wait_for(lambda: m.ok("display", "-p", "-t", "e:1", "#{pane_current_command}") == "sleep\n")
+
+
+NAME = "#{window_name} auto=#{automatic-rename} title=#{pane_title}"
+
+
+@pytest.mark.parametrize("allow", ["on", "off"])
+def test_esc_k_names_the_window_with_allow_rename(hmux, tmux, allow):
+    results = []
+    for m in (tmux, hmux):
+        _run(m, r"printf '\033kmy name\033\\\033]2;the title\007'",
+             ["set", "-g", "allow-rename", allow], ["set", "-g", "automatic-rename", "off"])
+        results.append(m.ok("display", "-p", "-t", "e:1", NAME))
+    assert results[0] == results[1]
+    assert ("my name" in results[0]) == (allow == "on")
+    assert "title=the title" in results[0]
+
+
+def test_esc_k_empty_restores_automatic_naming(hmux, tmux):
+    results = []
+    for m in (tmux, hmux):
+        _run(m, r"printf '\033kfirst\033\\'", ["set", "-g", "allow-rename", "on"])
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "e:1", "#{window_name}") == "first\n")
+        m.ok("respawn-pane", "-k", "-t", "e:1", r"printf '\033k\033\\'; exec sleep 100002")
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "e:1", "#{window_name}") == "sleep\n")
+        results.append(m.ok("display", "-p", "-t", "e:1", "#{automatic-rename}")
+                       + m.ok("show", "-w", "-t", "e:1"))  # the local value is gone again
+    assert results[0] == results[1]
+    assert results[0].startswith("1\n") and "automatic-rename" not in results[0]
+
+
+@pytest.mark.parametrize("mode", ["on", "external", "off"])
+def test_osc52_into_a_buffer_and_hook(hmux, tmux, mode):
+    results = []
+    for m in (tmux, hmux):
+        _run(m, r"printf '\033]52;c;aGVsbG8gY2xpcA==\007\033]52;c;!!bad!!\007\033]52;c;\007'",
+             ["set", "-s", "set-clipboard", mode],
+             ["set-hook", "-g", "pane-set-clipboard", "set -g @clipped '#{hook_pane}'"])
+        if mode == "on":
+            wait_for(lambda m=m: m.cmd("show", "-gv", "@clipped").out.strip())
+        results.append(m.ok("list-buffers", "-F", "#{buffer_name}:#{buffer_sample}")
+                       + m.cmd("show", "-gv", "@clipped").out)
+    assert results[0] == results[1]
+    assert ("hello clip" in results[0]) == (mode == "on")
+
+
+def test_unknown_and_string_sequences_never_print(hmux, tmux):
+    seqs = (r"a\033]1337;X\007b\033]133;A\007c\033]8;;http://x\033\\d\033]8;;\033\\e"
+            r"\033P1\$r0m\033\\f\033_apc\033\\g\033^pm\033\\h\033Xsos\033\\i\033[?2026hj"
+            r"\033[?2026l\033[99;99zk\033Ptmux;\033\033[31m\033\\l")
+    screens = []
+    for m in (tmux, hmux):
+        _run(m, f"printf '{seqs}'")
+        screens.append(m.capture("e:1", "-e"))
+    assert screens[0] == screens[1]
+    assert screens[0].startswith("abcdefghijkl\n")
+
+
+# -- the outer terminal ----------------------------------------------------------------------------
+
+class Outer:
+    """A tmux server whose 80x24 panes are the terminals of the clients under test."""
+
+    def __init__(self, muxdir: str) -> None:
+        env = base_env(muxdir)
+        self.mux = Mux([TMUX], ["-L", "o" + uuid.uuid4().hex[:8]], env, cwd=env["HOME"])
+        self.mux.ok("new-session", "-d", "-s", "o", "-x", "80", "-y", "24", "exec sleep 100000")
+        for opt in (["set", "-g", "default-terminal", "tmux-256color"],
+                    ["set", "-g", "allow-passthrough", "on"], ["set", "-s", "set-clipboard", "on"]):
+            self.mux.ok(*opt)
+
+    def run(self, argv: list[str], name: str) -> str:
+        cmd = " ".join("'" + a.replace("'", "'\\''") + "'" for a in argv) + "; exec sleep 100000"
+        self.mux.ok("new-window", "-d", "-t", "o", "-n", name, cmd)
+        return f"o:{name}"
+
+    def title(self, target: str) -> str:
+        return self.mux.ok("display", "-p", "-t", target, "#{pane_title}").strip()
+
+
+@pytest.fixture
+def outer(muxdir, request) -> Outer:
+    o = Outer(muxdir)
+    request.addfinalizer(o.mux.kill)
+    return o
+
+
+def _attached(outer: Outer, m: Mux, name: str, setup: list[list[str]], app: str) -> str:
+    """``m`` attached in an outer pane, its pane running ``app`` once the client is there."""
+    m.ok("new-session", "-d", "-s", "main", "-x", "80", "-y", "23", "exec sleep 100000")
+    for cmd in setup:
+        m.ok(*cmd)
+    argv0 = HMUX if m.argv0 == HMUX else [TMUX]
+    target = outer.run(argv0 + m.socket_args + ["attach", "-t", "main"], name)
+    wait_for(lambda: m.ok("list-clients", "-F", "#{client_name}").strip())
+    m.ok("respawn-pane", "-k", "-t", "main", f"{app}; exec sleep 100001")
+    return target
+
+
+PASS = r"printf '\033Ptmux;\033\033]2;passed through\033\033\\\033\\'"
+
+
+@pytest.mark.parametrize("allow", ["on", "off"])
+def test_passthrough_reaches_the_outer_terminal(outer, hmux, tmux, allow):
+    setup = [["set", "-g", "allow-passthrough", allow]]
+    h = _attached(outer, hmux, "h", setup, PASS)
+    t = _attached(outer, tmux, "t", setup, PASS)
+    if allow == "on":
+        wait_for(lambda: outer.title(t) == "passed through")
+        wait_for(lambda: outer.title(h) == "passed through")
+    else:
+        for m in (hmux, tmux):
+            wait_for(lambda m=m: m.ok("display", "-p", "-t", "main",
+                                      "#{pane_current_command}") == "sleep\n")
+        # what tmux did not forward cannot arrive later: its client drew the screen already
+        wait_for(lambda: "[main]" in outer.mux.ok("capture-pane", "-p", "-t", t))
+        assert outer.title(t) == outer.title(h) != "passed through"
+
+
+def test_passthrough_nested_layer_by_layer(outer, hmux, tmux):
+    """app -> hmux (one layer off) -> middle tmux (the next) -> the outer terminal's title."""
+    twice = (r"printf '\033Ptmux;\033\033Ptmux;\033\033\033\033]2;two layers\033\033\033\033"
+             r"\\\033\033\\\033\\'")
+    mid = tmux  # the middle multiplexer is a real tmux attached in the outer pane
+    mid.ok("new-session", "-d", "-s", "main", "-x", "80", "-y", "23", "exec sleep 100000")
+    mid.ok("set", "-g", "allow-passthrough", "on")
+    target = outer.run([TMUX] + mid.socket_args + ["attach", "-t", "main"], "mid")
+    wait_for(lambda: mid.ok("list-clients", "-F", "#{client_name}").strip())
+    hmux.ok("new-session", "-d", "-s", "inner", "-x", "80", "-y", "22", "exec sleep 100000")
+    hmux.ok("set", "-g", "allow-passthrough", "on")
+    argv = " ".join(HMUX + hmux.socket_args + ["attach", "-t", "inner"])
+    mid.ok("respawn-pane", "-k", "-t", "main", f"{argv}; exec sleep 100001")
+    wait_for(lambda: hmux.ok("list-clients", "-F", "#{client_name}").strip())
+    hmux.ok("respawn-pane", "-k", "-t", "inner", f"{twice}; exec sleep 100002")
+    wait_for(lambda: outer.title(target) == "two layers")
+
+
+def test_set_titles_and_clipboard_on_the_outer_terminal(outer, hmux, tmux):
+    setup = [["set", "-g", "set-titles", "on"], ["set", "-g", "set-titles-string", "T:#S:#W"],
+             ["set", "-s", "set-clipboard", "on"], ["rename-window", "-t", "main", "win"],
+             ["set", "-g", "automatic-rename", "off"]]
+    app = r"printf '\033]52;c;Zm9yd2FyZGVk\007'"
+    h = _attached(outer, hmux, "h", setup, app)
+    t = _attached(outer, tmux, "t", setup, app)
+    wait_for(lambda: outer.title(t) == "T:main:win")
+    wait_for(lambda: outer.title(h) == "T:main:win")
+    # both clients' terminals got the clipboard write: the outer server made two buffers of it
+    wait_for(lambda: outer.mux.ok("list-buffers", "-F", "#{buffer_sample}").split("\n")[:2]
+             == ["forwarded", "forwarded"])
