@@ -74,11 +74,12 @@ def _environ_of(pid: int) -> dict[str, str] | None:
                 if "=" in item)
 
 
-def _nesting(env: Mapping[str, str], first: dict[str, Any] | None) -> dict[str, Any]:
+def _nesting(env: Mapping[str, str], walk: D.Walk, first: dict[str, Any] | None) -> dict[str, Any]:
     """The multiplexers around this process, innermost first, hopping out of each tmux-like
     server through its most recently active client."""
     layers: list[dict[str, Any]] = []
-    walk = D.ancestry()
+    if walk.source is None:
+        walk = D.ancestry()  # detection took the fast path (or could not walk): try once more
     server = first
     complete = walk.source is not None
     for _ in range(_MAX_LAYERS):
@@ -150,7 +151,7 @@ def report(env: Mapping[str, str] | None = None) -> dict[str, Any]:
             out["outer_terminal"] = server["clients"][0]["termname"]
     elif det.mux is None:
         out["outer_terminal"] = env.get("TERM") or None
-    out["nesting"] = _nesting(env, server)
+    out["nesting"] = _nesting(env, det.walk, server)
     return out
 
 
