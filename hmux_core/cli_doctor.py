@@ -177,6 +177,8 @@ def _print(r: dict[str, Any]) -> None:
         click.echo(f"outer terminal: {c['termname']} (client pid {c['pid']} on {c['tty']}{more})")
     elif server:
         click.echo("outer terminal: none (no client attached to this session)")
+    elif r["multiplexer"] == "tmux":
+        click.echo("outer terminal: unknown (no server answered on the socket $TMUX names)")
     else:
         click.echo("outer terminal: unknown (only a tmux-compatible server can be asked)")
     n = r["nesting"]

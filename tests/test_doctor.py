@@ -210,3 +210,11 @@ def test_tmux_commands_from_an_hmux_pane_reach_hmux(hmux, tmp_path):
     assert rc == "0"
     assert text.split("\n") == [f"{sock},{pid},{sid}|%0", f"{pid} %0 {sock}",
                                 f"{shim_dir}/tmux", f"{pid} %0 {sock}", ""]
+
+
+def test_doctor_on_a_stale_tmux_hint(lab, tmp_path):
+    env = {"TMUX": f"{tmp_path}/gone/default,999999,0", "TMUX_PANE": "%4"}
+    lines = _orphaned(lab, ["bash", "sh"], DOCTOR, env).split("\n")
+    assert lines[0] == "export CYBER_MUX=tmux CYBER_MUX_PANE=%4"
+    assert lines[1].endswith("$TMUX is set, an unverified hint")
+    assert lines[3] == "outer terminal: unknown (no server answered on the socket $TMUX names)"
