@@ -15,6 +15,7 @@ from typing import Any
 import trio
 
 from . import keys as K
+from . import status
 
 Cell = tuple[str, tuple[int, int, int, int]]
 
@@ -177,3 +178,123 @@ class DisplayPanes(Overlay):
             unzoom_window(w)
         self.choose(wp)
         return 1
+
+
+class Menu(Overlay):
+    """A menu (menu.c): a box of items drawn at (px, py); Up/Down (or k/j) move, Enter or an
+    item's key chooses, Escape/q/C-c/C-g close. ``choose(index)`` runs the chosen item."""
+
+    def __init__(self, title: str, items: list[tuple[str | None, int, str | None]],
+                 width: int, px: int, py: int, choose: Callable[[int], None],
+                 stay_open: bool = False) -> None:
+        self.title = title
+        self.items = items
+        self.width = width
+        self.px, self.py = px, py
+        self.choose = choose
+        self.stay_open = stay_open
+        self.choice = next((i for i, it in enumerate(items)
+                            if it[0] is not None and not it[0].startswith("-")), -1)
+
+    def _selectable(self, i: int) -> bool:
+        name = self.items[i][0]
+        return name is not None and not name.startswith("-")
+
+    def draw(self, server: Any, client: Any, rows: list[list[Cell]], top: int, sx: int,
+             sy: int) -> None:
+        from .options import Style
+        from .screen.cells import ATTR_DIM, DEFAULT_STYLE
+
+        s = client.session
+        if s is None or s.curw is None:
+            return
+        mode = s.curw.window.options.get_style("mode-style") or Style()
+        nx = self.width + 4
+        box = [[(" ", DEFAULT_STYLE)] * nx for _ in range(len(self.items) + 2)]
+        box[0] = [("┌", DEFAULT_STYLE)] + [("─", DEFAULT_STYLE)] * (nx - 2) + [
+            ("┐", DEFAULT_STYLE)]
+        box[-1] = [("└", DEFAULT_STYLE)] + [("─", DEFAULT_STYLE)] * (nx - 2) + [
+            ("┘", DEFAULT_STYLE)]
+        if self.title and nx > 4:
+            _draw_over(box[0], 2, self.title, nx - 4, Style())
+        for i, (name, _key, _cmd) in enumerate(self.items):
+            row = box[i + 1]
+            row[0] = row[-1] = ("│", DEFAULT_STYLE)
+            if name is None:
+                box[i + 1] = [("├", DEFAULT_STYLE)] + [("─", DEFAULT_STYLE)] * (nx - 2) + [
+                    ("┤", DEFAULT_STYLE)]
+                continue
+            if name.startswith("-"):  # dim text over undimmed spaces
+                _draw_over(row, 2, name[1:], self.width, Style(attr=ATTR_DIM))
+                continue
+            base = mode if i == self.choice else Style()
+            row[2:2 + self.width] = status.draw(name, self.width, base)[:self.width]
+        for j, cells in enumerate(box):
+            y = self.py + j
+            if 0 <= y < len(rows):
+                row = rows[y]
+                end = min(self.px + nx, len(row))
+                row[self.px:end] = cells[:end - self.px]
+
+    def key(self, server: Any, client: Any, key: int) -> int:
+        count = len(self.items)
+        for i, (name, k, _cmd) in enumerate(self.items):
+            if name is not None and not name.startswith("-") and key == k:
+                self.choice = i
+                return self._chosen()
+        code = key & ~K.KEYC_MASK_FLAGS
+        old = self.choice
+        if code in (K.KEYC_UP, ord("k"), K.KEYC_DOWN, ord("j")):
+            up = code in (K.KEYC_UP, ord("k"))
+            if old == -1:
+                old = 0
+            while True:
+                if up:
+                    self.choice = count - 1 if self.choice in (-1, 0) else self.choice - 1
+                else:
+                    self.choice = 0 if self.choice in (-1, count - 1) else self.choice + 1
+                if self._selectable(self.choice) or self.choice == old:
+                    break
+            return 0
+        if code in (ord("g"), K.KEYC_PPAGE, 0x02):
+            self.choice = self.choice - 5 if self.choice > 5 else 0
+            while self.choice < count and not self._selectable(self.choice):
+                self.choice += 1
+            if self.choice == count:
+                self.choice = -1
+            return 0
+        if code in (ord("G"), K.KEYC_NPAGE):
+            self.choice = count - 1 if self.choice > count - 6 else self.choice + 5
+            while self.choice != -1 and not self._selectable(self.choice):
+                self.choice -= 1
+            return 0
+        if code == 0x0D:
+            return self._chosen()
+        if code in (0x1B, 0x03, 0x07, ord("q")):
+            return 1
+        return 0
+
+    def _chosen(self) -> int:
+        if self.choice == -1:
+            return 1
+        if not self._selectable(self.choice):
+            return 0 if self.stay_open else 1
+        self.choose(self.choice)
+        return 1
+
+
+_UNDRAWN = -0x7FFF  # a background no colour has: marks cells format_draw did not write
+
+
+def _draw_over(row: list[Cell], x: int, text: str, width: int, base: Any) -> None:
+    """format_draw onto existing cells: only the cells the text covers change (a menu's
+    title over its top border, a disabled item over plain spaces)."""
+    probe = base.copy()
+    probe.bg = _UNDRAWN
+    for i, (ch, (attr, fg, bg, us)) in enumerate(status.draw(text, width, probe)[:width]):
+        if bg == _UNDRAWN:
+            if ch == " ":
+                continue
+            bg = base.bg
+        if x + i < len(row):
+            row[x + i] = (ch, (attr, fg, bg, us))

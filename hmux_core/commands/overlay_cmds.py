@@ -1,11 +1,14 @@
-"""Commands that put an overlay on a client: display-panes (and display-menu)."""
+"""Commands that put an overlay on a client: display-panes and display-menu."""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from .. import overlays as O
 from .grammar import CommandError
-from .prompt_cmds import Answer, Template
-from .queue import CMD_RETURN_NORMAL, CmdItem
+from .prompt_cmds import Answer, Template, queue_commands, queue_error
+from .queue import CMD_RETURN_NORMAL, CmdItem, QueueState, parse_text
 from .registry import command
 
 UINT_MAX = 4294967295
@@ -37,4 +40,133 @@ async def cmd_display_panes(item: CmdItem) -> int:
     O.set_overlay(server, tc, ov, delay)
     if answer.wait:
         await answer.finish()
+    return CMD_RETURN_NORMAL
+
+
+def _strtol(text: str) -> int:
+    """strtol(p, NULL, 10): the leading integer, 0 when there is none."""
+    m = re.match(r"\s*([+-]?\d+)", text)
+    return int(m.group(1)) if m else 0
+
+
+def menu_position(item: CmdItem, tc: Any, w: int, h: int) -> tuple[int, int] | None:
+    """cmd_display_menu_get_position: -x and -y (C, R, P, M, W, S or a format) to the
+    menu's top-left corner; None when it cannot fit. Without mouse events or status-line
+    ranges, M and W expand to nothing (0), as tmux does when they are unknown."""
+    a = tc.attached
+    sx, sy = a.tty.sx, a.tty.sy
+    if w > sx or h > sy:
+        return None
+    s = tc.session
+    extra: dict[str, str] = {}
+    value = s.options.get("status")
+    lines = 0 if value == "off" else 1 if value == "on" else int(value)
+    at_top = s.options.get("status-position") == "top"
+    top = lines if lines and at_top else 0
+    if lines:
+        extra["popup_status_line_y"] = str(lines + h if at_top else sy - lines)
+    extra["popup_width"], extra["popup_height"] = str(w), str(h)
+    extra["popup_centre_x"] = str(max((sx - 1) // 2 - w // 2, 0))
+    n = (sy - 1) // 2 + h // 2
+    extra["popup_centre_y"] = str(sy - h if n >= sy else n)
+    wp = item.target.wp
+    if wp is not None:
+        n = top + wp.yoff + h
+        extra["popup_pane_top"] = str(sy - h if n >= sy else n)
+        extra["popup_pane_bottom"] = str(top + wp.yoff + wp.sy)
+        extra["popup_pane_left"] = str(wp.xoff)
+        extra["popup_pane_right"] = str(max(wp.xoff + wp.sx - w, 0))
+    xp = item.args.get("x")
+    xp = {None: "#{popup_centre_x}", "C": "#{popup_centre_x}", "R": "#{popup_pane_right}",
+          "P": "#{popup_pane_left}", "M": "#{popup_mouse_centre_x}",
+          "W": "#{popup_window_status_line_x}"}.get(xp, xp)
+    n = _strtol(item.expand(xp, **extra))
+    px = sx - w if n + w >= sx else max(n, 0)
+    yp = item.args.get("y")
+    yp = {None: "#{popup_centre_y}", "C": "#{popup_centre_y}", "P": "#{popup_pane_bottom}",
+          "M": "#{popup_mouse_top}", "S": "#{popup_status_line_y}",
+          "W": "#{popup_window_status_line_y}"}.get(yp, yp)
+    n = _strtol(item.expand(yp, **extra))
+    n = 0 if n < h else n - h
+    py = sy - h if n + h >= sy else max(n, 0)
+    return px, py
+
+
+@command("display-menu")
+async def cmd_display_menu(item: CmdItem) -> int:
+    from .. import keys as K
+    from ..format import format_width, trim_right
+
+    args = item.args
+    server = item.server
+    tc = item.target_client
+    if getattr(tc, "overlay", None) is not None or getattr(tc, "attached", None) is None:
+        return CMD_RETURN_NORMAL
+    title = item.expand(args.get("T")) if args.has("T") else ""
+    width = format_width(title)
+    items: list[tuple[str | None, int, str | None]] = []
+    max_base = tc.attached.tty.sx - 4
+    i, count = 0, args.nargs
+    while i != count:
+        name = args.string(i) or ""
+        i += 1
+        if not name:
+            if items:
+                items.append((None, K.KEYC_NONE, None))
+            continue
+        if count - i < 2:
+            return item.error("not enough arguments")
+        key = K.string_to_key(args.string(i) or "")
+        cmd = args.string(i + 1)
+        i += 2
+        text = item.expand(name)
+        if not text:
+            continue
+        max_width = max_base
+        keytext = None
+        if not text.startswith("-") and key not in (K.KEYC_UNKNOWN, K.KEYC_NONE):
+            keytext = K.key_to_string(key)
+            keylen = len(keytext) + 3
+            if keylen <= max_width // 4:
+                max_width -= keylen
+            elif keylen >= max_width or len(text) >= max_width - keylen:
+                keytext = None
+        suffix = ""
+        if len(text) > max_width:
+            max_width -= 1
+            suffix = ">"
+        shown = trim_right(text, max_width) + suffix
+        if keytext is not None:
+            shown += f"#[default] #[align=right]({keytext})"
+        w = format_width(shown) - (1 if shown.startswith("-") else 0)
+        width = max(width, w)
+        items.append((shown, key, item.expand(cmd) if cmd is not None else None))
+    if not items:
+        return CMD_RETURN_NORMAL
+    pos = menu_position(item, tc, width + 4, len(items) + 2)
+    if pos is None:
+        return CMD_RETURN_NORMAL
+    sx, sy = tc.attached.tty.sx, tc.attached.tty.sy
+    if sx < width + 4 or sy < len(items) + 2:
+        return CMD_RETURN_NORMAL
+    px = min(pos[0], sx - width - 4)
+    py = min(pos[1], sy - len(items) - 2)
+    answer = Answer(item, True)
+    target = item.target
+
+    def choose(index: int) -> None:
+        command_text = items[index][2]
+        if not command_text:
+            return
+        try:
+            cmdlist = parse_text(server, command_text)
+        except CommandError as e:
+            queue_error(server, tc, str(e))
+            return
+        queue_commands(server, tc, cmdlist, QueueState(current=target))
+
+    ov = O.Menu(title, items, width, px, py, choose, stay_open=args.has("O"))
+    ov.free_cb = answer.done.set
+    O.set_overlay(server, tc, ov, 0)
+    await answer.finish()
     return CMD_RETURN_NORMAL

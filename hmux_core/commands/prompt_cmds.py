@@ -87,9 +87,10 @@ class Answer:
             item.inserted.extend(items_from(item.server, item.client, cmdlist, item.state))
 
 
-def queue_commands(server: Any, client: Any, cmdlist: CommandList) -> None:
+def queue_commands(server: Any, client: Any, cmdlist: CommandList,
+                   state: QueueState | None = None) -> None:
     """cmdq_append on a client: after whatever its keys queued before."""
-    items = items_from(server, client, cmdlist, QueueState())
+    items = items_from(server, client, cmdlist, state or QueueState())
     a = getattr(client, "attached", None)
     if a is not None:
         a.queue_items(items)

@@ -1,0 +1,239 @@
+"""Overlays and the client commands that take the terminal away: display-panes, suspend-client,
+the lock commands and refresh-client, each against tmux 3.3a.
+
+Attached cases run hmux and tmux in panes of an outer tmux and compare what they drew.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+from harness import HMUX, TMUX, wait_for
+from test_attach import _clock_free, outer  # noqa: F401
+from test_prompt import _same, _start
+
+
+def _both(hmux, tmux, *args: str) -> None:
+    h, t = hmux.cmd(*args), tmux.cmd(*args)
+    assert (h.rc, h.out, h.err) == (t.rc, t.out, t.err), args
+
+
+@pytest.mark.parametrize("argv", [
+    ["display-panes"], ["display-panes", "-d", "x"], ["refresh-client"], ["refresh-client", "-S"],
+    ["refresh-client", "-t", "nosuch"], ["lock-server"], ["lock-session"],
+    ["lock-session", "-t", "nosuch"], ["lock-client"], ["suspend-client"],
+    ["suspend-client", "-t", "nosuch"], ["refresh-client", "-C", "10x10"],
+])
+def test_detached_like_tmux(hmux, tmux, argv):
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "o", "cat")
+    _both(hmux, tmux, *argv)
+
+
+def _client_pid(m) -> int:
+    return int(m.ok("list-clients", "-F", "#{client_pid}").split()[0])
+
+
+def _state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().rsplit(") ", 1)[1][0]
+
+
+def test_refresh_client_errors_attached(outer, hmux, tmux, muxdir):  # noqa: F811
+    _start(outer, hmux, tmux, muxdir)
+    for argv in (["refresh-client", "-C", "10x10"], ["refresh-client", "-A", "%0:on"],
+                 ["refresh-client", "-L", "0"], ["refresh-client", "-R", "x"],
+                 ["refresh-client", "-l", "nosuch:"], ["refresh-client", "-U"],
+                 ["refresh-client", "-c"], ["refresh-client", "-S"], ["refresh-client"],
+                 ["refresh-client", "-f", "read-only"], ["refresh-client", "-f", "!read-only"]):
+        _both(hmux, tmux, *argv)
+    for m in (hmux, tmux):
+        # A read-only client cannot make itself writable again.
+        assert "read-only" in m.ok("list-clients", "-F", "#{client_flags}")
+
+
+def test_display_panes_draws_and_selects(outer, hmux, tmux, muxdir):  # noqa: F811
+    h, t = _start(outer, hmux, tmux, muxdir)
+    # Rows of zeros under the overlay: capture-pane drops trailing blanks, coloured or not,
+    # so the digits' coloured spaces only show with text after them.
+    fill = "for i in $(seq 22); do printf '%079d\\n' 0; done; exec cat"
+    for m, target in ((hmux, h), (tmux, t)):
+        m.ok("set", "-g", "display-panes-time", "60000")
+        m.ok("respawn-pane", "-k", "-t", "q", fill)
+        wait_for(lambda target=target: outer.screen(target)[21].startswith("0" * 79))
+    for target in (h, t):
+        outer.keys(target, "C-b", "q")
+        wait_for(lambda target=target: outer.screen(target)[0].endswith("80x23"))
+    _same(outer, h, t, "-e")  # one pane: the big 0 in the active colour, its size top right
+    for target in (h, t):
+        outer.keys(target, "Escape")  # not a digit: the overlay goes and the key goes on
+        wait_for(lambda target=target: "80x23" not in outer.screen(target)[0])
+    for m, target in ((hmux, h), (tmux, t)):
+        outer.keys(target, "C-b", "%")
+        wait_for(lambda m=m: m.ok("list-panes", "-t", "q", "-F", "#D").count("%") == 2)
+        outer.keys(target, "C-b", "q")
+        wait_for(lambda target=target: "40x23" in outer.screen(target)[0])
+    _same(outer, h, t)
+    for m, target in ((hmux, h), (tmux, t)):
+        assert m.ok("display", "-p", "-t", "q", "#P") == "1\n"
+        outer.keys(target, "0")  # selects pane 0
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#P") == "0\n")
+        wait_for(lambda target=target: "40x23" not in outer.screen(target)[0])
+    _same(outer, h, t)
+
+
+def test_display_panes_template_and_time(outer, hmux, tmux, muxdir):  # noqa: F811
+    """A template gets the pane's id for %%; -d 0 keeps the overlay until a key; -b does not
+    wait."""
+    h, t = _start(outer, hmux, tmux, muxdir)
+    for m, target in ((hmux, h), (tmux, t)):
+        m.ok("display-panes", "-b", "-d", "0", "rename-window 'got %%'")
+        wait_for(lambda target=target: "80x23" in outer.screen(target)[0])
+        outer.keys(target, "0")
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#W") == "got %0\n")
+    for m, target in ((hmux, h), (tmux, t)):
+        m.ok("display-panes", "-b", "-d", "300")
+        wait_for(lambda target=target: "80x23" in outer.screen(target)[0])
+        wait_for(lambda target=target: "80x23" not in outer.screen(target)[0])
+
+
+def _in_shell(outer, argv: list[str], name: str, ready: str) -> str:  # noqa: F811
+    """The client started from an interactive shell with job control, as a person starts it:
+    its SIGTSTP stops it (a job of an orphaned process group would ignore the signal), and
+    ``fg`` continues it."""
+    target = outer.run(["sh", "-i"], name)
+    wait_for(lambda: outer.screen(target)[0].startswith("$"))
+    outer.keys(target, "-l", " ".join(_q(a) for a in argv))
+    outer.keys(target, "Enter")
+    wait_for(lambda: ready in outer.screen(target)[-1])
+    return target
+
+
+def _q(s: str) -> str:
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+def test_suspend_client_and_resume(outer, hmux, tmux, muxdir):  # noqa: F811
+    from test_prompt import _conf
+
+    conf = _conf(muxdir)
+    h = _in_shell(outer, HMUX + hmux.socket_args + ["-f", conf, "new-session", "-s", "q"], "h",
+                  "[q] 0:")
+    t = _in_shell(outer, [TMUX] + tmux.socket_args + ["-f", conf, "new-session", "-s", "q"],
+                  "t", "[q] 0:")
+    for m, target in ((hmux, h), (tmux, t)):
+        pid = _client_pid(m)
+        outer.keys(target, "C-b", "C-z")  # suspend-client
+        wait_for(lambda pid=pid: _state(pid) == "T")
+        # The terminal is the shell's again: the main screen, the shell's prompt.
+        wait_for(lambda target=target: "[q] 0:" not in outer.screen(target)[-1])
+        outer.keys(target, "-l", "fg")
+        outer.keys(target, "Enter")
+        wait_for(lambda target=target: "[q] 0:" in outer.screen(target)[-1])
+        wait_for(lambda pid=pid: _state(pid) != "T")
+    _same(outer, h, t, "-e")
+    for target in (h, t):
+        outer.keys(target, "-l", "still typing")  # keys reach the pane again
+        wait_for(lambda target=target: outer.screen(target)[0].startswith("still typing"))
+
+
+def test_lock_client_runs_lock_command(outer, hmux, tmux, muxdir):  # noqa: F811
+    h, t = _start(outer, hmux, tmux, muxdir)
+    for m, target, name in ((hmux, h, "h"), (tmux, t, "t")):
+        gate = os.path.join(muxdir, f"unlock-{name}")
+        script = os.path.join(muxdir, f"lock-{name}.sh")
+        with open(script, "w") as f:
+            # The lock program itself waits for the gate, as a real one waits for a password.
+            f.write(f"#!/bin/sh\necho LOCKED\nwhile [ ! -e {gate} ]; do sleep 0.05; done\n")
+        os.chmod(script, 0o755)
+        m.ok("set", "-g", "lock-command", script)
+        m.ok("lock-client")
+        wait_for(lambda target=target: outer.screen(target)[0] == "LOCKED")
+        assert "[q]" not in outer.screen(target)[-1]
+        outer.keys(target, "-l", "ignored")  # typed to the lock program, not to the pane
+        open(gate, "w").close()
+        wait_for(lambda target=target: "[q] 0:" in outer.screen(target)[-1])
+    _same(outer, h, t, "-e")
+
+
+def test_lock_session_and_server_lock_every_client(outer, hmux, muxdir):  # noqa: F811
+    conf = os.path.join(muxdir, "lock.conf")
+    marks = os.path.join(muxdir, "marks")
+    with open(conf, "w") as f:
+        f.write(f"set -g lock-command 'echo x >> {marks}'\nsetw -g automatic-rename off\n")
+    h = outer.run(HMUX + hmux.socket_args + ["-f", conf, "new-session", "-s", "a", "cat"], "h")
+    wait_for(lambda: "[a]" in outer.screen(h)[-1])
+    h2 = outer.run(HMUX + hmux.socket_args + ["new-session", "-s", "b", "cat"], "h2")
+    wait_for(lambda: "[b]" in outer.screen(h2)[-1])
+    hmux.ok("lock-session", "-t", "a")
+    wait_for(lambda: os.path.exists(marks) and open(marks).read() == "x\n")
+    wait_for(lambda: "[a]" in outer.screen(h)[-1])  # back once lock-command finished
+    hmux.ok("lock-server")
+    wait_for(lambda: open(marks).read() == "x\nx\nx\n")
+    for target, name in ((h, "a"), (h2, "b")):
+        wait_for(lambda target=target, name=name: f"[{name}]" in outer.screen(target)[-1])
+
+
+def test_command_prompt_cli_waits_and_detach_frees_it(outer, hmux, muxdir):  # noqa: F811
+    """A waiting command-prompt from the command line ends when its client detaches."""
+    h = outer.run(HMUX + hmux.socket_args + ["-f", "/dev/null", "new-session", "-s", "w",
+                                             "cat"], "h")
+    wait_for(lambda: "[w]" in outer.screen(h)[-1])
+    p = subprocess.Popen(list(hmux.argv0) + hmux.socket_args + ["command-prompt", "ls"],
+                         env=hmux.env, cwd=hmux.cwd, stdout=subprocess.PIPE, text=True)
+    wait_for(lambda: outer.screen(h)[-1].startswith("(ls)"))
+    assert p.poll() is None
+    hmux.ok("detach-client", "-s", "w")
+    assert p.wait(timeout=10) == 0
+    assert hmux.ok("has-session", "-t", "w") == ""
+
+
+def test_tmux_stock_client_suspend_wakes(outer, hmux, muxdir):  # noqa: F811
+    """The stock tmux client on an hmux server: MSG_SUSPEND stops it, fg wakes it."""
+    hmux.ok("new-session", "-d", "-s", "s", "cat")
+    path = os.path.join(muxdir, f"hmux-{os.getuid()}", hmux.socket_args[1])
+    h = _in_shell(outer, [TMUX, "-S", path, "attach", "-t", "s"], "h", "[s] 0:")
+    pid = _client_pid(hmux)
+    hmux.ok("suspend-client")
+    wait_for(lambda: _state(pid) == "T")
+    outer.keys(h, "-l", "fg")
+    outer.keys(h, "Enter")
+    wait_for(lambda: "[s] 0:" in outer.screen(h)[-1])
+    outer.keys(h, "-l", "back")
+    wait_for(lambda: outer.screen(h)[0].startswith("back"))
+
+
+MENU = ["display-menu", "-T", "#[align=centre]Pick", "-x", "2", "-y", "12",
+        "first", "a", "rename-window first", "", "-disabled", "b", "", "second #{session_name}",
+        "c", "rename-window second"]
+
+
+def test_display_menu_drawn_moved_and_chosen(outer, hmux, tmux, muxdir):  # noqa: F811
+    h, t = _start(outer, hmux, tmux, muxdir)
+    procs = []
+    for m, target in ((hmux, h), (tmux, t)):
+        # From the command line it waits until the menu closes.
+        procs.append(subprocess.Popen(list(m.argv0) + m.socket_args + MENU, env=m.env,
+                                      cwd=m.cwd))
+        wait_for(lambda target=target: "Pick" in "\n".join(outer.screen(target)))
+    _same(outer, h, t, "-e")  # the box, the title, the first item in mode-style, (keys)
+    for target in (h, t):
+        outer.keys(target, "Down")  # skips the separator and the disabled item
+    wait_for(lambda: "second q" in "\n".join(outer.screen(h)))
+    _same(outer, h, t, "-e")
+    for m, target in ((hmux, h), (tmux, t)):
+        outer.keys(target, "Enter")
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#W") == "second\n")
+    assert [p.wait(timeout=10) for p in procs] == [0, 0]
+    _same(outer, h, t, "-e")
+    for m, target in ((hmux, h), (tmux, t)):
+        subprocess.Popen(list(m.argv0) + m.socket_args + MENU, env=m.env, cwd=m.cwd)
+        wait_for(lambda target=target: "Pick" in "\n".join(outer.screen(target)))
+        outer.keys(target, "a")  # an item's key chooses it at once
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#W") == "first\n")
+        wait_for(lambda target=target: "Pick" not in "\n".join(outer.screen(target)))
+    for m in (hmux, tmux):
+        r = m.cmd("display-menu", "a", "b")
+        assert (r.rc, r.err) == (1, "not enough arguments\n")
