@@ -72,6 +72,19 @@ def _row_string(row: list[Cell]) -> str:
     return "".join(out)
 
 
+def _border_style(server: Any, w: Any, name: str) -> OptStyle | None:
+    """A border style option, its formats expanded for the window's active pane (the default
+    active border is yellow while that pane is in a mode, red with synchronize-panes)."""
+    value = w.options.get(name)
+    if server is None or not isinstance(value, str) or "#{" not in value or w.active is None:
+        return w.options.get_style(name)
+    from .format import expand
+    from .formats_vars import context_for_pane
+
+    ctx = context_for_pane(server, w.active)
+    return w.options.get_style(name, lambda text: expand(text, ctx))
+
+
 class Renderer:
     """One client's frames; remembers what its terminal shows."""
 
@@ -121,7 +134,8 @@ class Renderer:
                 for x in range(p.xoff, min(p.xoff + p.sx, sx)):
                     cov[x] = True
         if len(panes) > 1:
-            self._borders(w, rows, covered, area_y, min(area_h, w.sy), min(sx, w.sx), panes)
+            self._borders(w, rows, covered, area_y, min(area_h, w.sy), min(sx, w.sx), panes,
+                          server)
         overlay = getattr(client, "overlay", None)
         if overlay is not None:
             overlay.draw(server, client, rows, area_y, sx, area_h)
@@ -172,10 +186,9 @@ class Renderer:
 
     @staticmethod
     def _borders(w: Any, rows: list[list[Cell]], covered: list[list[bool]], area_y: int,
-                 h: int, width: int, panes: list[Any]) -> None:
-        opts = w.options
-        normal = _style_tuple(opts.get_style("pane-border-style"))
-        active = _style_tuple(opts.get_style("pane-active-border-style"))
+                 h: int, width: int, panes: list[Any], server: Any = None) -> None:
+        normal = _style_tuple(_border_style(server, w, "pane-border-style"))
+        active = _style_tuple(_border_style(server, w, "pane-active-border-style"))
         ap = w.active
 
         def near_active(x: int, y: int) -> bool:
