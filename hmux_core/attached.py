@@ -2,12 +2,16 @@
 
 Keys read from the terminal go through the client's current key table (``root``, or
 ``prefix`` after the prefix key) and run the bound commands; any other key goes to the active
-pane. Frames are drawn when something the client shows changed, at most ``FRAME_RATE`` times a
-second, so a flooding pane costs one redraw per frame rather than one per read.
+pane. Frames are drawn when something the client shows changed, at most once per
+``FRAME_INTERVAL``, so a flooding pane costs one redraw per frame rather than one per read; the
+first output of a pane after a key typed into it is drawn at once, so an echo never waits for a
+frame. While the terminal is not reading (``Tty.blocked``) nothing is drawn; when it reads
+again the whole screen is drawn from the model.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import time
@@ -24,6 +28,8 @@ from .tty_keys import KeyDecoder
 log = logging.getLogger(__name__)
 
 FRAME_INTERVAL = 1 / 120
+#: A pane's output this soon after a key typed into it is that key's echo: drawn at once.
+ECHO_WINDOW = 0.1
 
 
 class Attached:
@@ -38,6 +44,11 @@ class Attached:
         self.repeating = False
         self.repeat_deadline = 0.0
         self._dirty = trio.Event()
+        self._pending = False  # something changed since the last frame
+        self._last = -FRAME_INTERVAL  # when the last frame was drawn
+        self._echo_pane: Any = None
+        self._echo_until = 0.0
+        self._busy = False  # the worker runs a key's binding or queued commands
         self._cancel = trio.CancelScope()
         self.stopped = False
         # The client's queue (tmux's per-client cmdq): keys for the key tables and commands a
@@ -86,32 +97,53 @@ class Attached:
             self.renderer.invalidate()
         elif status:
             self.renderer.status_changed()
+        self._pending = True
+        self._dirty.set()
+
+    def pane_output(self, pane: Any) -> None:
+        """A pane this client shows printed something: drawn now if a frame is due or it is
+        the echo of a key just typed into that pane, else by the drawer at the next frame."""
+        self._pending = True
+        if not self.suspended and not self.tty.blocked:
+            now = trio.current_time()
+            if pane is self._echo_pane and now < self._echo_until:
+                self._echo_pane = None
+                self._draw()
+                return
+            if now >= self._last + FRAME_INTERVAL:
+                self._draw()
+                return
         self._dirty.set()
 
     async def _drawer(self) -> None:
-        """Draw as soon as something changed, but not more often than FRAME_INTERVAL: an
-        idle client echoes a key at once, a flooded one costs one frame per interval."""
-        last = -FRAME_INTERVAL
+        """Draw what changed, not more often than FRAME_INTERVAL; after dropped output, wait
+        until the terminal reads again and draw everything."""
         while True:
             await self._dirty.wait()
-            wait = last + FRAME_INTERVAL - trio.current_time()
+            self._dirty = trio.Event()
+            if self.tty.blocked:
+                await self.tty.wait_unblocked()
+                self.renderer.invalidate()
+                self._pending = True
+            wait = self._last + FRAME_INTERVAL - trio.current_time()
             if wait > 0:
                 await trio.sleep(wait)
-            self._dirty = trio.Event()
-            if self.suspended:
-                continue
+            if self._pending and not self.suspended:
+                self._draw()
+
+    def _draw(self) -> None:
+        self._pending = False
+        try:
+            data = escapes.client_title(self.server, self)  # set-titles, when it changed
+            data += self.renderer.frame(self.server, self.client, self.tty.sx, self.tty.sy)
+        except Exception:
+            self.server.log_exception("drawing failed")
+            data = b""
+        if data:
+            self.tty.write(data)
             if self.tty.blocked:
-                self.tty.blocked = False
-                self.renderer.invalidate()
-            try:
-                data = escapes.client_title(self.server, self)  # set-titles, when it changed
-                data += self.renderer.frame(self.server, self.client, self.tty.sx, self.tty.sy)
-            except Exception:
-                self.server.log_exception("drawing failed")
-                data = b""
-            if data:
-                self.tty.write(data)
-            last = trio.current_time()
+                self._dirty.set()  # the drawer waits for the terminal, then draws whole
+        self._last = trio.current_time()
 
     def resized(self) -> tuple[int, int]:
         size = self.tty.update_size()
@@ -170,7 +202,14 @@ class Attached:
             p = getattr(c, "prompt", None)
             if p is not None and p.key(self.server, c, key) == 0:
                 return
-        self._send.send_nowait(("key", key, raw))
+        if self._busy or self._send.statistics().current_buffer_used:
+            self._send.send_nowait(("key", key, raw))
+            return
+        # Nothing queued before it: walk the key tables now, so a key for the pane reaches
+        # it without a task switch; only a binding's commands go through the queue.
+        binding = self._walk(key, raw)
+        if binding is not None:
+            self._send.send_nowait(("binding", binding, b""))
 
     def queue_items(self, items: list[Any]) -> None:
         """Commands for this client, after what its keys queued before."""
@@ -180,15 +219,20 @@ class Attached:
         from .commands.queue import run_items
 
         async for entry in self._queue:
+            self._busy = True
             try:
                 if entry[0] == "key":
                     await self.key(entry[1], entry[2])
+                elif entry[0] == "binding":
+                    await self._run_binding(entry[1])
                 else:
                     await run_items(entry[1])
                     self.server.tick_second()
                     self.redraw()
             except Exception:
                 self.server.log_exception("client queue failed")
+            finally:
+                self._busy = False
 
     # -- suspend and lock ----------------------------------------------------------------------
 
@@ -218,12 +262,29 @@ class Attached:
 
     async def key(self, key: int, raw: bytes) -> None:
         """One key from the terminal: tmux's key-table walk, then the binding or the pane."""
-        from .keybindings import default_table, dispatch, handle_key, key_tables, set_client_table
+        binding = self._walk(key, raw)
+        if binding is not None:
+            await self._run_binding(binding)
+
+    async def _run_binding(self, binding: Any) -> None:
+        from .keybindings import dispatch
+
+        try:
+            await dispatch(self.server, self.client, binding)
+        except Exception:
+            self.server.log_exception("key binding failed")
+        self.server.tick_second()
+        self.redraw()
+
+    def _walk(self, key: int, raw: bytes) -> Any:
+        """The key-table walk for one key: a key no binding takes goes to the pane here; the
+        binding found, if any, is returned for the caller to run."""
+        from .keybindings import default_table, handle_key, key_tables, set_client_table
 
         c = self.client
         s = c.session
         if s is None:
-            return
+            return None
         c.activity_time = time.time()
         if getattr(c, "message_text", None):  # a key clears a status message, as in tmux
             c.message_text = None
@@ -240,7 +301,7 @@ class Attached:
                 self.redraw()
             else:
                 self._to_pane(key, raw)
-            return
+            return None
         repeat_time = int(s.options.get("repeat-time"))
         wp = s.curw.window.active if s.curw is not None else None
         mode_table = wp.modes[0].key_table() if wp is not None and wp.modes else None
@@ -254,15 +315,12 @@ class Attached:
         elif not res.repeating:
             self.repeat_deadline = 0.0
         if res.binding is not None:
-            try:
-                await dispatch(self.server, c, res.binding)
-            except Exception:
-                self.server.log_exception("key binding failed")
-            self.server.tick_second()
-        elif res.forward:
+            return res.binding
+        if res.forward:
             self._to_pane(key, raw)
-        if res.status or res.binding is not None:
+        if res.status:
             self.redraw()
+        return None
 
     def _to_pane(self, key: int, raw: bytes) -> None:
         s = self.client.session
@@ -272,6 +330,8 @@ class Attached:
             return
         if wp is None or wp.dead:
             return
+        self._echo_pane = wp
+        self._echo_until = trio.current_time() + ECHO_WINDOW
         scr = wp.screen
         data = None
         if key != K.KEYC_UNKNOWN:
@@ -287,4 +347,9 @@ def _option_key(s: Any, name: str) -> int:
         return value
     if not value or value == "None":
         return K.KEYC_NONE
-    return K.string_to_key(str(value))
+    return _key_code(str(value))
+
+
+@functools.lru_cache(maxsize=64)
+def _key_code(name: str) -> int:
+    return K.string_to_key(name)

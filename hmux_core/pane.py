@@ -27,6 +27,11 @@ if TYPE_CHECKING:
     from .model import Window
 
 READ_SIZE = 65536
+#: Parsing one read should take about this long. A pane whose program prints faster than hmux
+#: parses reads less at a time and gives the loop back this often, so keys and other panes
+#: wait at most a slice behind it.
+SLICE_SECONDS = 0.002
+MIN_READ = 256
 _PATH_BSHELL = "/bin/sh"
 
 
@@ -100,6 +105,9 @@ class Pane:
         self._stream: trio.lowlevel.FdStream | None = None
         self._out = bytearray()
         self._out_event = trio.Event()
+        self._sending = False  # the writer task holds bytes taken from _out
+        self._row_gens: list[int] = []
+        self._gen = 0
         self._proc: subprocess.Popen | None = None
         self._cancel = trio.CancelScope()
 
@@ -193,14 +201,21 @@ class Pane:
 
     async def _reader(self, stream: trio.lowlevel.FdStream) -> None:
         screen = self.screen
+        size = 4096
+        clock = time.perf_counter
         while True:
             try:
-                data = await stream.receive_some(READ_SIZE)
+                data = await stream.receive_some(size)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 data = b""
             if not data:
                 break
+            t0 = clock()
             screen.feed(data)
+            spent = clock() - t0
+            if len(data) == size and spent > 0:  # flooding: read what parses in a slice
+                want = int(size * SLICE_SECONDS / spent)
+                size = max(MIN_READ, min(READ_SIZE, (size + want) // 2))
             if self.pipe is not None:
                 self.pipe.feed(data)  # pipe-pane -O: the output as it arrives
             replies = screen.take_replies()
@@ -268,17 +283,48 @@ class Pane:
                 continue
             data = bytes(self._out)
             self._out.clear()
+            self._sending = True
             try:
                 await stream.send_all(data)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 return
+            finally:
+                self._sending = False
 
     def write(self, data: bytes) -> None:
-        """Queue bytes for the child's input (keys, paste, replies)."""
+        """Bytes for the child's input (keys, paste, replies): written at once when nothing is
+        waiting (a typed key reaches the child without a task switch), else queued behind."""
         if self.fd < 0 or self.dead or not data:
             return
+        if not self._out and not self._sending:
+            try:
+                data = data[os.write(self.fd, data):]
+            except BlockingIOError:
+                pass
+            except OSError:
+                return  # the PTY is gone; the reader sees its end
+            if not data:
+                return
         self._out += data
         self._out_event.set()
+
+    def damage(self) -> list[int]:
+        """A number per visible row that changes whenever the row does. The engine's
+        ``take_dirty`` can be read only once; every attached client's renderer reads these."""
+        screen = self.screen
+        dirty = screen.take_dirty()
+        gens = self._row_gens
+        if len(gens) != screen.rows:
+            self._gen += 1
+            gens = self._row_gens = [self._gen] * screen.rows
+        elif dirty:
+            self._gen += 1
+            g = self._gen
+            n = len(gens)
+            for y in dirty:
+                if 0 <= y < n:
+                    gens[y] = g
+        return gens
 
     def resize(self, sx: int, sy: int) -> None:
         if sx == self.sx and sy == self.sy:

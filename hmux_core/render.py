@@ -1,10 +1,12 @@
-"""Composing what an attached client sees and sending only the rows that changed.
+"""Composing what an attached client sees and sending only what changed.
 
 A frame is the client's current window — its visible panes, the borders between them — and the
-status line, as rows of (character, style) cells. Each row becomes one string of text and SGR
-codes; a row equal to what the terminal already shows is not sent. The frame goes out inside
-synchronized-output brackets (``CSI ? 2026``) so terminals that know them never show half a
-frame, and terminals that do not ignore them.
+status line, as segments of text and SGR codes at a place on the terminal (a pane row, a run of
+border cells, the status row). A segment equal to what the terminal already shows there is not
+sent, and a pane row is only built again when the pane's damage numbers say it changed. The
+frame goes out inside synchronized-output brackets (``CSI ? 2026``) so terminals that know them
+never show half a frame, and terminals that do not ignore them. An overlay draws over whole rows
+of (character, style) cells instead.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from . import status
 from .options import Style as OptStyle
-from .screen.cells import DEFAULT_STYLE, char_width, sgr_change
+from .screen.cells import ATTR_CHARSET, DEFAULT_STYLE, Style, char_width, sgr_change
 
 Cell = tuple[str, tuple[int, int, int, int]]
 BLANK: Cell = (" ", DEFAULT_STYLE)
@@ -51,6 +53,9 @@ def _place_runs(row: list[Cell], x0: int, width: int, runs: list[tuple[str, Any]
                 x += 2
             elif w < 0:
                 continue
+            elif w == 0 and x > x0:  # a combining character joins the cell before it
+                prev, st = row[x - 1]
+                row[x - 1] = (prev + ch, st)
             else:
                 row[x] = (ch, style)
                 x += 1
@@ -63,13 +68,73 @@ def _row_string(row: list[Cell]) -> str:
         if not ch:
             continue  # the second half of a wide character
         if style != last:
-            if style == DEFAULT_STYLE:
-                out.append("\x1b[0m")
-            else:
-                out.append(sgr_change(last, style))
+            out.append(_sgr(last, style))
             last = style
         out.append(ch)
     return "".join(out)
+
+
+class _PaneRows:
+    """One pane's row strings as one client last built them, with the damage numbers they
+    were built at."""
+
+    __slots__ = ("src", "width", "edge", "gens", "strings")
+
+    def __init__(self, src: Any, width: int, edge: bool) -> None:
+        self.src = src
+        self.width = width
+        self.edge = edge
+        self.gens: list[int] = []
+        self.strings: list[str] = []
+
+
+_SGR: dict[tuple[Style, Style], str] = {}
+
+
+def _sgr(last: Style, cur: Style) -> str:
+    """sgr_change, memoised: a frame asks for the same few changes over and over."""
+    code = _SGR.get((last, cur))
+    if code is None:
+        if len(_SGR) > 4096:
+            _SGR.clear()
+        if cur == DEFAULT_STYLE:
+            code = "\x1b[0m\x0f" if last[0] & ATTR_CHARSET else "\x1b[0m"
+        else:
+            code = sgr_change(last, cur)
+        _SGR[(last, cur)] = code
+    return code
+
+
+def _runs_string(runs: list[tuple[str, Style]], edge: bool) -> str:
+    """A pane row's runs as text and SGR codes. At the terminal's right edge trailing default
+    blanks become one erase-to-end-of-line, which is most of a short line's bytes."""
+    tail = ""
+    if edge and runs:
+        text, style = runs[-1]
+        if style == DEFAULT_STYLE and text.endswith(" "):
+            stripped = text.rstrip(" ")
+            runs = runs[:-1] + [(stripped, style)] if stripped else runs[:-1]
+            tail = "\x1b[K"
+    out = ["\x1b[0m"]
+    last = DEFAULT_STYLE
+    for text, style in runs:
+        if style != last:
+            out.append(_sgr(last, style))
+            last = style
+        out.append(text)
+    if tail:
+        if last != DEFAULT_STYLE:
+            out.append(_sgr(last, DEFAULT_STYLE))
+        out.append(tail)
+    return "".join(out)
+
+
+def _clipped(runs: list[tuple[str, Style]], width: int) -> str:
+    """A pane row cut to the ``width`` columns the terminal has room for (slow path: a window
+    larger than this client)."""
+    row = [BLANK] * width
+    _place_runs(row, 0, width, runs)
+    return _row_string(row)
 
 
 def _border_style(server: Any, w: Any, name: str) -> OptStyle | None:
@@ -86,15 +151,31 @@ def _border_style(server: Any, w: Any, name: str) -> OptStyle | None:
 
 
 class Renderer:
-    """One client's frames; remembers what its terminal shows."""
+    """One client's frames; remembers what its terminal shows.
+
+    The frame is a list of segments ``(y, x, text)``: one per visible pane row, the runs of
+    border cells and the status row, each text drawing its cells from column ``x`` with its own
+    SGR codes. A segment equal to what was drawn at its place is not sent, and a pane row whose
+    damage number (``Pane.damage``) is unchanged is not even built again, so a keystroke echo
+    costs one row. When the segments' places change (layout, zoom, size, an overlay) the
+    screen is cleared and everything is sent.
+    """
 
     def __init__(self) -> None:
-        self.shown: list[str] = []
+        self.shown: dict[tuple[int, int], str] = {}
+        self.places: Any = None  # what decides where segments are; a change clears the screen
+        self.cursor = ""
         self.status_cells: list[Cell] | None = None
+        self.status_text = ""
         self.status_time = 0.0
+        self._panes: dict[int, _PaneRows] = {}
+        self._borders_key: Any = None
+        self._border_segs: list[tuple[int, int, str]] = []
 
     def invalidate(self) -> None:
-        self.shown = []
+        self.shown = {}
+        self.places = None
+        self.cursor = ""
         self.status_cells = None
 
     def status_changed(self) -> None:
@@ -106,46 +187,26 @@ class Renderer:
         s = client.session
         if s is None or s.curw is None:
             return b""
-        wl = s.curw
-        w = wl.window
-        status_on = s.options.get("status") != "off"
-        lines = 0
-        if status_on:
-            value = s.options.get("status")
-            lines = 1 if value == "on" else int(value)
-            lines = min(lines, sy)
-        top = s.options.get("status-position") == "top"
+        w = s.curw.window
+        opts = s.options
+        value = opts.get("status")
+        lines = 0 if value == "off" else min(1 if value == "on" else int(value), sy)
+        top = opts.get("status-position") == "top"
         area_y = lines if top else 0
         area_h = sy - lines
-        rows = [[BLANK] * sx for _ in range(sy)]
         wp_active = w.active
         panes = [wp_active] if w.zoomed and wp_active is not None else list(w.panes)
-        covered = [[False] * sx for _ in range(max(area_h, 0))]
-        for p in panes:
-            for y in range(p.sy):
-                ry = p.yoff + y
-                if ry >= area_h:
-                    break
-                if p.xoff >= sx:
-                    break
-                src = p.modes[0] if p.modes else p.screen  # a pane mode draws instead
-                _place_runs(rows[area_y + ry], p.xoff, min(p.sx, sx - p.xoff), src.row_runs(y))
-                cov = covered[ry]
-                for x in range(p.xoff, min(p.xoff + p.sx, sx)):
-                    cov[x] = True
-        if len(panes) > 1:
-            self._borders(w, rows, covered, area_y, min(area_h, w.sy), min(sx, w.sx), panes,
-                          server)
         overlay = getattr(client, "overlay", None)
-        if overlay is not None:
-            overlay.draw(server, client, rows, area_y, sx, area_h)
         prompt = getattr(client, "prompt", None)
         # A prompt or message takes the last status line, or the terminal's last (first)
         # line when the status line is off (screen_redraw_set_context).
-        message_row = -1
+        status_row = -1
         if prompt is not None or getattr(client, "message_text", None):
-            message_row = (lines - 1 if top else sy - 1) if lines else (0 if top else sy - 1)
-        if lines or message_row >= 0:
+            status_row = (lines - 1 if top else sy - 1) if lines else (0 if top else sy - 1)
+        elif lines:
+            status_row = 0 if top else sy - lines
+        status_text = ""
+        if status_row >= 0:
             now = time.monotonic()
             cells = self.status_cells
             if cells is None or len(cells) != sx or now - self.status_time >= 1.0:
@@ -153,36 +214,169 @@ class Renderer:
                 # output alone does not change it.
                 cells = self.status_cells = self._status(server, client, sx)
                 self.status_time = now
-            rows[message_row if message_row >= 0 else 0 if top else sy - lines] = list(cells)
-        out: list[str] = ["\x1b[?2026h\x1b[?25l"]
-        if len(self.shown) != sy:
-            self.shown = [""] * sy
+                self.status_text = _row_string(cells)
+            status_text = self.status_text
+        places = (sx, sy, area_y, area_h, status_row, overlay is not None,
+                  [(p.id, p.xoff, p.yoff, p.sx, p.sy) for p in panes])
+        out: list[str] = []
+        whole = places != self.places
+        if whole:
+            self.places = places
+            self.shown = {}
+            self.cursor = ""
             out.append("\x1b[0m\x1b[H\x1b[2J")
-        for y, row in enumerate(rows):
-            text = _row_string(row)
-            if text != self.shown[y]:
-                out.append(f"\x1b[{y + 1};1H")
+            if len(self._panes) > 2 * len(panes) + 8:  # forget panes long gone
+                self._panes = {p.id: self._panes[p.id] for p in panes if p.id in self._panes}
+        if overlay is not None:
+            segs = self._cells_frame(server, client, w, panes, overlay, sx, sy, area_y, area_h,
+                                     status_row)
+        else:
+            # Pane rows: this client's row cache is what its terminal shows, so only rows
+            # built again with different text are sent.
+            for p in panes:
+                if p.xoff >= sx or p.yoff >= area_h:
+                    continue
+                width = min(p.sx, sx - p.xoff)
+                h = min(p.sy, area_h - p.yoff)
+                strings, changed = self._pane_rows(p, width, h, p.xoff + width == sx, whole)
+                y0 = area_y + p.yoff
+                pos = f";{p.xoff + 1}H"
+                for y in changed:
+                    if y0 + y != status_row:
+                        out.append(f"\x1b[{y0 + y + 1}{pos}")
+                        out.append(strings[y])
+            segs = (self._border_cells(w, panes, sx, area_y, area_h, server)
+                    if len(panes) > 1 else [])
+        if status_row >= 0:
+            segs = segs + [(status_row, 0, status_text)]
+        shown = self.shown
+        for y, x, text in segs:
+            key = (y, x)
+            if shown.get(key) != text:
+                shown[key] = text
+                out.append(f"\x1b[{y + 1};{x + 1}H")
                 out.append(text)
-                self.shown[y] = text
-        out.append("\x1b[0m")
-        if prompt is not None:
-            out.append(f"\x1b[{message_row + 1};{min(prompt.cursor, sx - 1) + 1}H")
-        elif overlay is not None and overlay.nocursor:
-            pass
-        elif wp_active is not None and wp_active.modes:
-            cur = wp_active.modes[0].cursor()
-            if cur is not None:
-                cx = min(wp_active.xoff + cur[0], sx - 1)
-                out.append(f"\x1b[{area_y + wp_active.yoff + cur[1] + 1};{cx + 1}H\x1b[?25h")
-        elif wp_active is not None:
-            scr = wp_active.screen
-            cx = min(wp_active.xoff + min(scr.cursor_x, wp_active.sx - 1), sx - 1)
-            cy = area_y + wp_active.yoff + scr.cursor_y
-            out.append(f"\x1b[{cy + 1};{cx + 1}H")
-            if scr.cursor_visible and not wp_active.dead:
-                out.append("\x1b[?25h")
+        cursor = self._cursor(w, wp_active, prompt, overlay, status_row, sx, area_y)
+        if not out and cursor == self.cursor:
+            return b""
+        self.cursor = cursor
+        out.append(cursor)
         out.append("\x1b[?2026l")
-        return "".join(out).encode("utf-8", "surrogateescape")
+        return ("\x1b[?2026h\x1b[?25l" + "".join(out)).encode("utf-8", "surrogateescape")
+
+    def _pane_rows(self, p: Any, width: int, h: int, edge: bool,
+                   whole: bool) -> tuple[list[str], Any]:
+        """The pane's first ``h`` rows, ``width`` cells each, rebuilt only where damaged, and
+        the rows to send: those whose text changed, or all of them when ``whole``."""
+        src = p.modes[0] if p.modes else p.screen  # a pane mode draws instead
+        cache = self._panes.get(p.id)
+        if cache is None or cache.src is not src or cache.width != width or cache.edge != edge:
+            cache = self._panes[p.id] = _PaneRows(src, width, edge)
+        gens = p.damage() if src is p.screen else None  # a mode has no damage: compare text
+        strings = cache.strings
+        if len(strings) != h:
+            del strings[h:]
+            strings.extend([""] * (h - len(strings)))
+            cache.gens = []
+        old = cache.gens
+        if gens is not None and len(old) == h and old == gens[:h]:
+            return strings, range(h) if whole else ()
+        full = width == p.sx
+        changed = []
+        for y in range(h):
+            if gens is not None and y < len(old) and old[y] == gens[y]:
+                continue
+            runs = src.row_runs(y)
+            text = _runs_string(runs, edge) if full else _clipped(runs, width)
+            if text != strings[y]:
+                strings[y] = text
+                changed.append(y)
+        if gens is not None:
+            cache.gens = gens[:h]
+        return strings, range(h) if whole else changed
+
+    def _border_cells(self, w: Any, panes: list[Any], sx: int, area_y: int,
+                      area_h: int, server: Any = None) -> list[tuple[int, int, str]]:
+        """Segments of the borders between panes, built again only when they can change."""
+        normal = _border_style(server, w, "pane-border-style")
+        active = _border_style(server, w, "pane-active-border-style")
+        ap = w.active
+        key = (sx, area_y, area_h, w.sx, w.sy, ap.id if ap is not None else None,
+               _style_tuple(normal), _style_tuple(active),
+               [(p.xoff, p.yoff, p.sx, p.sy) for p in panes])
+        if key == self._borders_key:
+            return self._border_segs
+        h = max(area_h, 0)
+        covered = [[False] * sx for _ in range(h)]
+        for p in panes:
+            for ry in range(p.yoff, min(p.yoff + p.sy, h)):
+                cov = covered[ry]
+                cov[p.xoff:min(p.xoff + p.sx, sx)] = [True] * max(0, min(p.sx, sx - p.xoff))
+        rows = [[BLANK] * sx for _ in range(h)]
+        self._borders(w, rows, covered, 0, min(h, w.sy), min(sx, w.sx), panes, server)
+        segs = []
+        for y in range(min(h, w.sy)):
+            cov = covered[y]
+            x = 0
+            width = min(sx, w.sx)
+            while x < width:
+                if cov[x]:
+                    x += 1
+                    continue
+                x0 = x
+                while x < width and not cov[x]:
+                    x += 1
+                segs.append((area_y + y, x0, _row_string(rows[y][x0:x])))
+        self._borders_key, self._border_segs = key, segs
+        return segs
+
+    def _cells_frame(self, server: Any, client: Any, w: Any, panes: list[Any], overlay: Any,
+                     sx: int, sy: int, area_y: int, area_h: int,
+                     status_row: int) -> list[tuple[int, int, str]]:
+        """The frame as whole rows of cells, for an overlay to draw over (display-panes,
+        menus): slower, but overlays are shown briefly."""
+        rows = [[BLANK] * sx for _ in range(sy)]
+        covered = [[False] * sx for _ in range(max(area_h, 0))]
+        for p in panes:
+            src = p.modes[0] if getattr(p, "modes", None) else p.screen
+            if p.xoff >= sx:
+                continue
+            for y in range(min(p.sy, area_h - p.yoff)):
+                ry = p.yoff + y
+                _place_runs(rows[area_y + ry], p.xoff, min(p.sx, sx - p.xoff), src.row_runs(y))
+                cov = covered[ry]
+                for x in range(p.xoff, min(p.xoff + p.sx, sx)):
+                    cov[x] = True
+        if len(panes) > 1:
+            self._borders(w, rows, covered, area_y, min(area_h, w.sy), min(sx, w.sx), panes,
+                          server)
+        overlay.draw(server, client, rows, area_y, sx, area_h)
+        return [(y, 0, _row_string(row)) for y, row in enumerate(rows) if y != status_row]
+
+    @staticmethod
+    def _cursor(w: Any, wp: Any, prompt: Any, overlay: Any, status_row: int, sx: int,
+                area_y: int) -> str:
+        """Where the cursor goes after a frame, and whether it shows."""
+        if prompt is not None:
+            return f"\x1b[0m\x1b[{status_row + 1};{min(prompt.cursor, sx - 1) + 1}H"
+        if overlay is not None:  # a popup shows its command's cursor; others none
+            cur = None if overlay.nocursor else overlay.cursor()
+            if cur is None:
+                return "\x1b[0m"
+            return f"\x1b[0m\x1b[{cur[1] + 1};{min(cur[0], sx - 1) + 1}H\x1b[?25h"
+        if wp is None:
+            return "\x1b[0m"
+        if wp.modes:
+            cur = wp.modes[0].cursor()
+            if cur is None:
+                return "\x1b[0m"
+            cx = min(wp.xoff + cur[0], sx - 1)
+            return f"\x1b[0m\x1b[{area_y + wp.yoff + cur[1] + 1};{cx + 1}H\x1b[?25h"
+        scr = wp.screen
+        cx = min(wp.xoff + min(scr.cursor_x, wp.sx - 1), sx - 1)
+        cy = area_y + wp.yoff + scr.cursor_y
+        show = "\x1b[?25h" if scr.cursor_visible and not wp.dead else ""
+        return f"\x1b[0m\x1b[{cy + 1};{cx + 1}H{show}"
 
     @staticmethod
     def _borders(w: Any, rows: list[list[Cell]], covered: list[list[bool]], area_y: int,

@@ -955,7 +955,6 @@ class Server:
         self.notify("pane-created", {"pane": pane})
 
     def pane_output(self, pane: Any, events: list[tuple[str, object]]) -> None:
-        self.redraw_clients(pane.window, status=False)
         for name, value in events:
             if name == "bell":
                 self.notify("bell", {"pane": pane})
@@ -964,6 +963,12 @@ class Server:
                 self.redraw_clients(pane.window)  # borders, status line and set-titles show it
             else:
                 escapes.apply(self, pane, name, value)
+        w = pane.window
+        for c in self.clients:  # those showing the window draw (now, or at their next frame)
+            a = c.attached
+            if a is not None and c.session is not None and c.session.curw is not None \
+                    and c.session.curw.window is w:
+                a.pane_output(pane)
 
     # -- model operations with server-side effects (server-fn.c) -------------------------------
 

@@ -35,7 +35,9 @@ class Tty:
         self.sx, self.sy = 80, 24
         self._out = bytearray()
         self._wake = trio.Event()
-        self.blocked = False  # output was dropped: the next frame must be whole
+        self.blocked = False  # output was dropped: nothing is drawn until the terminal reads
+        self._unblocked = trio.Event()
+        self._cut = False  # a frame was cut short: the next write cancels what it began
         self.closed = False
         self.paused = False  # suspended or locked: the client's terminal is left alone
         self.stream: trio.lowlevel.FdStream | None = None
@@ -115,34 +117,61 @@ class Tty:
         return self.sx, self.sy
 
     def write(self, data: bytes) -> None:
-        if self.closed or self.paused:
+        """Send ``data``: what the terminal takes now is written at once (an echo costs no task
+        switch), the rest queued. When the queue would pass ``block_limit`` the terminal is not
+        keeping up: the queue is dropped and nothing more is taken until it reads again (tmux's
+        TTY_BLOCK), so a stalled terminal never makes the server buffer without bound."""
+        if self.closed or self.paused or self.blocked:
             return
-        if len(self._out) + len(data) > self.block_limit and self._out:
-            self._out.clear()  # the terminal is not keeping up: redraw whole instead
+        if self._cut:
+            self._cut = False
+            data = b"\x18" + data  # CAN: ends a sequence the dropped bytes left open
+        if not self._out:
+            try:
+                data = data[os.write(self.fd, data):]
+            except BlockingIOError:
+                pass
+            except OSError:
+                return  # the terminal is gone; the reader sees its end
+            if not data:
+                return
+        elif len(self._out) + len(data) > self.block_limit:
+            self._out.clear()
             self.blocked = True
+            self._cut = True
+            self._unblocked = trio.Event()
+            self._wake.set()
+            return
         self._out += data
         self._wake.set()
+
+    async def wait_unblocked(self) -> None:
+        """Until the terminal reads again after output was dropped; then the caller redraws
+        whole from the model."""
+        await self._unblocked.wait()
 
     async def writer(self) -> None:
         """Drain the queue; exits when the terminal goes away."""
         while not self.closed:
-            if not self._out:
+            if self.paused or not self._out:
+                if self.blocked and not self.paused:
+                    await trio.lowlevel.wait_writable(self.fd)  # it reads again
+                    self.blocked = False
+                    self._unblocked.set()
+                    continue
                 self._wake = trio.Event()
                 await self._wake.wait()
                 continue
-            data = bytes(self._out)
-            self._out.clear()
-            view = memoryview(data)
-            while view and not self.paused:
-                try:
-                    n = os.write(self.fd, view)
-                except BlockingIOError:
-                    await trio.lowlevel.wait_writable(self.fd)
-                    continue
-                except OSError:
-                    self.closed = True
-                    return
-                view = view[n:]
+            try:
+                n = os.write(self.fd, self._out)
+            except BlockingIOError:
+                await trio.lowlevel.wait_writable(self.fd)
+                continue
+            except OSError:
+                self.closed = True
+                self._unblocked.set()
+                return
+            del self._out[:n]
 
     def stop(self) -> None:
         """Put the terminal back as it was; safe to call twice."""
