@@ -1,12 +1,15 @@
 """The sweep: every 200 ms, which agent runs in each pane and what state it is in.
 
 Cost is what earlier tools got wrong, so each sweep does as little as the panes require: one
-:class:`~.procs.Snapshot` shared by all panes; a pane's identity is looked at again only when
-its foreground group or output revision changed (and about once a second otherwise); its
-screen is classified only when its revision or title changed, its agent's state file changed,
-or a hold is pending; session files are read only when they change. Values are published by
-replacing one dict, so :meth:`AgentPlugin.resolve`, which runs on the server's event loop,
-only looks up.
+:class:`~.procs.Snapshot` shared by all panes; a pane without an agent is looked at only after
+it had output (the server's coalesced ``pane-output`` events) and about once a second
+otherwise; a pane's identity is worked out again only when its foreground group changed or its
+agent process no longer runs the same argv; its screen is classified only when its revision or
+title changed, its agent's state file changed, or a hold is pending; session files are read
+only when they change. Values are published by replacing one dict, so
+:meth:`AgentPlugin.resolve`, which runs on the server's event loop, only looks up (the glyph
+option is read there, directly: an option lookup on the loop is a few dict reads, and a
+``set -g @agent-glyph-…`` shows at the next redraw).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hmux_core.plugin import Host, PaneInfo, Plugin
+from hmux_core.plugin import Event, Host, PaneInfo, Plugin
 
 from . import glyphs
 from .classify import classify, screen_model
@@ -33,10 +36,10 @@ EVENT = "pane-agent-state-changed"
 TABLE_OPTION = "@agent-table-file"
 #: An unchanged pane's identity is checked again every this many sweeps (staggered).
 IDENTITY_EVERY = 5
+#: ... and an unchanged pane with no agent and no output, this many times less often.
+SLOW_EVERY = 5
 #: The agent table's files are checked for changes every this many sweeps.
 TABLE_EVERY = 10
-#: Panes whose glyph option is read again per sweep, so ``set -g @agent-glyph-…`` shows.
-GLYPH_REFRESH = 8
 #: Rows asked of the screen at most (the live region is at the bottom of what is drawn).
 MAX_TAIL = 200
 
@@ -67,9 +70,8 @@ class _Pane:
     class_title: str | None = None
     file_sig: object = None
     tracker: Tracker | None = None
-    glyph_state: str | None = None
-    glyph: str = ""
     values: dict[str, str] = field(default_factory=dict)
+    values_key: tuple[object, ...] = ()
 
 
 def _blank() -> dict[str, str]:
@@ -99,7 +101,8 @@ class AgentPlugin(Plugin):
         self._table_sig: object = None
         self._sweep = 0
         self._slots = 0
-        self._glyph_cursor = 0
+        self._host: Host | None = None
+        self._dirty: set[str] = set()  #: panes with output (or new) since the last sweep
         self._btime = boot_time(proc_root)
         self._blank = _blank()
         self.stats = SweepStats()
@@ -107,10 +110,21 @@ class AgentPlugin(Plugin):
     # -- the plugin API ----------------------------------------------------------------------------
 
     def start(self, host: Host) -> None:
+        self._host = host
         self._load_table(host, force=True)
 
     def resolve(self, pane_id: str, key: str) -> str | None:
-        return self._values.get(pane_id, self._blank).get(key)
+        values = self._values.get(pane_id, self._blank)
+        if key != "pane_state_emoji":
+            return values.get(key)
+        state = values["pane_agent_state"]
+        host = self._host
+        return glyphs.pick(state, host.option(glyphs.option(state), pane_id)
+                           if host is not None else None)
+
+    def on_notify(self, event: Event) -> None:
+        if event.pane_id is not None and event.name in ("pane-output", "pane-created"):
+            self._dirty.add(event.pane_id)
 
     def stop(self) -> None:
         self._panes = {}
@@ -119,6 +133,7 @@ class AgentPlugin(Plugin):
 
     def tick(self, host: Host) -> None:
         t0 = time.thread_time()
+        self._host = host
         if self._table is None:
             self._load_table(host, force=True)
         elif self._sweep % TABLE_EVERY == 0:
@@ -129,15 +144,20 @@ class AgentPlugin(Plugin):
         stats = SweepStats()
         changed = False
         live = host.panes()
+        dirty, self._dirty = self._dirty, set()
         for pane_id in live:
-            info = host.pane(pane_id)
-            if info is None:
-                continue
             pt = self._panes.get(pane_id)
             if pt is None:
                 pt = self._panes[pane_id] = _Pane(slot=self._slots)
                 self._slots += 1
                 changed = True
+            elif (pt.identity is None and pane_id not in dirty
+                  and (self._sweep + pt.slot) % IDENTITY_EVERY):
+                stats.panes += 1
+                continue  # no agent, no output: nothing can have changed that shows
+            info = host.pane(pane_id)
+            if info is None:
+                continue
             stats.panes += 1
             if self._sweep_pane(host, snap, pane_id, info, pt, now, stats):
                 changed = True
@@ -149,8 +169,6 @@ class AgentPlugin(Plugin):
             self._files.forget(lambda path: any(
                 pt.tracker is not None and path.startswith(pt.tracker.proc.home)
                 for pt in self._panes.values()))
-        if self._refresh_glyphs(host):
-            changed = True
         if changed:
             self._values = {pid: pt.values for pid, pt in self._panes.items()}
         self._sweep += 1
@@ -174,6 +192,7 @@ class AgentPlugin(Plugin):
         self._table_sig = sig
         for problem in self._table.problems:
             host.log(f"agent table: {problem}")
+        self._dirty.update(self._panes)
         for pt in self._panes.values():  # identities and rules may differ now
             pt.ident_key = None
             pt.settled = False
@@ -188,13 +207,22 @@ class AgentPlugin(Plugin):
         pgrp = -1 if info.dead else info.foreground_pgrp
         old_state = pt.damper.state
         old_identity = pt.identity
-        due = (pgrp != pt.pgrp or info.revision != pt.ident_rev
-               or (self._sweep + pt.slot) % IDENTITY_EVERY == 0)
+        output = info.revision != pt.ident_rev
+        due = pgrp != pt.pgrp or output or (self._sweep + pt.slot) % IDENTITY_EVERY == 0
         if due:
             pt.pgrp, pt.ident_rev = pgrp, info.revision
             leader_argv = snap.cmdline(pgrp) if pgrp > 0 else None
             key = (pgrp, leader_argv)
-            if key != pt.ident_key or not pt.settled:
+            if key == pt.ident_key and not pt.settled and old_identity is not None \
+                    and snap.cmdline(old_identity.pid) == old_identity.argv:
+                # The agent (a member, not the leader) still runs: only the members may differ.
+                if pt.tracker is not None and not pt.tracker.info.session_id:
+                    pt.tracker.proc.members = self._members(snap, old_identity, pgrp, info)
+            elif key != pt.ident_key or (not pt.settled and (
+                    old_identity is not None or output
+                    or (self._sweep + pt.slot) % (IDENTITY_EVERY * SLOW_EVERY) == 0)):
+                # No agent under a leader that is no shell (``cat``, ``make``): an agent it
+                # starts draws, so between outputs its group is looked at only every 5 s.
                 stats.identities += 1
                 ident = identify(snap, pgrp, info.pid, table)
                 pt.ident_key = key
@@ -234,13 +262,13 @@ class AgentPlugin(Plugin):
             else:
                 pt.damper.tick(now, info.visible, table.hold)
         state = pt.damper.state
-        if state != pt.glyph_state:
-            pt.glyph_state = state
-            pt.glyph = glyphs.pick(state, host.option(glyphs.option(state), pane_id))
-        values = self._values_for(pt)
-        if values == pt.values:
+        session = pt.tracker.info if ident is not None and pt.tracker is not None else None
+        vkey = (ident.label, ident.pid, session.session_id, session.model, state) \
+            if ident is not None and session is not None else (None, state)
+        if vkey == pt.values_key:
             return False
-        pt.values = values
+        pt.values_key = vkey
+        pt.values = self._values_for(pt)
         host.invalidate(pane_id)
         if state != old_state:
             label = (ident or old_identity).label if (ident or old_identity) else ""
@@ -250,11 +278,11 @@ class AgentPlugin(Plugin):
         return True
 
     def _values_for(self, pt: _Pane) -> dict[str, str]:
+        """What resolve answers; ``pane_state_emoji`` holds the default glyph (resolve reads
+        the option)."""
         ident = pt.identity
         if ident is None:
-            v = dict(self._blank)
-            v["pane_state_emoji"] = pt.glyph or v["pane_state_emoji"]
-            return v
+            return self._blank
         session = pt.tracker.info if pt.tracker is not None else None
         return {
             "pane_agent": ident.label,
@@ -262,7 +290,7 @@ class AgentPlugin(Plugin):
             "pane_agent_pid": str(ident.pid),
             "pane_agent_session_id": session.session_id if session else "",
             "pane_agent_model": session.model if session else "",
-            "pane_state_emoji": pt.glyph or glyphs.default(pt.damper.state),
+            "pane_state_emoji": glyphs.default(pt.damper.state),
         }
 
     def _members(self, snap: Snapshot, ident: Identity, pgrp: int, info: PaneInfo
@@ -278,24 +306,3 @@ class AgentPlugin(Plugin):
             pid=ident.pid, argv=ident.argv, members=self._members(snap, ident, pgrp, info),
             env=snap.environ(ident.pid) or {}, cwd=snap.cwd(ident.pid),
             started=start_time(st, self._btime) if st is not None else 0.0)
-
-    def _refresh_glyphs(self, host: Host) -> bool:
-        """Re-read a few panes' glyph options per sweep, so option changes show up."""
-        ids = list(self._panes)
-        if not ids:
-            return False
-        changed = False
-        for _ in range(min(GLYPH_REFRESH, len(ids))):
-            self._glyph_cursor = (self._glyph_cursor + 1) % len(ids)
-            pid = ids[self._glyph_cursor]
-            pt = self._panes[pid]
-            state = pt.damper.state
-            glyph = glyphs.pick(state, host.option(glyphs.option(state), pid))
-            if glyph != pt.glyph:
-                pt.glyph, pt.glyph_state = glyph, state
-                values = self._values_for(pt)
-                if values != pt.values:
-                    pt.values = values
-                    host.invalidate(pid)
-                    changed = True
-        return changed
