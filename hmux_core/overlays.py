@@ -298,3 +298,107 @@ def _draw_over(row: list[Cell], x: int, text: str, width: int, base: Any) -> Non
             bg = base.bg
         if x + i < len(row):
             row[x + i] = (ch, (attr, fg, bg, us))
+
+
+#: popup-border-lines: (corners tl tr bl br, horizontal, vertical); "none" has no box.
+BOX_LINES = {
+    "single": ("┌┐└┘", "─", "│"), "rounded": ("╭╮╰╯", "─", "│"),
+    "double": ("╔╗╚╝", "═", "║"), "heavy": ("┏┓┗┛", "━", "┃"),
+    "simple": ("++++", "-", "|"), "padded": ("    ", " ", " "),
+}
+
+
+class Popup(Overlay):
+    """display-popup (popup.c): a command on its own PTY, drawn in a box over the panes.
+    Keys go to it; Escape or C-c close it unless -E waits for the command; -E closes it when
+    the command exits, -EE only when it exits 0."""
+
+    nocursor = False
+
+    def __init__(self, pane: Any, px: int, py: int, sx: int, sy: int, lines: str, title: str,
+                 border: tuple[int, int, int, int], close_exit: int) -> None:
+        self.pane = pane
+        self.px, self.py, self.sx, self.sy = px, py, sx, sy
+        self.lines = lines
+        self.title = title
+        self.border = border
+        self.close_exit = close_exit  # 0, 1 (-E) or 2 (-EE)
+        self.running = True
+        self.status = 128 + 1  # 128 + SIGHUP until the command exits (it is hung up)
+
+    @property
+    def inner(self) -> tuple[int, int]:
+        """Where the command's screen starts, relative to the popup."""
+        return (0, 0) if self.lines == "none" else (1, 1)
+
+    def exited(self, server: Any, client: Any) -> None:
+        """popup_job_complete_cb."""
+        self.running = False
+        p = self.pane
+        self.status = p.dead_status if p.dead_status is not None else (p.dead_signal or 0)
+        if self.close_exit == 1 or (self.close_exit == 2 and self.status == 0):
+            clear_overlay(server, client)
+        else:
+            _redraw(client)
+
+    def draw(self, server: Any, client: Any, rows: list[list[Cell]], top: int, sx: int,
+             sy: int) -> None:
+        from .options import Style
+        from .screen.cells import DEFAULT_STYLE, char_width
+
+        box = [[(" ", DEFAULT_STYLE)] * self.sx for _ in range(self.sy)]
+        if self.lines != "none" and self.sx > 2 and self.sy > 2:
+            corners, hz, vt = BOX_LINES.get(self.lines, BOX_LINES["single"])
+            b = self.border
+            box[0] = [(corners[0], b)] + [(hz, b)] * (self.sx - 2) + [(corners[1], b)]
+            box[-1] = [(corners[2], b)] + [(hz, b)] * (self.sx - 2) + [(corners[3], b)]
+            for row in box[1:-1]:
+                row[0] = row[-1] = (vt, b)
+            if self.title:
+                _draw_over(box[0], 2, self.title, self.sx - 4, Style(fg=b[1], bg=b[2]))
+        ix, iy = self.inner
+        w, h = self.sx - 2 * ix, self.sy - 2 * iy
+        scr = self.pane.screen
+        for y in range(min(h, scr.sy if hasattr(scr, "sy") else h)):
+            row = box[iy + y]
+            x = ix
+            for text, style in scr.row_runs(y):
+                for ch in text:
+                    cw = char_width(ch[0]) if ch and not ch.isascii() else 1
+                    if cw <= 0:
+                        continue
+                    if x + cw > ix + w:
+                        break
+                    row[x] = (ch, style)
+                    if cw == 2:
+                        row[x + 1] = ("", style)
+                    x += cw
+        for j, cells in enumerate(box):
+            y = self.py + j
+            if 0 <= y < len(rows):
+                row = rows[y]
+                end = min(self.px + self.sx, len(row))
+                row[self.px:end] = cells[:end - self.px]
+
+    def cursor(self) -> tuple[int, int] | None:
+        """The command's cursor on the terminal, or None when it hides it."""
+        scr = self.pane.screen
+        if not self.running or not scr.cursor_visible:
+            return None
+        ix, iy = self.inner
+        return self.px + ix + scr.cursor_x, self.py + iy + scr.cursor_y
+
+    def key(self, server: Any, client: Any, key: int) -> int:
+        if (not self.close_exit or not self.running) and key in (0x1B, 0x03):
+            return 1
+        if self.running:
+            scr = self.pane.screen
+            data = K.encode_key(key, cursor_app=scr.keypad_cursor, keypad_app=scr.keypad,
+                                extended_keys=scr.extended_keys)
+            if data:
+                self.pane.write(data)
+        return 0
+
+    def free(self) -> None:
+        self.pane.destroy()
+        super().free()

@@ -237,3 +237,33 @@ def test_display_menu_drawn_moved_and_chosen(outer, hmux, tmux, muxdir):  # noqa
     for m in (hmux, tmux):
         r = m.cmd("display-menu", "a", "b")
         assert (r.rc, r.err) == (1, "not enough arguments\n")
+
+
+def test_display_popup_runs_a_command_on_its_own_pty(outer, hmux, tmux, muxdir):  # noqa: F811
+    h, t = _start(outer, hmux, tmux, muxdir)
+    procs = []
+    for m, target in ((hmux, h), (tmux, t)):
+        procs.append(subprocess.Popen(
+            list(m.argv0) + m.socket_args + [
+                "display-popup", "-T", "pop", "-w", "30", "-h", "8", "-x", "5", "-y", "12",
+                "stty size; printf 'in popup\\n'; read line; echo got $line; sleep 30"],
+            env=m.env, cwd=m.cwd))
+        wait_for(lambda target=target: "in popup" in "\n".join(outer.screen(target)))
+    _same(outer, h, t, "-e")  # the box, its title, the command's output (6x28 inside)
+    assert "6 28" in "\n".join(outer.screen(h))
+    for target in (h, t):
+        outer.keys(target, "-l", "typed")
+        outer.keys(target, "Enter")
+        wait_for(lambda target=target: "got typed" in "\n".join(outer.screen(target)))
+    _same(outer, h, t, "-e")
+    for target in (h, t):
+        outer.keys(target, "Escape")  # no -E: Escape closes it (and hangs the command up)
+        wait_for(lambda target=target: "pop" not in "\n".join(outer.screen(target)))
+    assert [p.wait(timeout=10) for p in procs] == [129, 129]  # 128 + SIGHUP: it was hung up
+    _same(outer, h, t, "-e")
+    for m, target in ((hmux, h), (tmux, t)):
+        m.ok("display-popup", "-E", "-b", "rounded", "-T", "two", "sleep 0.3")
+        wait_for(lambda target=target: "two" not in "\n".join(outer.screen(target)))
+    for argv in (["display-popup", "-w", "x"], ["display-popup", "-h", "0"],
+                 ["display-popup", "-b", "wavy"], ["display-popup", "-C"]):
+        _both(hmux, tmux, *argv)

@@ -1,4 +1,4 @@
-"""Commands that put an overlay on a client: display-panes and display-menu."""
+"""Commands that put an overlay on a client: display-panes, display-menu, display-popup."""
 
 from __future__ import annotations
 
@@ -169,4 +169,93 @@ async def cmd_display_menu(item: CmdItem) -> int:
     ov.free_cb = answer.done.set
     O.set_overlay(server, tc, ov, 0)
     await answer.finish()
+    c = item.client
+    if c is not None and c.session is None and not getattr(c, "is_config", False):
+        c.retval = ov.status  # the command-line client exits with the popup's status
+    return CMD_RETURN_NORMAL
+
+
+@command("display-popup")
+async def cmd_display_popup(item: CmdItem) -> int:
+    """A command in a popup on its own PTY (-E closes it when the command exits, -EE only on
+    success; -C closes the client's popup)."""
+    from ..options import parse_style
+    from ..options_table import OPTIONS_BY_NAME
+    from ..pane import Pane
+    from ..spawn import client_cwd
+    from .shell_cmds import job_environ
+
+    args = item.args
+    server = item.server
+    tc = item.target_client
+    if args.has("C"):
+        O.clear_overlay(server, tc)
+        return CMD_RETURN_NORMAL
+    a = getattr(tc, "attached", None)
+    if getattr(tc, "overlay", None) is not None or a is None:
+        return CMD_RETURN_NORMAL
+    s = item.target.s or tc.session
+    tsx, tsy = a.tty.sx, a.tty.sy
+    try:
+        h = args.percentage("h", 1, tsy, tsy) if args.has("h") else tsy // 2
+    except CommandError as e:
+        return item.error(f"height {e}")
+    try:
+        w = args.percentage("w", 1, tsx, tsx) if args.has("w") else tsx // 2
+    except CommandError as e:
+        return item.error(f"width {e}")
+    w, h = min(w, tsx), min(h, tsy)
+    pos = menu_position(item, tc, w, h)
+    if pos is None:
+        return CMD_RETURN_NORMAL
+    wo = s.curw.window.options
+    if args.has("B"):
+        lines = "none"
+    elif args.get("b") is not None:
+        value = args.get("b") or ""
+        if value not in OPTIONS_BY_NAME["popup-border-lines"].choices:
+            return item.error(f"popup-border-lines unknown value: {value}")
+        lines = value
+    else:
+        lines = str(wo.get("popup-border-lines"))
+    jx, jy = (w, h) if lines == "none" else (w - 2, h - 2)
+    if jx < 1 or jy < 1 or tsx < w or tsy < h:
+        return CMD_RETURN_NORMAL
+    border_style = wo.get_style("popup-border-style")
+    if args.get("S") is not None:
+        border_style = parse_style(args.get("S") or "", border_style) or border_style
+    border = (0, border_style.fg, border_style.bg, 0) if border_style is not None else (
+        0, 8, 8, 0)
+    cwd = item.expand(args.get("d")) if args.get("d") is not None else client_cwd(server, tc, s)
+    shell = server.default_shell()
+    argv = args.argv
+    if not argv:
+        cmd = str(s.options.get("default-command") or "")
+        argv = [cmd] if cmd else []
+    if not argv:
+        argv = [shell, "-c", f"exec {shell}"]  # the shell itself, not a login shell
+    env = job_environ(server, s)
+    for entry in args.values("e"):
+        k, eq, v = entry.partition("=")
+        if eq:
+            env[k] = v
+    pane = Pane(-1, None, jx, jy, 0, wo)
+    try:
+        pane.spawn(argv, shell, cwd, env)
+    except OSError as e:
+        return item.error(f"popup failed: {e.strerror}")
+    title = item.expand(args.get("T")) if args.has("T") else ""
+    close_exit = min(args.count("E"), 2)
+    ov = O.Popup(pane, pos[0], pos[1], w, h, lines, title, border, close_exit)
+    answer = Answer(item, True)
+    ov.free_cb = answer.done.set
+    pane.on_output = lambda p, events: a.redraw(status=False)
+    pane.on_exit = lambda p: ov.exited(server, tc) if tc.overlay is ov else None
+    assert server.nursery is not None
+    pane.start(server.nursery)
+    O.set_overlay(server, tc, ov, 0)
+    await answer.finish()
+    c = item.client
+    if c is not None and c.session is None and not getattr(c, "is_config", False):
+        c.retval = ov.status  # the command-line client exits with the popup's status
     return CMD_RETURN_NORMAL
