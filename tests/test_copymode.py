@@ -127,6 +127,26 @@ def test_wrapped_and_wide_lines(tmux, hmux, keys):
     _compare(tmux, hmux, WRAPPED, steps, options=[["set", "-g", "mode-keys", keys]])
 
 
+BRACKETS = "printf 'if (a[1] == {b}) { x(y(z)) }\\nfoo (bar\\nbaz) qux ]\\nthe end\\n'; exec cat"
+
+
+@pytest.mark.parametrize("keys", ["emacs", "vi"])
+def test_matching_brackets(tmux, hmux, keys):
+    steps = [
+        "copy-mode", "send|-X|history-top", "send|-X|next-matching-bracket",
+        "send|-X|next-matching-bracket", "send|-X|previous-matching-bracket",
+        "send|-N|2|-X|cursor-right", "send|-X|next-matching-bracket",
+        "send|-X|previous-matching-bracket", "send|-X|end-of-line",
+        "send|-X|previous-matching-bracket", "send|-X|previous-matching-bracket",
+        "send|-X|cursor-down", "send|-X|start-of-line", "send|-X|next-matching-bracket",
+        "send|-X|next-matching-bracket", "send|-X|cursor-down", "send|-X|end-of-line",
+        "send|-X|previous-matching-bracket", "send|-X|cursor-left",
+        "send|-X|previous-matching-bracket", "send|-X|jump-backward|)",
+        "send|-X|previous-matching-bracket", "send|-X|next-matching-bracket",
+    ]
+    _compare(tmux, hmux, BRACKETS, steps, options=[["set", "-g", "mode-keys", keys]])
+
+
 def test_entry_flags_and_exit_at_bottom(tmux, hmux):
     steps = [
         "copy-mode|-u", "send|-X|scroll-down", "send|-X|page-down", "copy-mode|-e",

@@ -1890,6 +1890,123 @@ def _c_paragraph(up: bool) -> Any:
     return run
 
 
+_OPEN, _CLOSE = "{[(", "}])"
+
+
+def _c_previous_bracket(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    for _ in range(cm.prefix):
+        px, py = cm.cx, cm._gy()
+        xx = cm._length(py)
+        if xx == 0:
+            break
+        tried = False
+        while True:  # on a closing bracket, or (emacs) the one before the cursor
+            found = cm._cell(px, py)
+            if len(found) == 1 and found in _CLOSE:
+                break
+            if cm._keys() == "emacs" and not tried and px > 0:
+                px -= 1
+                tried = True
+                continue
+            found = ""
+            break
+        if not found:
+            if cm._keys() == "emacs":
+                cm._cursor_previous_word(_CLOSE, True)
+            continue
+        start = _OPEN[_CLOSE.index(found)]
+        n, failed = 1, False
+        while n != 0:
+            if px == 0:
+                if py == 0:
+                    failed = True
+                    break
+                while True:
+                    py -= 1
+                    xx = cm._length(py)
+                    if xx != 0 or py == 0:
+                        break
+                if xx == 0 and py == 0:
+                    failed = True
+                    break
+                px = xx - 1
+            else:
+                px -= 1
+            c = cm._cell(px, py)
+            if c == found:
+                n += 1
+            elif c == start:
+                n -= 1
+        if not failed:
+            cm._scroll_to(px, py, False)
+    return NOTHING
+
+
+def _c_next_bracket(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    b = cm.back
+    for _ in range(cm.prefix):
+        px, py = cm.cx, cm._gy()
+        xx = cm._length(py)
+        yy = b.hsize + b.sy - 1
+        if xx == 0:
+            break
+        tried = False
+        done = False
+        while True:
+            c = cm._cell(px, py)
+            cp = c if len(c) == 1 and (c in _CLOSE or c in _OPEN) else ""
+            if cp and cp in _CLOSE and cm._keys() == "vi":
+                # vi: a closing bracket first means the previous one; stay if there is none.
+                sx, sy = cm.cx, cm._gy()
+                cm._scroll_to(px, py, False)
+                _c_previous_bracket(cm, item, argv)
+                c2 = cm._cell(cm.cx, cm._gy())
+                if len(c2) == 1 and c2 in _CLOSE:
+                    cm._scroll_to(sx, sy, False)
+                done = True
+                break
+            if cp and cp in _OPEN:
+                break
+            if cm._keys() == "emacs":
+                if not tried and px <= xx:
+                    px += 1
+                    tried = True
+                    continue
+                cm._cursor_next_word_end(_OPEN, False)
+                done = True
+                break
+            if px > xx:  # vi: keep looking to the end of the (wrapped) line
+                if py == yy or not b.wrapped(py) or b.cellsize(py) > b.sx:
+                    done = True
+                    break
+                px, py = 0, py + 1
+                xx = cm._length(py)
+            else:
+                px += 1
+        if done:
+            continue
+        found = cm._cell(px, py)
+        end = _CLOSE[_OPEN.index(found)]
+        n, failed = 1, False
+        while n != 0:
+            if px > xx:
+                if py == yy:
+                    failed = True
+                    break
+                px, py = 0, py + 1
+                xx = cm._length(py)
+            else:
+                px += 1
+            c = cm._cell(px, py)
+            if c == found:
+                n += 1
+            elif c == end:
+                n -= 1
+        if not failed:
+            cm._scroll_to(px, py, False)
+    return NOTHING
+
+
 def _c_goto_line(cm: CopyMode, item: Any, argv: list[str]) -> int:
     if argv[1]:
         cm._goto_line(argv[1])
@@ -1950,6 +2067,7 @@ _COMMANDS: dict[str, tuple[int, int, int, Any]] = {
     "jump-to-forward": (1, 1, E, _c_jump(JUMP_TO_FORWARD)),
     "jump-to-mark": (0, 0, A, _c_jump_to_mark),
     "middle-line": (0, 0, E, _c_line_to(lambda cm: (cm.sy - 1) // 2)),
+    "next-matching-bracket": (0, 0, A, _c_next_bracket),
     "next-paragraph": (0, 0, E, _c_paragraph(False)),
     "next-space": (0, 0, E, _c_words("next-space")),
     "next-space-end": (0, 0, E, _c_words("next-space-end")),
@@ -1962,6 +2080,7 @@ _COMMANDS: dict[str, tuple[int, int, int, Any]] = {
     "pipe-no-clear": (0, 1, N, _c_pipe(False, False)),
     "pipe": (0, 1, A, _c_pipe(True, False)),
     "pipe-and-cancel": (0, 1, A, _c_pipe(True, True)),
+    "previous-matching-bracket": (0, 0, A, _c_previous_bracket),
     "previous-paragraph": (0, 0, E, _c_paragraph(True)),
     "previous-space": (0, 0, E, _c_words("previous-space")),
     "previous-word": (0, 0, E, _c_words("previous-word")),
