@@ -640,6 +640,8 @@ VARIABLES["scroll_region_lower"] = _screen_num("scroll_region_lower")
 VARIABLES["history_size"] = lambda ctx: str(ctx.wp.screen.history_size) if ctx.wp is not None else None
 VARIABLES["history_limit"] = lambda ctx: str(ctx.wp.screen.history_limit) if ctx.wp is not None else None
 VARIABLES["history_bytes"] = lambda ctx: str(ctx.wp.screen.history_bytes()) if ctx.wp is not None else None
+# hmux only: which emulator engine holds the pane ("python" or "ghostty").
+VARIABLES["pane_engine"] = lambda ctx: ctx.wp.screen.name if ctx.wp is not None else None
 
 
 @var("mouse_any_flag")

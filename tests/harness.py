@@ -54,6 +54,9 @@ def base_env(tmpdir: str) -> dict[str, str]:
         "TERM": "xterm-256color",
         "TZ": "UTC",
         "TMUX_C2RS_PLUGINS": "none",
+        # The server-level differential tests run the engine HMUX_ENGINE names; the python
+        # engine (tmux's own state machine) unless the run asks for another.
+        "HMUX_ENGINE": os.environ.get("HMUX_ENGINE", "python"),
         "PS1": "$ ",
         "ENV": "",
     }

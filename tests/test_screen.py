@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
+from engines import use_engines
 
 from hmux_core.screen import DEFAULT_STYLE, Engine, NoAlternateScreen, new_screen
 from hmux_core.screen.cells import (
@@ -18,6 +19,8 @@ from hmux_core.screen.cells import (
     sgr_change,
 )
 from hmux_core.screen.grid import HistLine
+
+use_engines(globals())
 
 
 @pytest.fixture(autouse=True)
@@ -39,10 +42,10 @@ def text(s) -> str:
     return "\n".join(s.capture())
 
 
-def test_contract():
+def test_contract(engine):
     s = scr()
     assert isinstance(s, Engine)
-    assert s.name == "python"
+    assert s.name == engine
     assert (s.cols, s.rows, s.history_limit) == (80, 24, 2000)
     assert s.capture() == [""] * 24
 
@@ -161,7 +164,8 @@ def test_history_full_screen_scroll():
     assert s.history_size == 200 - 23
     assert s.capture(start=-s.history_size)[:2] == ["1", "2"]
     assert s.capture(start=-3, end=-1) == ["175", "176", "177"]
-    assert isinstance(s._hist[0], HistLine) and isinstance(s._hist[0].text, str)
+    if s.name == "python":  # its own compact lines
+        assert isinstance(s._hist[0], HistLine) and isinstance(s._hist[0].text, str)
     assert s.history_bytes() > 0
     s.clear_history()
     assert s.history_size == 0 and s.history_bytes() == 0

@@ -5,10 +5,13 @@ from __future__ import annotations
 import logging
 
 import pytest
+from engines import use_engines
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hmux_core.screen import NoAlternateScreen, new_screen
+
+use_engines(globals())
 
 SETTINGS = settings(
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -41,10 +44,11 @@ def check_invariants(s, limit: int) -> None:
     assert 0 <= s.cursor_y < s.rows
     assert 0 <= s.scroll_region_upper < s.scroll_region_lower < s.rows or s.rows == 1
     assert s.history_size <= max(limit, 0)
-    assert len(s._rows) == s.rows
-    for row in s._rows:
-        assert 0 <= row.used <= len(row.chars) == len(row.styles)
-        assert len(row.chars) >= s.cols
+    if s.name == "python":  # the python engine's own rows
+        assert len(s._rows) == s.rows
+        for row in s._rows:
+            assert 0 <= row.used <= len(row.chars) == len(row.styles)
+            assert len(row.chars) >= s.cols
     lines = s.capture(start=-s.history_size, escapes=True)
     assert len(lines) == s.history_size + s.rows
     s.capture(join=True, trailing=True, octal=True)
@@ -54,7 +58,7 @@ def check_invariants(s, limit: int) -> None:
     s.tail(3)
     s.cursor_character()
     s.search("a*", False, True)
-    if s.alternate_on:
+    if s.alternate_on and s.name == "python":  # ghostty cannot read the saved screen
         s.capture(alternate=True, escapes=True)
     else:
         with pytest.raises(NoAlternateScreen):

@@ -16,6 +16,10 @@ from __future__ import annotations
 from array import array
 from itertools import groupby
 
+#: Bytes of history one pane may hold, whatever its history-limit: a redraw storm of wide,
+#: styled lines must not exhaust memory (tmux#4859). Engines drop their oldest lines beyond it.
+HISTORY_BYTE_BUDGET = 64 * 1024 * 1024
+
 
 class Row:
     """One visible line."""

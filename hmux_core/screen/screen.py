@@ -46,7 +46,7 @@ from .cells import (
     colour_rgb,
     sgr_change,
 )
-from .grid import HistLine, Row, compact, inflate
+from .grid import HISTORY_BYTE_BUDGET, HistLine, Row, compact, inflate
 from .reflow import UINT_MAX, _RLine, reflow, unwrap_position, wrap_position
 from .snapshot import Snapshot
 
@@ -232,6 +232,8 @@ class Screen:
         self._style_limit = 16384  # compact the style table beyond this many entries
         self._hist: deque[HistLine] = deque()
         self._hist_bytes = 0
+        #: History bytes kept at most (``grid.HISTORY_BYTE_BUDGET`` unless a test lowers it).
+        self.history_budget = HISTORY_BYTE_BUDGET
         self._hscrolled = 0
         self._rows: list[Row] = [Row(self.cols) for _ in range(self.rows)]
         self._blank = [" "] * self.cols
@@ -1734,6 +1736,14 @@ class Screen:
     def _collect_history(self) -> None:
         """grid_collect_history: at the limit, drop the oldest 10%."""
         hist = self._hist
+        if self._hist_bytes > self.history_budget:
+            # Over the byte budget: drop the oldest lines down to 90% of it at once, so a
+            # storm of huge lines costs one trim per tenth of the budget, not one per line.
+            keep = self.history_budget * 9 // 10
+            while hist and self._hist_bytes > keep:
+                self._hist_bytes -= hist.popleft().nbytes()
+            if self._hscrolled > len(hist):
+                self._hscrolled = len(hist)
         h = len(hist)
         lim = self.history_limit
         if h == 0 or h < lim:
@@ -2710,6 +2720,15 @@ def _parse_colour(p: str) -> int:
     m = re.fullmatch(r"#([0-9a-fA-F]{4})([0-9a-fA-F]{4})([0-9a-fA-F]{4})", p)
     if m:
         return colour_rgb(*(int(x, 16) >> 8 for x in m.groups()))
+    m = re.match(r"cmyk:([^/]+)/([^/]+)/([^/]+)/(.+)", p) or re.match(r"cmy:([^/]+)/([^/]+)/(.+)", p)
+    if m:
+        try:
+            c, mm, y, k = ([float(x) for x in m.groups()] + [0.0])[:4]
+        except ValueError:
+            c = -1.0
+        if 0 <= c <= 1 and 0 <= mm <= 1 and 0 <= y <= 1 and 0 <= k <= 1:
+            return colour_rgb(int((1 - c) * (1 - k) * 255), int((1 - mm) * (1 - k) * 255),
+                              int((1 - y) * (1 - k) * 255))
     from ..options_table import COLOUR_NAMES  # colour_byname: X11 names, spaces trimmed
 
     rgb = COLOUR_NAMES.get(p.strip(" ").lower())

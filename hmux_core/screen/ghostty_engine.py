@@ -1,0 +1,691 @@
+"""The native engine: Ghostty's terminal core (libghostty-vt, through pyghostty's cffi binding).
+
+Parsing, the grid, scrollback and reflow run in native code; this wrapper only answers the
+:class:`~hmux_core.screen.engine.Engine` protocol. Rows are read cell by cell from the native
+grid only when something asks (capture-pane, the renderer, formats), converted to the python
+engine's :class:`~hmux_core.screen.grid.Row` shape so that capture-pane's formatting is the
+python engine's own code, not a second copy of it.
+
+Where Ghostty and tmux 3.3a differ and the wrapper cannot close the gap, the difference is
+listed in ``docs/architecture.md`` ("Native engine"); the parametrized screen tests mark each
+such case for this engine.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import weakref
+
+from pyghostty._ffi import ffi, lib, union_fn
+
+from .cells import (
+    ATTR_BLINK,
+    ATTR_BRIGHT,
+    ATTR_DIM,
+    ATTR_HIDDEN,
+    ATTR_ITALICS,
+    ATTR_OVERLINE,
+    ATTR_REVERSE,
+    ATTR_STRIKETHROUGH,
+    ATTR_UNDERSCORE,
+    ATTR_UNDERSCORE_2,
+    ATTR_UNDERSCORE_3,
+    ATTR_UNDERSCORE_4,
+    ATTR_UNDERSCORE_5,
+    COLOUR_FLAG_256,
+    COLOUR_FLAG_RGB,
+    DEFAULT_STYLE,
+    Style,
+)
+from .grid import HISTORY_BYTE_BUDGET, Row, compact
+from .screen import NoAlternateScreen, Screen, _stravis
+from .snapshot import Snapshot
+
+log = logging.getLogger(__name__)
+
+UINT_MAX = 4294967295
+
+_UNDERLINE = (0, ATTR_UNDERSCORE, ATTR_UNDERSCORE_2, ATTR_UNDERSCORE_3, ATTR_UNDERSCORE_4,
+              ATTR_UNDERSCORE_5)  # fmt: skip
+_FLAGS = (
+    ("bold", ATTR_BRIGHT),
+    ("faint", ATTR_DIM),
+    ("italic", ATTR_ITALICS),
+    ("blink", ATTR_BLINK),
+    ("inverse", ATTR_REVERSE),
+    ("invisible", ATTR_HIDDEN),
+    ("strikethrough", ATTR_STRIKETHROUGH),
+    ("overline", ATTR_OVERLINE),
+)
+# The scroll region, the DECSCUSR value and modifyOtherKeys (tmux's extended keys) are not
+# exposed by libghostty-vt in tmux's terms; these are read from the byte stream (a sequence split across two reads is missed until the next one).
+_DECSTBM = re.compile(rb"\x1b\[(\d*)(?:;(\d*))?r")
+_DECSCUSR = re.compile(rb"\x1b\[(\d*) q")
+_MODKEYS = re.compile(rb"\x1b\[>4(?:;(\d*))?m")
+
+_grid_ref = union_fn(
+    "ghostty_terminal_grid_ref", "GhosttyResult(*)(GhosttyTerminal, GhosttyPointS, GhosttyGridRef*)"
+)
+_TAG_SCREEN = lib.GHOSTTY_POINT_TAG_SCREEN
+_ROW_KEYS = ffi.new(
+    "GhosttyRowData[3]",
+    [lib.GHOSTTY_ROW_DATA_WRAP, lib.GHOSTTY_ROW_DATA_STYLED, lib.GHOSTTY_ROW_DATA_GRAPHEME],
+)
+_GRAPHEME = lib.GHOSTTY_CELL_CONTENT_CODEPOINT_GRAPHEME
+_XT = ffi.new("char[]", b"tmux 3.3a")  # XTVERSION answers as tmux does
+_XTVERSION = ffi.new("GhosttyString*", {"ptr": ffi.cast("const uint8_t*", _XT), "len": 9})
+_FALSE = ffi.new("bool*", False)
+_CLEAN = ffi.new("int*", lib.GHOSTTY_RENDER_STATE_DIRTY_FALSE)
+_WIDE_TAIL = lib.GHOSTTY_CELL_WIDE_SPACER_TAIL
+_WIDE_HEAD = lib.GHOSTTY_CELL_WIDE_SPACER_HEAD
+
+
+def _colour(c, basic: bool) -> int:
+    """Ghostty's colour as tmux encodes it. Ghostty keeps palette indices only, so SGR 31,
+    91 and 38;5;1 cannot be told apart: 0-7 read back as 31-37, 8-15 as 90-97."""
+    if c.tag == lib.GHOSTTY_STYLE_COLOR_PALETTE:
+        n = c.value.palette
+        if basic:
+            if n < 8:
+                return n
+            if n < 16:
+                return 90 + n - 8
+        return n | COLOUR_FLAG_256
+    if c.tag == lib.GHOSTTY_STYLE_COLOR_RGB:
+        v = c.value.rgb
+        return COLOUR_FLAG_RGB | (v.r << 16) | (v.g << 8) | v.b
+    return 8 if basic else 0
+
+
+def _free_render_state(rs, rit) -> None:
+    lib.ghostty_render_state_row_iterator_free(rit)
+    lib.ghostty_render_state_free(rs)
+
+
+def _printable(t: str) -> bool:
+    return not any(ord(c) < 0x20 or ord(c) == 0x7F for c in t)
+
+
+class _View:
+    """A python-engine-shaped holder of converted rows: capture-pane, row runs, search and
+    tail are the python engine's methods run over it, so both engines format alike."""
+
+    capture = Screen.capture
+    _row_string = Screen._row_string
+    _hist_string = Screen._hist_string
+    _coded = Screen._coded
+    _code = Screen._code
+    row_runs = Screen.row_runs
+    search = Screen.search
+    tail = Screen.tail
+
+    def __init__(self, styles: list[Style], code_cache: dict, cols: int, rows: list[Row]) -> None:
+        self._styles = styles
+        self._code_cache = code_cache
+        self.cols = cols
+        self._rows = rows
+        self._hist: list = []
+        self._alt = None
+
+
+class GhosttyScreen:
+    """One pane's terminal held by libghostty-vt."""
+
+    name = "ghostty"
+
+    def __init__(self, cols: int, rows: int, history_limit: int = 2000) -> None:
+        self.cols = max(1, cols)
+        self.rows = max(1, rows)
+        self.scroll_on_clear = True
+        self.alternate_screen = True
+        self._p = ffi.new("GhosttyTerminal*")
+        if lib.ghostty_terminal_new(ffi.NULL, self._p, self.cols, self.rows):
+            raise MemoryError("ghostty_terminal_new failed")
+        self._t = self._p[0]
+        self._free = weakref.finalize(self, lib.ghostty_terminal_free, self._t)
+        self._history_limit = -1
+        self.history_limit = history_limit
+        self._history_budget = 0
+        self.history_budget = HISTORY_BYTE_BUDGET
+        self._replies = bytearray()
+        self._events: list[tuple[str, object]] = []
+        self._styles: list[Style] = [DEFAULT_STYLE]
+        self._style_ids: dict[Style, int] = {DEFAULT_STYLE: 0}
+        self._code_cache: dict = {}
+        self.revision = 0
+        self.title = ""
+        self.path = ""
+        self.scroll_region_upper = 0
+        self.scroll_region_lower = self.rows - 1
+        self.alternate_saved_x = UINT_MAX
+        self.alternate_saved_y = UINT_MAX
+        self.cursor_style = 0
+        self.extended_keys = False
+        self._dirty = True
+        self._rs = None
+        self._rit = None
+        self._install_callbacks()
+        # scratch structures reused by every read
+        self._pt = ffi.new("GhosttyPointS*")
+        self._pt.tag = _TAG_SCREEN
+        self._ref = ffi.new("GhosttyGridRef*")
+        self._ref.size = ffi.sizeof("GhosttyGridRef")
+        self._cell = ffi.new("GhosttyCell*")
+        self._row = ffi.new("GhosttyRow*")
+        self._bool = ffi.new("bool*")
+        self._nout = ffi.new("size_t*")
+        self._gbuf = ffi.new("uint32_t[64]")
+        self._style = ffi.new("GhosttyStyle*")
+        self._style.size = ffi.sizeof("GhosttyStyle")
+        self._u16 = ffi.new("uint16_t*")
+        self._flags = ffi.new("bool[3]")
+        self._flag_ptrs = ffi.new("void*[3]", [self._flags + i for i in range(3)])
+        self._sel = ffi.new("GhosttySelection*")
+        self._sel.size = ffi.sizeof("GhosttySelection")
+        self._fopts = ffi.new("GhosttyTerminalSelectionFormatOptions*")
+        self._fopts.size = ffi.sizeof("GhosttyTerminalSelectionFormatOptions")
+        self._fopts.emit = lib.GHOSTTY_FORMATTER_FORMAT_PLAIN
+        self._fopts.unwrap = False
+        self._fopts.trim = False
+        self._fopts.selection = self._sel
+        self._fbuf = ffi.new("uint8_t[]", 4 * self.cols + 64)
+        self._sz = ffi.new("size_t*")
+
+    # -- native plumbing -----------------------------------------------------------------------
+    def _set(self, opt: int, ctype: str, value: int) -> None:
+        lib.ghostty_terminal_set(self._t, opt, ffi.new(ctype + "*", value))
+
+    def _install_callbacks(self) -> None:
+        me = weakref.ref(self)
+
+        def write_pty(_t, _u, data, n):
+            s = me()
+            if s is not None:
+                s._replies += ffi.buffer(data, n)[:]
+
+        def bell(_t, _u):
+            s = me()
+            if s is not None:
+                s._events.append(("bell", None))
+
+        def title(_t, _u):
+            s = me()
+            if s is not None:
+                t = s._string(lib.GHOSTTY_TERMINAL_DATA_TITLE)
+                if t is not None and t != s.title and _printable(t):  # tmux refuses titles with controls
+                    s.title = t
+                    s._events.append(("title", t))
+
+        def pwd(_t, _u):
+            s = me()
+            if s is not None:
+                p = s._string(lib.GHOSTTY_TERMINAL_DATA_PWD)
+                if p is None:  # tmux refuses a path that is not UTF-8
+                    return
+                p = _stravis(p)
+                if p != s.path:
+                    s.path = p
+                    s._events.append(("path", p))
+
+        def attrs(_t, _u, out):
+            # tmux's answers: DA1 "\033[?1;2c", DA2 "\033[>84;0;0c".
+            out.primary.conformance_level = 1
+            out.primary.features[0] = 2
+            out.primary.num_features = 1
+            out.secondary.device_type = 84
+            out.secondary.firmware_version = 0
+            out.secondary.rom_cartridge = 0
+            return True
+
+        def size(_t, _u, out):
+            # CSI 18 t: tmux answers with the pane's size in cells only.
+            s = me()
+            if s is None:
+                return False
+            out.rows = s.cols  # tmux 3.3a answers 8;sx;sy (columns first)
+            out.columns = s.rows
+            out.cell_width = 0
+            out.cell_height = 0
+            return True
+
+        def xtversion(_t, _u):
+            return _XTVERSION[0]
+
+        self._cbs = [
+            (lib.GHOSTTY_TERMINAL_OPT_SIZE, ffi.callback("GhosttyTerminalSizeFn", size, False)),
+            (lib.GHOSTTY_TERMINAL_OPT_XTVERSION, ffi.callback("GhosttyTerminalXtversionFn", xtversion)),
+            (lib.GHOSTTY_TERMINAL_OPT_WRITE_PTY, ffi.callback("GhosttyTerminalWritePtyFn", write_pty)),
+            (lib.GHOSTTY_TERMINAL_OPT_BELL, ffi.callback("GhosttyTerminalBellFn", bell)),
+            (lib.GHOSTTY_TERMINAL_OPT_TITLE_CHANGED, ffi.callback("GhosttyTerminalTitleChangedFn", title)),
+            (lib.GHOSTTY_TERMINAL_OPT_PWD_CHANGED, ffi.callback("GhosttyTerminalPwdChangedFn", pwd)),
+            (
+                lib.GHOSTTY_TERMINAL_OPT_DEVICE_ATTRIBUTES,
+                ffi.callback("GhosttyTerminalDeviceAttributesFn", attrs, False),
+            ),
+        ]
+        for opt, cb in self._cbs:
+            lib.ghostty_terminal_set(self._t, opt, cb)
+
+    def _get(self, key: int, out) -> object:
+        lib.ghostty_terminal_get(self._t, key, out)
+        return out[0]
+
+    def _string(self, key: int) -> str | None:
+        """A string datum, None when it is not valid UTF-8."""
+        s = ffi.new("GhosttyString*")
+        if lib.ghostty_terminal_get(self._t, key, s) or not s.len:
+            return ""
+        try:
+            return ffi.buffer(s.ptr, s.len)[:].decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    def _mode(self, n: int, ansi: bool = False) -> bool:
+        c = ffi.new("GhosttyTerminalModeConfig*")
+        c.mode = (n & 0x7FFF) | (ansi << 15)
+        lib.ghostty_terminal_get(self._t, lib.GHOSTTY_TERMINAL_DATA_MODE, c)
+        return bool(c.value)
+
+    # -- history limit -------------------------------------------------------------------------
+    @property
+    def history_limit(self) -> int:
+        return self._history_limit
+
+    @history_limit.setter
+    def history_limit(self, n: int) -> None:
+        n = max(0, int(n))
+        if n != self._history_limit:
+            self._history_limit = n
+            self._set(lib.GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_LINES, "size_t", n)
+
+    @property
+    def history_budget(self) -> int:
+        """Bytes of scrollback pages Ghostty may hold (its own accounting, whole pages)."""
+        return self._history_budget
+
+    @history_budget.setter
+    def history_budget(self, n: int) -> None:
+        self._history_budget = n
+        self._set(lib.GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_BYTES, "size_t", n)
+
+    @property
+    def history_size(self) -> int:
+        if self.alternate_on:
+            return 0
+        n = self._get(lib.GHOSTTY_TERMINAL_DATA_SCROLLBACK_ROWS, self._sz)
+        return min(int(n), self._history_limit)
+
+    def history_bytes(self) -> int:
+        """Ghostty does not report what its pages hold: 8 bytes a cell plus a row header."""
+        return self.history_size * (self.cols * 8 + 8)
+
+    def clear_history(self) -> None:
+        lib.ghostty_terminal_vt_write(self._t, b"\x1b[3J", 4)
+        self._dirty = True
+
+    # -- input ---------------------------------------------------------------------------------
+    def feed(self, data: bytes) -> None:
+        """Parse a chunk of child output. Never raises."""
+        if not data:
+            return
+        self.revision += 1
+        self._dirty = True
+        try:
+            lib.ghostty_terminal_vt_write(self._t, data, len(data))
+            if b"r" in data and b"\x1b[" in data:
+                for m in _DECSTBM.finditer(data):
+                    top = int(m.group(1) or 1)
+                    bot = int(m.group(2) or self.rows)
+                    if bot > self.rows:
+                        bot = self.rows
+                    if top < bot:
+                        self.scroll_region_upper = top - 1
+                        self.scroll_region_lower = bot - 1
+            if b" q" in data:
+                for m in _DECSCUSR.finditer(data):
+                    n = int(m.group(1) or 0)
+                    self.cursor_style = n if n <= 6 else 0
+            if b"[>4" in data:
+                for m in _MODKEYS.finditer(data):
+                    self.extended_keys = m.group(1) in (b"1", b"2")
+            if b"\x1bc" in data:
+                self.scroll_region_upper = 0
+                self.scroll_region_lower = self.rows - 1
+        except Exception:  # pragma: no cover - a callback failing must not stop the pane
+            log.exception("ghostty feed failed")
+
+    def resize(self, cols: int, rows: int) -> None:
+        cols = max(1, cols)
+        rows = max(1, rows)
+        if (cols, rows) == (self.cols, self.rows):
+            return
+        lib.ghostty_terminal_resize(self._t, cols, rows, 8, 16)
+        self.cols, self.rows = cols, rows
+        self._fbuf = ffi.new("uint8_t[]", 4 * cols + 64)
+        self.scroll_region_upper = 0
+        self.scroll_region_lower = rows - 1
+        self._dirty = True
+
+    def reset(self) -> None:
+        """send-keys -R. Ghostty's full reset also clears its scrollback, as a terminal does."""
+        lib.ghostty_terminal_reset(self._t)
+        self.cursor_style = 0
+        self.extended_keys = False
+        self.scroll_region_upper = 0
+        self.scroll_region_lower = self.rows - 1
+        self._dirty = True
+
+    def reinit(self) -> None:
+        """respawn-pane: blank the visible lines (not into history), home, default modes."""
+        seq = b"\x1b[?1049l\x1b[!p\x1b[r\x1b[H" + b"\x1b[2K\x1b[B" * self.rows + b"\x1b[H"
+        lib.ghostty_terminal_vt_write(self._t, seq, len(seq))
+        self.scroll_region_upper = 0
+        self.scroll_region_lower = self.rows - 1
+        self.alternate_saved_x = UINT_MAX
+        self.alternate_saved_y = UINT_MAX
+        self._dirty = True
+
+    def take_replies(self) -> bytes:
+        r = bytes(self._replies)
+        self._replies.clear()
+        return r
+
+    def take_events(self) -> list[tuple[str, object]]:
+        ev = self._events
+        self._events = []
+        return ev
+
+    def take_dirty(self) -> set[int]:
+        """Ghostty's own row damage, read through a render state (the row the cursor left
+        counts as changed too)."""
+        if not self._dirty:
+            return set()
+        self._dirty = False
+        if self._rs is None:
+            self._rs = ffi.new("GhosttyRenderState*")
+            self._rit = ffi.new("GhosttyRenderStateRowIterator*")
+            if lib.ghostty_render_state_new(ffi.NULL, self._rs) or (
+                lib.ghostty_render_state_row_iterator_new(ffi.NULL, self._rit)
+            ):
+                self._rs = None
+                return set(range(self.rows))
+            rs, rit = self._rs[0], self._rit[0]
+            weakref.finalize(self, _free_render_state, rs, rit)
+        rs = self._rs[0]
+        lib.ghostty_render_state_update(rs, self._t)
+        lib.ghostty_render_state_get(rs, lib.GHOSTTY_RENDER_STATE_DATA_ROW_ITERATOR, self._rit)
+        it = self._rit[0]
+        y = self._u16
+        out = set()
+        while lib.ghostty_render_state_row_iterator_next_dirty(it, y):
+            out.add(int(y[0]))
+            lib.ghostty_render_state_row_set(it, lib.GHOSTTY_RENDER_STATE_ROW_OPTION_DIRTY, _FALSE)
+        lib.ghostty_render_state_set(rs, lib.GHOSTTY_RENDER_STATE_OPTION_DIRTY, _CLEAN)
+        return out
+
+    # -- state ---------------------------------------------------------------------------------
+    @property
+    def cursor_x(self) -> int:
+        x = int(self._get(lib.GHOSTTY_TERMINAL_DATA_CURSOR_X, self._u16))
+        if self._get(lib.GHOSTTY_TERMINAL_DATA_CURSOR_PENDING_WRAP, self._bool):
+            x += 1  # tmux's cursor waits one past the last column
+        return x
+
+    @property
+    def cursor_y(self) -> int:
+        return int(self._get(lib.GHOSTTY_TERMINAL_DATA_CURSOR_Y, self._u16))
+
+    @property
+    def cursor_visible(self) -> bool:
+        return bool(self._get(lib.GHOSTTY_TERMINAL_DATA_CURSOR_VISIBLE, self._bool))
+
+    @property
+    def cursor_blinking(self) -> bool:
+        return self._mode(12)
+
+    @property
+    def alternate_on(self) -> bool:
+        return bool(self._get(lib.GHOSTTY_TERMINAL_DATA_ACTIVE_SCREEN, ffi.new("int*")))
+
+    insert_mode = property(lambda self: self._mode(4, True))
+    keypad_cursor = property(lambda self: self._mode(1))
+    keypad = property(lambda self: self._mode(66))
+    origin_mode = property(lambda self: self._mode(6))
+    wrap_mode = property(lambda self: self._mode(7))
+    # tmux keeps one tracking mode (setting 1003 clears 1000 and 1002); Ghostty keeps the three
+    # flags apart, so the widest one set wins.
+    mouse_any = property(lambda self: self._mode(1003))
+    mouse_button = property(lambda self: not self._mode(1003) and self._mode(1002))
+    mouse_standard = property(
+        lambda self: self._mode(1000) and not self._mode(1002) and not self._mode(1003)
+    )
+    mouse_utf8 = property(lambda self: self._mode(1005))
+    mouse_sgr = property(lambda self: self._mode(1006))
+    bracketed_paste = property(lambda self: self._mode(2004))
+    focus_events = property(lambda self: self._mode(1004))
+
+    # -- reading the native grid -----------------------------------------------------------------
+    def _intern(self, style: Style) -> int:
+        sid = self._style_ids.get(style)
+        if sid is None:
+            if len(self._styles) > 65536:  # styles only ever grow here: start again
+                self._styles[1:] = []
+                self._style_ids = {DEFAULT_STYLE: 0}
+                self._code_cache.clear()
+            sid = len(self._styles)
+            self._styles.append(style)
+            self._style_ids[style] = sid
+        return sid
+
+    def _read_style(self) -> Style:
+        st = self._style
+        lib.ghostty_grid_ref_style(self._ref, st)
+        attr = _UNDERLINE[st.underline] if 0 <= st.underline < 6 else ATTR_UNDERSCORE
+        for field, bit in _FLAGS:
+            if getattr(st, field):
+                attr |= bit
+        us = st.underline_color
+        return (attr, _colour(st.fg_color, True), _colour(st.bg_color, True), _colour(us, False))
+
+    def _read_rows(self, first: int, n: int, full: bool = True) -> list[Row]:
+        """Rows ``first .. first+n-1`` of the whole screen (history then visible).
+
+        A row without styles or graphemes comes back as text from one formatter call (ASCII
+        only: widths of other text are the native engine's); any other row is read cell by
+        cell, decoding Ghostty's packed 64-bit cell (2 bits content tag, 21 bits code point
+        or colour, 16 bits style id, 2 bits width) without further calls. Without ``full``
+        (capture-pane, which prints only the cells below ``used``), cleared cells past the
+        text are not looked at.
+        """
+        out: list[Row] = []
+        cols = self.cols
+        t = self._t
+        pt = self._pt
+        ref = self._ref
+        cell = self._cell
+        rowp = self._row
+        flags = self._flags
+        sel = self._sel
+        opts = self._fopts
+        buf = self._fbuf
+        nbuf = len(buf)
+        nout = self._nout
+        ref_cell = lib.ghostty_grid_ref_cell
+        cache: dict[tuple, int] = {}
+        for y in range(first, first + n):
+            r = Row(cols)
+            out.append(r)
+            pt.value.y = y
+            pt.value.x = 0
+            if _grid_ref(t, pt[0], ref):
+                continue
+            lib.ghostty_grid_ref_row(ref, rowp)
+            lib.ghostty_row_get_multi(rowp[0], 3, _ROW_KEYS, self._flag_ptrs, nout)
+            r.wrapped = bool(flags[0])
+            if not flags[1] and not flags[2]:
+                sel.start = ref[0]
+                sel.end = ref[0]
+                sel.end.x = cols - 1
+                if lib.ghostty_terminal_selection_format_buf(t, opts[0], buf, nbuf, nout) == 0:
+                    text = ffi.buffer(buf, nout[0])[:].decode("utf-8", "replace")
+                    k = len(text)
+                    if text.isascii() and k <= cols and not self._bg_cells(text, k, full):
+                        r.chars[:k] = text
+                        r.used = r.size = k
+                        continue
+            node = ref.node
+            chars = r.chars
+            styles = r.styles
+            used = 0
+            size = 0
+            for x in range(cols):
+                ref.x = x
+                ref_cell(ref, cell)
+                c = cell[0]
+                if not c:
+                    continue
+                s = (c >> 26) & 0xFFFF
+                if s:
+                    key = (node, s)
+                    k = cache.get(key)
+                    if k is None:
+                        k = cache[key] = self._intern(self._read_style())
+                    styles[x] = k
+                    r.styled = True
+                    size = x + 1
+                tag = c & 3
+                if tag >= 2:  # a cleared cell holding only a background colour
+                    if not s:
+                        styles[x] = self._intern(self._bg_only(tag, (c >> 2) & 0xFFFFFF))
+                        r.styled = True
+                    size = x + 1
+                    continue
+                w = (c >> 42) & 3
+                if w == _WIDE_TAIL:
+                    chars[x] = ""
+                    r.wide = True
+                    used = size = x + 1
+                    continue
+                if w == _WIDE_HEAD:
+                    continue
+                cp = (c >> 2) & 0x1FFFFF
+                if not cp:
+                    continue
+                if tag == _GRAPHEME:
+                    lib.ghostty_grid_ref_graphemes(ref, self._gbuf, 64, nout)
+                    chars[x] = "".join(map(chr, ffi.unpack(self._gbuf, nout[0])))
+                    r.wide = True
+                else:
+                    chars[x] = chr(cp)
+                if w:
+                    r.wide = True
+                used = size = x + 1
+            r.used = used
+            r.size = size
+        return out
+
+    def _bg_cells(self, text: str, k: int, full: bool) -> bool:
+        """Whether the row at ``self._ref`` holds background-only cells (erased with a colour:
+        the row is not marked styled then) where the text shows blanks."""
+        ref = self._ref
+        cell = self._cell
+        ref_cell = lib.ghostty_grid_ref_cell
+        xs = range(k, self.cols) if full else range(0)
+        if " " in text:
+            xs = [i for i, ch in enumerate(text) if ch == " "] + list(xs)
+        for x in xs:
+            ref.x = x
+            ref_cell(ref, cell)
+            if cell[0] & 2:
+                return True
+        return False
+
+    @staticmethod
+    def _bg_only(tag: int, v: int) -> Style:
+        if tag == 2:
+            bg = v & 0xFF
+            bg = bg if bg < 8 else 90 + bg - 8 if bg < 16 else bg | COLOUR_FLAG_256
+        else:
+            bg = COLOUR_FLAG_RGB | v
+        return (0, 8, bg, 0)
+
+    def _view(self, rows: list[Row]) -> _View:
+        return _View(self._styles, self._code_cache, self.cols, rows)
+
+    def _hsize(self) -> int:
+        """Rows of native scrollback above the visible screen (possibly more than shown)."""
+        if self.alternate_on:
+            return 0
+        return int(self._get(lib.GHOSTTY_TERMINAL_DATA_SCROLLBACK_ROWS, self._sz))
+
+    def visible_rows(self) -> list[Row]:
+        return self._read_rows(self._hsize(), self.rows)
+
+    def capture(
+        self,
+        start: int | None = None,
+        end: int | None = None,
+        *,
+        escapes: bool = False,
+        join: bool = False,
+        trailing: bool = False,
+        octal: bool = False,
+        alternate: bool = False,
+    ) -> list[str]:
+        """capture-pane: tmux's line-number rules here, tmux's formatting in the python engine."""
+        if alternate:
+            # libghostty-vt does not expose the saved primary screen while the alternate one
+            # is active; refusing is better than printing the wrong screen.
+            raise NoAlternateScreen()
+        hsize = self.history_size
+        skip = self._hsize() - hsize
+        sy = self.rows
+
+        def line_no(n: int | None, default: int) -> int:
+            if n is None or n > 32767:
+                return default
+            v = 0 if n < 0 and -n > hsize else hsize + n
+            return min(v, hsize + sy - 1)
+
+        top = line_no(start, hsize)
+        bottom = line_no(end, hsize + sy - 1)
+        if bottom < top:
+            top, bottom = bottom, top
+        rows = self._read_rows(skip + top, bottom - top + 1, False)
+        return self._view(rows).capture(
+            0, len(rows) - 1, escapes=escapes, join=join, trailing=trailing, octal=octal
+        )
+
+    def tail(self, n: int) -> list[str]:
+        if n <= 0:
+            return []
+        n = min(n, self.rows)
+        return self._view(self._read_rows(self._hsize() + self.rows - n, n)).tail(n)
+
+    def cursor_character(self) -> str:
+        y = self.cursor_y
+        x = self.cursor_x
+        if x >= self.cols:
+            return " "
+        row = self._read_rows(self._hsize() + y, 1)[0]
+        if x >= row.size:
+            return " "
+        return row.chars[x]
+
+    def tabs(self) -> list[int]:
+        """Default stops: libghostty-vt does not report the tab stops it holds."""
+        return list(range(8, self.cols, 8))
+
+    def search(self, pattern: str, regex: bool, ignore_case: bool) -> int:
+        return self._view(self.visible_rows()).search(pattern, regex, ignore_case)
+
+    def snapshot(self) -> Snapshot:
+        """Copy mode's frozen grid: every shown row read out of the native grid once."""
+        hsize = self.history_size
+        rows = self._read_rows(self._hsize() - hsize, hsize + self.rows)
+        return Snapshot([compact(r) for r in rows], list(self._styles), self.cols, self.rows,
+                        hsize, self.cursor_x, self.cursor_y)
+
+    def row_runs(self, y: int) -> list[tuple[str, Style]]:
+        return self._view(self._read_rows(self._hsize() + y, 1)).row_runs(0)
