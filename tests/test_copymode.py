@@ -192,7 +192,8 @@ def test_clock_mode_stack(tmux, hmux):
     steps = [
         "clock-mode", "send|-X|cancel", "send|-N|2|-X|cancel", "send|q", "copy-mode",
         "clock-mode", "copy-mode", "send|-X|cancel", "send|-X|cancel", "copy-mode|-q",
-        "clock-mode|-t|%5",
+        "clock-mode|-t|%5", "copy-mode", "clock-mode", "clear-history", "copy-mode",
+        "respawn-pane|-k", "send|-X|cancel",
     ]
     got = _compare(tmux, hmux, LINES, steps)
     assert any(": 2 copy-mode " in line for line in got)

@@ -10,6 +10,7 @@ from ..format import format_true
 from ..keys import KEYC_NONE, KEYC_UNKNOWN, encode_key, send_keys_bytes, string_to_key
 from ..layout import LayoutError, parse_percentage, parse_split_size
 from ..model import Environ, apply_layout
+from ..modes import reset_mode_all
 from ..options import strtonum
 from ..spawn import SpawnContext, SpawnError, spawn_split
 from .layout_cmds import pop_zoom, push_zoom
@@ -253,6 +254,7 @@ def _capture(item: CmdItem, clear: bool) -> int:
     assert wp is not None
     screen = wp.screen
     if clear:
+        reset_mode_all(item.server, wp)
         screen.clear_history()
         return CMD_RETURN_NORMAL
     if args.has("P"):

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..layout import Layout
 from ..model import Environ, Session, apply_layout
+from ..modes import reset_mode_all
 from ..pane import Pane
 from ..spawn import SpawnContext, _resolve_cwd, child_environ
 from .queue import CMD_RETURN_NORMAL, CmdItem
@@ -38,6 +39,7 @@ def _respawn(item: CmdItem, s: Session, pane: Pane) -> None:
         sc = SpawnContext(s=s, cwd=item.expand(args.get("c") or "", item.target), client=c)
         cwd = _resolve_cwd(server, sc)
     pane.stop()
+    reset_mode_all(server, pane)
     pane.screen.reinit()
     env = child_environ(server, s, pane.id, _environ(item), c)
     env["SHELL"] = pane.shell
