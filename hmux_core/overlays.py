@@ -186,7 +186,8 @@ class Menu(Overlay):
 
     def __init__(self, title: str, items: list[tuple[str | None, int, str | None]],
                  width: int, px: int, py: int, choose: Callable[[int], None],
-                 stay_open: bool = False) -> None:
+                 stay_open: bool = False, tab: bool = False) -> None:
+        self.tab = tab  # MENU_TAB: Tab moves down (closing after the last), BSpace closes
         self.title = title
         self.items = items
         self.width = width
@@ -244,6 +245,12 @@ class Menu(Overlay):
                 return self._chosen()
         code = key & ~K.KEYC_MASK_FLAGS
         old = self.choice
+        if self.tab and code == K.KEYC_BSPACE:
+            return 1
+        if self.tab and code == 0x09:
+            if self.choice == count - 1:
+                return 1
+            code = K.KEYC_DOWN
         if code in (K.KEYC_UP, ord("k"), K.KEYC_DOWN, ord("j")):
             up = code in (K.KEYC_UP, ord("k"))
             if old == -1:

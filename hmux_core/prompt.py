@@ -602,12 +602,13 @@ def complete_list(server: Any, word: str, at_start: bool) -> list[str]:
 
 def complete(server: Any, client: Any, p: Prompt, word: str, offset: int) -> str | None:
     """What Tab puts in place of ``word``: one match and a space, or the matches' common
-    prefix; sessions for ``-t``/``-s`` words and target prompts. tmux opens a menu for
-    several matches; hmux keeps the common prefix only."""
+    prefix; sessions for ``-t``/``-s`` words and target prompts. Several matches that add
+    nothing open a menu of them (windows for ``-t session:`` are not offered yet)."""
     targets = p.type in (TARGET, WINDOW_TARGET)
     if not word and not targets:
         return None
     out: str | None
+    words: list[str] = []
     if not targets and not word.startswith("-t") and not word.startswith("-s"):
         words = complete_list(server, word, offset == 0)
         if not words:
@@ -636,8 +637,48 @@ def complete(server: Any, client: Any, p: Prompt, word: str, offset: int) -> str
             if out is not None and flag:
                 out = f"-{flag}{out}"
     if out is not None and out == word:
-        return None
+        out = None
+    if out is None and not targets and len(words) > 1:
+        _complete_menu(server, client, p, sorted(words), offset)
     return out
+
+
+def _complete_menu(server: Any, client: Any, p: Prompt, words: list[str], offset: int) -> None:
+    """status_prompt_complete_list_menu: the last ten matches in a menu above the prompt,
+    numbered; choosing one puts it in place of the word."""
+    from .format import format_width
+    from .overlays import Menu, set_overlay
+
+    a = getattr(client, "attached", None)
+    s = client.session
+    if a is None or s is None:
+        return
+    sx, sy = a.tty.sx, a.tty.sy
+    value = s.options.get("status")
+    lines = 0 if value == "off" else 1 if value == "on" else int(value)
+    if sy - lines < 3:
+        return
+    height = min(sy - lines - 2, 10, len(words))
+    shown = words[len(words) - height:]
+    items = [(f"{w}#[default] #[align=right]({i})", ord("0") + i, None)
+             for i, w in enumerate(shown)]
+    width = max(format_width(name) for name, _k, _c in items)
+    py = lines if s.options.get("status-position") == "top" else sy - 3 - height
+    px = offset + format_width(p.message)
+    px = px - 2 if px > 2 else 0
+    if sx < width + 4 or sy < height + 2:
+        return
+    px = min(px, sx - width - 4)
+    py = min(py, sy - height - 2)
+
+    def choose(index: int) -> None:
+        if client.prompt is p:
+            first, last = p._word_bounds()
+            p.buffer[first:last] = list(shown[index])
+            p.index = first + len(shown[index])
+            _redraw(client)
+
+    set_overlay(server, client, Menu("", items, width, px, py, choose, tab=True), 0)
 
 
 # -- the client's prompt -------------------------------------------------------------------------

@@ -275,3 +275,21 @@ def test_command_prompt_from_the_command_line_waits(outer, hmux, tmux, muxdir): 
         outer.keys(target, "Enter")
     outs = [p.communicate(timeout=10)[0] for p in procs]
     assert outs[0] == outs[1] == "x1-2\n"
+
+
+def test_completion_menu_for_several_matches(outer, hmux, tmux, muxdir):  # noqa: F811
+    h, t = _start(outer, hmux, tmux, muxdir)
+    for target in (h, t):
+        outer.keys(target, "C-b", ":")
+        wait_for(lambda target=target: outer.screen(target)[-1].startswith(":"))
+        outer.keys(target, "-l", "list-")
+        outer.keys(target, "Tab")  # seven commands start so: a numbered menu of them
+        wait_for(lambda target=target: "list-windows" in "\n".join(outer.screen(target)))
+    _same(outer, h, t, "-e")
+    for target in (h, t):
+        outer.keys(target, "Down")
+    _same(outer, h, t, "-e")
+    for target in (h, t):
+        outer.keys(target, "3")  # the item's key: list-keys takes the word's place
+        wait_for(lambda target=target: outer.screen(target)[-1].rstrip() == ":list-keys")
+    _same(outer, h, t, "-e")
