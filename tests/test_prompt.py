@@ -293,3 +293,25 @@ def test_completion_menu_for_several_matches(outer, hmux, tmux, muxdir):  # noqa
         outer.keys(target, "3")  # the item's key: list-keys takes the word's place
         wait_for(lambda target=target: outer.screen(target)[-1].rstrip() == ":list-keys")
     _same(outer, h, t, "-e")
+
+
+def test_window_index_prompt_and_rename(outer, hmux, tmux, muxdir):  # noqa: F811
+    """C-b ' (a window-target prompt named "index") and C-b , (a prompt with -I #W)."""
+    h, t = _start(outer, hmux, tmux, muxdir)
+    for m, target in ((hmux, h), (tmux, t)):
+        m.ok("new-window", "-d", "-t", "q:1")
+        outer.keys(target, "C-b", "'")
+        wait_for(lambda target=target: outer.screen(target)[-1].startswith("index"))
+    _same(outer, h, t, "-e")
+    for m, target in ((hmux, h), (tmux, t)):
+        outer.keys(target, "1", "Enter")
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#I") == "1\n")
+        outer.keys(target, "C-b", ",")
+        wait_for(lambda target=target: outer.screen(target)[-1].startswith("(rename-window) cat"))
+    _same(outer, h, t, "-e")
+    for m, target in ((hmux, h), (tmux, t)):
+        outer.keys(target, "C-u")
+        outer.keys(target, "-l", "named")
+        outer.keys(target, "Enter")
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#W") == "named\n")
+    _same(outer, h, t, "-e")
