@@ -184,3 +184,22 @@ def test_clock_mode_draws_like_tmux(outer, hmux, tmux, muxdir):
     _keys(outer, (h, t), "x")  # any key leaves clock mode
     wait_for(lambda: hmux.ok("display", "-p", "-t", "c:0.0", "#{pane_in_mode}") == "0\n")
     _same(outer, h, t)
+
+
+STATE = "#{client_prefix} #{pane_mode} #{copy_cursor_x},#{copy_cursor_y} #{selection_present}"
+
+
+def test_copy_reaches_the_outer_clipboard(outer, hmux, tmux, muxdir):
+    """With set-clipboard on, a copy also goes to the terminal as OSC 52: the outer tmux
+    (which accepts it) makes a paste buffer of it."""
+    h, t = _pair(outer, hmux, tmux, muxdir)
+    outer.mux.ok("set", "-s", "set-clipboard", "on")
+    for target, m, n in ((h, hmux, 1), (t, tmux, 2)):
+        for key in ("C-b", "[", "Up", "C-a", "C-Space", "M-f", "M-f", "M-w"):
+            before = m.ok("display", "-p", "-t", "c", STATE)
+            outer.keys(target, key)  # each key changes the state: wait for it, then the next
+            wait_for(lambda m=m, b=before: m.ok("display", "-p", "-t", "c", STATE) != b)
+        wait_for(lambda m=m: m.ok("list-buffers", "-F", "#{buffer_name}") != "")
+        wait_for(lambda n=n: len(outer.mux.ok("list-buffers", "-F", "#{buffer_name}").split())
+                 == n)
+        assert outer.mux.ok("show-buffer") == m.ok("show-buffer") == "the end"

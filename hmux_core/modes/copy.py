@@ -585,10 +585,19 @@ class CopyMode(Mode):
         if not wrapped or ex != xx:
             out.append("\n")
 
+    def _clipboard(self, data: bytes) -> None:
+        """set-clipboard external or on: the copy also goes to the terminals showing the pane
+        (OSC 52, when their terminal can take it)."""
+        if str(self.server.options.get("set-clipboard")) == "off":
+            return
+        from .. import escapes
+
+        escapes.set_selection(self.server, data, escapes.viewers(self.server, self.wp))
+        self.server.notify("pane-set-clipboard", {"pane": self.wp})
+
     def _copy_buffer(self, prefix: str | None, text: str) -> None:
         data = text.encode("utf-8", "surrogateescape")
-        if str(self.server.options.get("set-clipboard")) != "off":
-            self.server.notify("pane-set-clipboard", {"pane": self.wp})
+        self._clipboard(data)
         self.server.buffers.add(data, prefix if prefix else "buffer")
 
     def _pipe_run(self, item: Any, cmd: str | None) -> str | None:
@@ -636,9 +645,8 @@ class CopyMode(Mode):
         text = self.get_selection()
         if text is None:
             return
-        if str(self.server.options.get("set-clipboard")) != "off":
-            self.server.notify("pane-set-clipboard", {"pane": self.wp})
         data = text.encode("utf-8", "surrogateescape")
+        self._clipboard(data)
         top = self.server.buffers.top()
         if top is not None:
             self.server.buffers.set(top.data + data, top.name)
