@@ -30,6 +30,7 @@ import trio
 from . import escapes
 from . import protocol as P
 from . import target as T
+from .acl import Acl
 from .commands.grammar import CommandError
 from .commands.queue import QueueState, items_from, parse_argv_list, parse_text, run_items
 from .model import Environ, Model, Session
@@ -483,6 +484,7 @@ class Server:
         self.model.clients = []  # type: ignore[attr-defined]
         self.model.notify = self.notify
         self.clients: list[ClientConn] = self.model.clients  # type: ignore[attr-defined]
+        self.acl = Acl()
         self.messages: deque[tuple[float, int, str]] = deque(maxlen=MESSAGE_LIMIT)
         self.message_number = 0
         self.cfg_causes: list[str] = []
@@ -711,6 +713,12 @@ class Server:
             self.add_message(f"{c.name} message: {e}")
             c.request_exit(1)
             return
+        if c.readonly and not cmdlist.all_have("read-only-ok"):
+            # server_client_read_only: nothing of the list runs
+            c.error_line("client is read-only")
+            self.add_message(f"{c.name} message: client is read-only")
+            c.request_exit(1)
+            return
         await run_items(items_from(self, c, cmdlist, QueueState()))
         self.tick_second()  # tmux checks window names on every loop iteration
         if c.session is None or c.exiting:
@@ -846,13 +854,13 @@ class Server:
         if self.exit_requested:
             conn.close()
             return
-        if uid not in (0, os.getuid()) and not self.acl_allows(uid):
-            c.request_exit(1, "access not allowed")
+        readonly = self.acl.join(uid)
+        if readonly is None:
+            c.request_exit(message="access not allowed")  # exit status 0, as tmux 3.3a
+        else:
+            c.readonly = readonly
         self.clients.append(c)
         nursery.start_soon(c.run)
-
-    def acl_allows(self, uid: int) -> bool:
-        return False
 
     async def _signals(self) -> None:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT, signal.SIGUSR1,

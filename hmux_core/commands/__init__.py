@@ -3,6 +3,7 @@
 
 def load_all() -> None:
     from . import (  # noqa: F401
+        access,
         buffers_cmds,
         clients,
         environment_cmds,
