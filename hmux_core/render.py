@@ -100,7 +100,7 @@ def _sgr(last: Style, cur: Style) -> str:
         if cur == DEFAULT_STYLE:
             code = "\x1b[0m\x0f" if last[0] & ATTR_CHARSET else "\x1b[0m"
         else:
-            code = sgr_change(last, cur)
+            code = sgr_change(last, cur, terminal=True)
         _SGR[(last, cur)] = code
     return code
 

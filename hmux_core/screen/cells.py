@@ -175,8 +175,19 @@ def _colour_values(c: int, base: int, bright_add: int, ext: int, basic: bool) ->
     return ()
 
 
-def sgr_change(last: Style, cur: Style, escape_c0: bool = False) -> str:
-    """The codes tmux's grid_string_cells_code writes to go from ``last`` to ``cur``."""
+def sgr_change(last: Style, cur: Style, escape_c0: bool = False, terminal: bool = False) -> str:
+    """The codes tmux's grid_string_cells_code writes to go from ``last`` to ``cur``.
+
+    ``terminal`` gives what a terminal reads instead (for drawing): capture-pane's ``5:3`` is
+    overline ``53`` there, and a 256-colour underline colour goes as RGB, as tmux's
+    tty_colours_us converts it.
+    """
+    if terminal and cur[3] & COLOUR_FLAG_256:
+        from .screen import _force_rgb
+
+        cur = (*cur[:3], _force_rgb(cur[3]) | COLOUR_FLAG_RGB)
+        if last[3] & COLOUR_FLAG_256:
+            last = (*last[:3], _force_rgb(last[3]) | COLOUR_FLAG_RGB)
     attr, fg, bg, us = cur
     lastattr = last[0]
     esc = "\\033[" if escape_c0 else "\033["
@@ -191,7 +202,8 @@ def sgr_change(last: Style, cur: Style, escape_c0: bool = False) -> str:
             s.append(code)
     out = []
     if s:
-        out.append(esc + ";".join(str(v) if v < 10 else f"{v // 10}:{v % 10}" for v in s) + "m")
+        out.append(esc + ";".join(str(v) if v < 10 or (terminal and v == 53)
+                                  else f"{v // 10}:{v % 10}" for v in s) + "m")
     reset = bool(s) and s[0] == 0
     for new, old in (
         (_colour_values(fg, 30, 0, 38, True), _colour_values(last[1], 30, 0, 38, True)),
