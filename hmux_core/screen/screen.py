@@ -1412,7 +1412,10 @@ class Screen:
             else:
                 spec, nxt = rest, None
             if spec == "?":
-                c = self.palette.get(idx, -1)
+                # colour_palette_get reads idx as a colour: 90-97 are entries 8-15, any other
+                # index from 8 up is "default" and gets no reply (a tmux 3.3a quirk)
+                q = idx - 82 if 90 <= idx <= 97 else idx if idx < 8 else -1
+                c = self.palette.get(q, -1)
                 if c != -1:
                     self._colour_reply(4, c, bel)
                 if nxt is None:
