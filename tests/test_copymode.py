@@ -147,6 +147,20 @@ def test_matching_brackets(tmux, hmux, keys):
     _compare(tmux, hmux, BRACKETS, steps, options=[["set", "-g", "mode-keys", keys]])
 
 
+def test_resize_keeps_the_cursor_cell(tmux, hmux):
+    """A resize in copy mode reflows and finds the cursor's cell again (or a line's end)."""
+    steps = [
+        "copy-mode", "send|-X|cursor-up", "send|-X|cursor-up", "send|-X|begin-selection",
+        "resize-window|-x|30", "send|-X|cursor-up", "resize-window|-x|50|-y|8",
+        "send|-X|page-up", "resize-window|-x|40|-y|10", "send|-X|history-top",
+        "resize-window|-x|20", "send|-X|search-forward|qux", "resize-window|-x|40",
+        "send|-X|end-of-line", "resize-window|-x|15", "send|-X|cursor-down",
+        "resize-window|-x|33|-y|12", "send|-X|history-bottom", "resize-window|-x|12|-y|5",
+        "send|-X|cursor-up", "send|-X|cursor-left", "resize-window|-x|7",
+    ]
+    _compare(tmux, hmux, LINES, steps)
+
+
 def test_entry_flags_and_exit_at_bottom(tmux, hmux):
     steps = [
         "copy-mode|-u", "send|-X|scroll-down", "send|-X|page-down", "copy-mode|-e",

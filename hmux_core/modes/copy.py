@@ -120,12 +120,15 @@ class CopyMode(Mode):
         return str(self.wp.window.options.get("mode-keys"))
 
     def resize(self, sx: int, sy: int) -> None:
-        """tmux reflows its copy of the grid; this takes a new copy at the new size and keeps
-        the cursor's line when it still exists."""
-        gy = self.back.hsize + self.cy - self.oy
-        self.back = self.wp.screen.snapshot()
+        """tmux reflows its frozen copy of the grid; this takes a new copy of the pane (which
+        has just been reflowed) and finds the cursor's cell in it again."""
+        old = self.back
+        cx, gy = self.cx, old.hsize + self.cy - self.oy
+        self.back = b = self.wp.screen.snapshot()
         self.sx, self.sy = sx, sy
-        b = self.back
+        if old.sx != b.sx:
+            cx, gy = b.unwrap_position(*old.wrap_position(cx, gy))
+        self.cx = cx
         gy = min(gy, b.hsize + b.sy - 1)
         if gy < b.hsize:
             self.cy, self.oy = 0, b.hsize - gy

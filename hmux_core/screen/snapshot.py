@@ -53,6 +53,43 @@ class Snapshot:
     def wrapped(self, y: int) -> bool:
         return self._lines[y].wrapped
 
+    def used(self, y: int) -> int:
+        return self._lines[y].used
+
+    def wrap_position(self, px: int, py: int) -> tuple[int, int]:
+        """grid_wrap_position: a cell as (offset in its unwrapped line, unwrapped line); the
+        offset is -1 at or past the line's end."""
+        ax = wy = 0
+        lines = self._lines
+        for yy in range(min(py, len(lines))):
+            if lines[yy].wrapped:
+                ax += lines[yy].used
+            else:
+                ax = 0
+                wy += 1
+        if py >= len(lines) or px >= lines[py].used:
+            return -1, wy  # at or past the end: stays at the end
+        return ax + px, wy
+
+    def unwrap_position(self, wx: int, wy: int) -> tuple[int, int]:
+        """grid_unwrap_position: the cell an unwrapped position is in now."""
+        lines = self._lines
+        yy = 0
+        while yy < len(lines) - 1 and wy != 0:
+            if not lines[yy].wrapped:
+                wy -= 1
+            yy += 1
+        if wx < 0:
+            while yy < len(lines) - 1 and lines[yy].wrapped:
+                yy += 1
+            return lines[yy].used, yy
+        while yy < len(lines) - 1 and lines[yy].wrapped:
+            if wx < lines[yy].used:
+                break
+            wx -= lines[yy].used
+            yy += 1
+        return wx, yy
+
     def length(self, y: int) -> int:
         """grid_line_length: cells up to the last one that is not a plain space."""
         chars = self._decode(y)[0]
