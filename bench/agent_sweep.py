@@ -12,7 +12,10 @@ screens, see tests/test_agent_fakes.py), the other 80 ``cat``.
 2. Idle server CPU over the same wall time without plugins and with the agent plugin ticking
    at its 200 ms interval through the plugin manager. Target: < 2% of one core.
 
-    python bench/agent_sweep.py [--ticks N] [--seconds N]
+    python bench/agent_sweep.py [--ticks N] [--seconds N] [--engine python|ghostty]
+
+``--engine`` sets ``HMUX_ENGINE`` for the panes: classification reads each changed screen's
+bottom rows, so the second figure of (1) depends on the engine's ``tail``.
 """
 
 from __future__ import annotations
@@ -120,7 +123,9 @@ async def bench(ticks: int, seconds: float, tmp: str) -> None:
         labels = sorted({plugin.resolve(p, "pane_agent") or "" for p in agent_panes})
         steady = [await tick() for _ in range(ticks)]
         st = plugin.stats
-        print(f"{PANES} panes, {len(agent_panes)} running fake agents ({', '.join(labels)})")
+        engine = type(next(iter(server.model.panes.values())).screen).__name__
+        print(f"{PANES} panes ({engine}), {len(agent_panes)} running fake agents "
+              f"({', '.join(labels)})")
         print(f"  steady sweep (nothing changed):  median {statistics.median(steady):.3f} ms,"
               f" p90 {statistics.quantiles(steady, n=10)[-1]:.3f} ms CPU"
               f"  [identities {st.identities}, classified {st.classified},"
@@ -163,7 +168,10 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--ticks", type=int, default=200)
     ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--engine", default=None)
     a = ap.parse_args()
+    if a.engine:
+        os.environ["HMUX_ENGINE"] = a.engine
     tmp = tempfile.mkdtemp(prefix="hmux-agent-bench-")
     cwd = os.getcwd()
     print(machine())

@@ -2,9 +2,9 @@
 
 Cost is what earlier tools got wrong, so each sweep does as little as the panes require: one
 :class:`~.procs.Snapshot` shared by all panes; a pane without an agent is looked at only after
-it had output (the server's coalesced ``pane-output`` events) and about once a second
-otherwise; a pane's identity is worked out again only when its foreground group changed or its
-agent process no longer runs the same argv; its screen is classified only when its revision or
+it had output (the server's coalesced ``pane-output`` events) and every 2 s otherwise; a
+pane's identity is worked out again only when its foreground group changed or its agent
+process no longer runs the same argv; its screen is classified only when its revision or
 title changed, its agent's state file changed, or a hold is pending; session files are read
 only when they change. Values are published by replacing one dict, so
 :meth:`AgentPlugin.resolve`, which runs on the server's event loop, only looks up (the glyph
@@ -36,8 +36,11 @@ EVENT = "pane-agent-state-changed"
 TABLE_OPTION = "@agent-table-file"
 #: An unchanged pane's identity is checked again every this many sweeps (staggered).
 IDENTITY_EVERY = 5
+#: A pane with no agent and no output is looked at (one PaneInfo) every this many sweeps: an
+#: agent starting in it draws, which marks it at once, so this is only a safety net.
+QUIET_EVERY = 10
 #: ... and an unchanged pane with no agent and no output, this many times less often.
-SLOW_EVERY = 5
+SLOW_EVERY = 3
 #: The agent table's files are checked for changes every this many sweeps.
 TABLE_EVERY = 10
 #: Rows asked of the screen at most (the live region is at the bottom of what is drawn).
@@ -152,7 +155,7 @@ class AgentPlugin(Plugin):
                 self._slots += 1
                 changed = True
             elif (pt.identity is None and pane_id not in dirty
-                  and (self._sweep + pt.slot) % IDENTITY_EVERY):
+                  and (self._sweep + pt.slot) % QUIET_EVERY):
                 stats.panes += 1
                 continue  # no agent, no output: nothing can have changed that shows
             info = host.pane(pane_id)
@@ -220,9 +223,9 @@ class AgentPlugin(Plugin):
                     pt.tracker.proc.members = self._members(snap, old_identity, pgrp, info)
             elif key != pt.ident_key or (not pt.settled and (
                     old_identity is not None or output
-                    or (self._sweep + pt.slot) % (IDENTITY_EVERY * SLOW_EVERY) == 0)):
+                    or (self._sweep + pt.slot) % (QUIET_EVERY * SLOW_EVERY) == 0)):
                 # No agent under a leader that is no shell (``cat``, ``make``): an agent it
-                # starts draws, so between outputs its group is looked at only every 5 s.
+                # starts draws, so between outputs its group is looked at only every 6 s.
                 stats.identities += 1
                 ident = identify(snap, pgrp, info.pid, table)
                 pt.ident_key = key
