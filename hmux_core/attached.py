@@ -87,6 +87,10 @@ class Attached:
         if self.stopped:
             return
         self.stopped = True
+        try:
+            self.tty.write(escapes.leave_modes(self.server, self))  # cursor style and colour
+        except Exception:
+            self.server.log_exception("restoring terminal modes failed")
         self.tty.stop()
         self._cancel.cancel()
 
@@ -136,6 +140,7 @@ class Attached:
         try:
             data = escapes.client_title(self.server, self)  # set-titles, when it changed
             data += self.renderer.frame(self.server, self.client, self.tty.sx, self.tty.sy)
+            data += escapes.client_modes(self.server, self)  # the active pane's cursor, paste
         except Exception:
             self.server.log_exception("drawing failed")
             data = b""

@@ -5,7 +5,9 @@ the pane (input.c, server-client.c, tty.c): ``ESC k name ST`` renames the window
 allow-rename is on, OSC 52 becomes a paste buffer and a clipboard write on the clients'
 terminals when set-clipboard is on, ``DCS tmux; ... ST`` goes to the terminals of the clients
 showing the pane when allow-passthrough is on, OSC 10/11/52 queries are answered from the pane's
-styles and the top buffer, and set-titles puts set-titles-string on the client's terminal.
+styles and the top buffer, set-titles puts set-titles-string on the client's terminal, and the
+active pane's cursor style, cursor colour and bracketed paste are mirrored there
+(tty_update_mode).
 """
 
 from __future__ import annotations
@@ -160,3 +162,82 @@ def client_title(server: Any, attached: Any) -> bytes:
         return b""
     attached.title = title
     return tty_term.title_sequence(caps(server, attached), title) or b""
+
+
+def client_modes(server: Any, attached: Any) -> bytes:
+    """tty_update_cursor / tty_update_mode for the active pane: what changed since last time.
+
+    What was set is remembered on ``attached`` and undone by ``leave_modes`` on detach.
+    """
+    c = attached.client
+    s = c.session
+    wp = s.curw.window.active if s is not None and s.curw is not None else None
+    if wp is None:
+        return b""
+    scr = wp.screen
+    cp = caps(server, attached)
+    out = []
+    colour = getattr(scr, "cursor_colour", -1)
+    if colour == -1:
+        colour = _option_colour(wp.options.get("cursor-colour"))
+    rgb = _rgb(colour)
+    if rgb != getattr(attached, "ccolour", -1):
+        if rgb == -1:
+            out.append(cp.get("Cr", ""))
+        elif "Cs" in cp:
+            text = f"rgb:{rgb >> 16:02x}/{(rgb >> 8) & 0xFF:02x}/{rgb & 0xFF:02x}"
+            out.append(tty_term.param(cp["Cs"], text))
+        attached.ccolour = rgb
+    style = getattr(scr, "cursor_style", 0)
+    if style:
+        n = ((style + 1) // 2) * 2 - (1 if getattr(scr, "cursor_blinking", False) else 0)
+    else:
+        n = _STYLES.get(str(wp.options.get("cursor-style")), 0)
+    if n != getattr(attached, "cstyle", 0):
+        if n == 0:
+            out.append(cp["Se"] if "Se" in cp else tty_term.param(cp.get("Ss", ""), 0))
+        elif "Ss" in cp:
+            out.append(tty_term.param(cp["Ss"], n))
+        attached.cstyle = n
+    paste = bool(getattr(scr, "bracketed_paste", False))
+    if paste != getattr(attached, "bpaste", False):
+        out.append(cp.get("Enbp" if paste else "Dsbp", ""))
+        attached.bpaste = paste
+    return "".join(out).encode("latin-1", "replace")
+
+
+def leave_modes(server: Any, attached: Any) -> bytes:
+    """tty_stop_tty's part: cursor style, bracketed paste and cursor colour as they were."""
+    cp = caps(server, attached)
+    out = ""
+    if getattr(attached, "cstyle", 0):
+        out += cp["Se"] if "Se" in cp else tty_term.param(cp.get("Ss", ""), 0)
+    if getattr(attached, "bpaste", False):
+        out += cp.get("Dsbp", "")
+    if getattr(attached, "ccolour", -1) != -1:
+        out += cp.get("Cr", "")
+    return out.encode("latin-1", "replace")
+
+
+_STYLES = {"default": 0, "blinking-block": 1, "block": 2, "blinking-underline": 3,
+           "underline": 4, "blinking-bar": 5, "bar": 6}
+
+
+def _option_colour(value: Any) -> int:
+    if isinstance(value, int):
+        return value
+    from .options import colour_fromstring
+
+    try:
+        return colour_fromstring(str(value))
+    except ValueError:
+        return -1
+
+
+def _rgb(c: int) -> int:
+    """colour_force_rgb: -1 stays -1 (no colour)."""
+    if c is None or c < 0:
+        return -1
+    from .screen.screen import _force_rgb
+
+    return _force_rgb(c)

@@ -21,8 +21,9 @@ log = logging.getLogger(__name__)
 
 #: Enter: alternate screen, clear, keypad normal, cursor keys normal, hide cursor during draws.
 ENTER = b"\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l"
-#: Leave: attributes reset, scroll region reset, cursor shown, mouse/paste/focus off, main screen.
-LEAVE = (b"\x1b[0m\x1b[r\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?2004l"
+#: Leave: attributes reset, scroll region reset, cursor shown, mouse/focus off, main screen
+#: (bracketed paste, cursor style and colour are undone by escapes.leave_modes if they were set).
+LEAVE = (b"\x1b[0m\x1b[r\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l"
          b"\x1b[?1004l\x1b[?1049l")
 
 

@@ -23,8 +23,11 @@ FEATURES = ("256", "bpaste", "ccolour", "clipboard", "cstyle", "extkeys", "focus
 FEATURE_CAPS = {
     "title": {"tsl": "\033]0;", "fsl": "\007"},
     "clipboard": {"Ms": "\033]52;%p1%s;%p2%s\007"},
+    "bpaste": {"Enbp": "\033[?2004h", "Dsbp": "\033[?2004l"},
+    "cstyle": {"Ss": "\033[%p1%d q", "Se": "\033[2 q"},
+    "ccolour": {"Cs": "\033]12;%p1%s\007", "Cr": "\033]112\007"},
 }
-_WANTED = ("clear", "tsl", "fsl", "Ms")
+_WANTED = ("clear", "tsl", "fsl", "Ms", "Enbp", "Dsbp", "Ss", "Se", "Cs", "Cr")
 _ESCAPES = {"E": "\033", "e": "\033", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f",
             "s": " ", "0": "\200", "\\": "\\", ",": ",", ":": ":", "^": "^", "l": "\n"}
 
@@ -66,7 +69,7 @@ def terminfo(term: str) -> tuple[tuple[str, str], ...]:
 
 def capabilities(term: str, terminal_features: list[str], client_features: int = 0
                  ) -> dict[str, str]:
-    """tty_term_create's result for the capabilities hmux uses (tsl, fsl, Ms)."""
+    """tty_term_create's result for the capabilities hmux uses (tsl, fsl, Ms, Ss, ...)."""
     caps = dict(terminfo(term))
     feats: set[str] = {f for i, f in enumerate(FEATURES) if client_features & (1 << i)}
     for entry in terminal_features:
@@ -97,3 +100,8 @@ def selection_sequence(caps: dict[str, str], data: bytes) -> bytes | None:
         return None
     out = ms.replace("%p1%s", "", 1).replace("%p2%s", base64.b64encode(data).decode(), 1)
     return out.encode("latin-1", "replace")
+
+
+def param(cap: str, value: int | str) -> str:
+    """tparm for the one-parameter capabilities used here (``%p1%d`` / ``%p1%s``)."""
+    return cap.replace("%p1%d", str(value), 1).replace("%p1%s", str(value), 1)

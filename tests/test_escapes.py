@@ -10,6 +10,7 @@ and buffers show what arrived.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import uuid
 
@@ -212,3 +213,30 @@ def test_set_titles_and_clipboard_on_the_outer_terminal(outer, hmux, tmux):
     # both clients' terminals got the clipboard write: the outer server made two buffers of it
     wait_for(lambda: outer.mux.ok("list-buffers", "-F", "#{buffer_sample}").split("\n")[:2]
              == ["forwarded", "forwarded"])
+
+
+MODES = re.compile(rb"\x1b\[\d* q|\x1b\]12;[^\x07]*\x07|\x1b\]112\x07|\x1b\[\?2004[hl]")
+
+
+def test_cursor_style_colour_and_paste_mode_on_the_outer_terminal(outer, hmux, tmux, tmp_path):
+    """tty_update_mode: the active pane's DECSCUSR, OSC 12 and 2004 reach the client's terminal
+    (xterm features: cstyle, ccolour, bpaste), and detaching puts the cursor back."""
+    app = r"printf '\033[5 q\033]12;#ff0000\007\033[?2004h'"
+    seen = {}
+    for m, name in ((tmux, "t"), (hmux, "h")):
+        log = tmp_path / f"{name}.out"
+        m.ok("new-session", "-d", "-s", "main", "-x", "80", "-y", "23", "exec sleep 100000")
+        argv0 = HMUX if m is hmux else [TMUX]
+        target = outer.run(["env", "TERM=xterm-256color"] + argv0 + m.socket_args
+                           + ["attach", "-t", "main"], name)
+        outer.mux.ok("pipe-pane", "-O", "-t", target, f"cat >> {log}")
+        wait_for(lambda m=m: m.ok("list-clients", "-F", "#{client_name}").strip())
+        m.ok("respawn-pane", "-k", "-t", "main", f"{app}; exec sleep 100001")
+        wait_for(lambda log=log: b"\x1b[?2004h" in log.read_bytes() if log.exists() else False)
+        m.ok("detach-client", "-s", "main")
+        wait_for(lambda log=log: b"\x1b]112\x07" in log.read_bytes())
+        found = MODES.findall(log.read_bytes())
+        # from the app's first sequence on: what the attach itself sent may or may not be piped
+        seen[name] = found[found.index(b"\x1b]12;rgb:ff/00/00\x07"):]
+    assert seen["h"] == seen["t"]
+    assert b"\x1b[5 q" in seen["t"] and b"\x1b]12;rgb:ff/00/00\x07" in seen["t"]
