@@ -38,7 +38,7 @@ class Attached:
     def __init__(self, server: Any, client: Any) -> None:
         self.server = server
         self.client = client
-        self.tty = Tty(client.fd)
+        self.tty = Tty(client.fd, client)
         self.keys = KeyDecoder()
         self.renderer = Renderer()
         self.repeating = False

@@ -14,6 +14,7 @@ import logging
 import os
 import struct
 import termios
+from typing import Any
 
 import trio
 
@@ -30,8 +31,10 @@ LEAVE = (b"\x1b[0m\x1b[r\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l"
 class Tty:
     """The terminal of one attached client."""
 
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int, account: Any = None) -> None:
         self.fd = fd
+        #: What counts bytes sent and dropped (the client: #{client_written}/_discarded).
+        self.account = account
         self.saved: list | None = None
         self.sx, self.sy = 80, 24
         self._out = bytearray()
@@ -124,6 +127,9 @@ class Tty:
         TTY_BLOCK), so a stalled terminal never makes the server buffer without bound."""
         if self.closed or self.paused or self.blocked:
             return
+        acct = self.account
+        if acct is not None:
+            acct.written += len(data)
         if self._cut:
             self._cut = False
             data = b"\x18" + data  # CAN: ends a sequence the dropped bytes left open
@@ -137,6 +143,8 @@ class Tty:
             if not data:
                 return
         elif len(self._out) + len(data) > self.block_limit:
+            if acct is not None:
+                acct.discarded += len(self._out) + len(data)
             self._out.clear()
             self.blocked = True
             self._cut = True
