@@ -191,15 +191,22 @@ def test_copy_pipe_feeds_the_command(tmux, hmux, muxdir):
     outs = []
     for m in (tmux, hmux):
         path = os.path.join(muxdir, f"pipe-{len(outs)}.out")
-        steps = ["copy-mode", "send|-X|cursor-up", "send|-X|select-line",
-                 f"send|-X|copy-pipe|printf '<%s>' \"$(cat)\" > {path}",
-                 "send|-X|begin-selection", "send|-X|previous-word",
-                 f"send|-X|copy-pipe-and-cancel|cat >> {path}|pf"]
-        _run(m, LINES, steps, "the end", [], muxdir)
-        wait_for(lambda p=path: os.path.exists(p) and open(p).read().endswith("]"))
-        outs.append(open(path).read())
+        m.ok("new-session", "-d", "-x", "40", "-y", "10", LINES)
+        wait_for(lambda m=m: "the end" in m.capture(":"))
+        for step in ("copy-mode", "send|-X|cursor-up", "send|-X|select-line",
+                     f"send|-X|copy-pipe|printf '<%s>' \"$(cat)\" > {path}"):
+            m.ok(*step.split("|"))
+        # The jobs are not waited for: the second must not race the first one's ">".
+        wait_for(lambda p=path: os.path.exists(p) and open(p).read().endswith(">"))
+        for step in ("send|-X|begin-selection", "send|-X|previous-word",
+                     f"send|-X|copy-pipe-and-cancel|cat >> {path}|pf"):
+            m.ok(*step.split("|"))
+        wait_for(lambda p=path: open(p).read().endswith("]"))
+        outs.append((open(path).read(), m.ok("list-buffers", "-F", "#{buffer_name}"),
+                     m.ok("display", "-p", "#{pane_in_mode}")))
     assert outs[1] == outs[0]
-    assert outs[0].startswith("<the end  (x) [y]>")
+    assert outs[0][0].startswith("<the end  (x) [y]>")
+    assert outs[0][1] == "pf1\nbuffer0\n"
 
 
 def test_clock_mode_stack(tmux, hmux):

@@ -194,41 +194,46 @@ class CopyMode(Mode):
         more = "+" if self.searchmore else ""
         return f"({self.searchcount}{more} results) [{self.oy}/{hsize}]"
 
+    def _styles(self) -> tuple[Style, Style, Style, Style]:
+        """mode-style and the match and mark styles, parsed once per frame (row 0 starts one)."""
+        opts = self.wp.window.options
+        return (_style(opts, "mode-style"), _style(opts, "copy-mode-match-style"),
+                _style(opts, "copy-mode-current-match-style"),
+                _style(opts, "copy-mode-mark-style"))
+
     def _screen_cells(self, py: int, styled: bool = True) -> list[tuple[str, Style]]:
         """Row ``py`` of the mode's screen as tmux writes it (window_copy_write_line)."""
         sx = self.sx
         b = self.back
-        opts = self.wp.window.options
-        row: list[tuple[str, Style]] = [(" ", DEFAULT_STYLE)] * sx
+        if styled and (py == 0 or self._frame_styles is None):
+            self._frame_styles = self._styles()
+        mode_st, mgc, cgc, mkgc = self._frame_styles if styled else (DEFAULT_STYLE,) * 4
         hdr = self._header() if py == 0 else ""
         size = min(len(hdr), sx)
-        mode_st = _style(opts, "mode-style") if styled else DEFAULT_STYLE
         fy = b.hsize - self.oy + py
         nx = sx - size
+        row: list[tuple[str, Style]]
         if 0 <= fy < len(b) and nx > 0:
             chars = b.chars(fy)
             n = min(len(chars), nx)
-            if styled:
-                mgc = _style(opts, "copy-mode-match-style")
-                cgc = _style(opts, "copy-mode-current-match-style")
-                mkgc = _style(opts, "copy-mode-mark-style")
-            for fx in range(n):
-                ch = chars[fx]
-                if ch == "":
-                    row[fx] = ("", row[fx - 1][1] if fx else DEFAULT_STYLE)
-                    continue
-                w = 2 if fx + 1 < len(chars) and chars[fx + 1] == "" else 1
-                if fx + w > nx:
-                    continue
-                st = b.style(fx, fy)
-                if styled:
-                    st = self._update_style(fx, fy, st, mgc, cgc, mkgc)
-                row[fx] = (ch, st)
-            if styled and (self.searchmark is not None or self.showmark):
-                for fx in range(n, nx):
-                    st = self._update_style(fx, fy, DEFAULT_STYLE, mgc, cgc, mkgc)
-                    if st != DEFAULT_STYLE:
-                        row[fx] = (" ", st)
+            table = b.styles_table()
+            sids = b.style_ids(fy)
+            row = [(chars[x], table[sids[x]]) for x in range(n)]
+            if n < sx:
+                row.extend([(" ", DEFAULT_STYLE)] * (sx - n))
+            if n and chars[n - 1] != "" and n < len(chars) and chars[n] == "":
+                row[n - 1] = (" ", DEFAULT_STYLE)  # a wide character cut by the indicator
+            marks = self.searchmark
+            if marks is not None and not (self.showmark and fy == self.my):
+                at = py * b.sx
+                if not any(marks[at:at + b.sx]):
+                    marks = None  # nothing found on this row
+            if styled and (marks is not None or (self.showmark and fy == self.my)):
+                for fx in range(nx):
+                    ch, st = row[fx]
+                    row[fx] = (ch, self._update_style(fx, fy, st, mgc, cgc, mkgc))
+        else:
+            row = [(" ", DEFAULT_STYLE)] * sx
         if size:
             for i, ch in enumerate(hdr[:size]):
                 row[sx - size + i] = (ch, mode_st)
@@ -236,60 +241,64 @@ class CopyMode(Mode):
             row[sx - 1] = ("$", DEFAULT_STYLE)
         return row
 
+    _frame_styles: tuple[Style, Style, Style, Style] | None = None
+
     def row_runs(self, y: int) -> list[tuple[str, Style]]:
         row = self._screen_cells(y)
         sel = self.sel
         if sel is not None and not sel[4]:
-            st = _style(self.wp.window.options, "mode-style")
-            for x in range(self.sx):
-                if self._in_selection(x, y):
+            span = self._selection_span(y)
+            if span is not None:
+                st = self._frame_styles[0] if self._frame_styles else DEFAULT_STYLE
+                for x in range(span[0], min(span[1], self.sx - 1) + 1):
                     ch, old = row[x]
                     row[x] = (ch, (st[0] | (old[0] & 0x80), st[1], st[2], st[3]))
         runs: list[tuple[str, Style]] = []
+        text: list[str] = []
+        cur = None
         for ch, st in row:
-            if runs and runs[-1][1] == st:
-                runs[-1] = (runs[-1][0] + ch, st)
-            else:
-                runs.append((ch, st))
+            if st != cur:
+                if text:
+                    runs.append(("".join(text), cur))  # type: ignore[arg-type]
+                text = []
+                cur = st
+            text.append(ch)
+        if text:
+            runs.append(("".join(text), cur))  # type: ignore[arg-type]
         return runs
 
-    def _in_selection(self, px: int, py: int) -> bool:
-        """screen_check_selection."""
+    def _selection_span(self, py: int) -> tuple[int, int] | None:
+        """The columns of row ``py`` in the selection (screen_check_selection as a range)."""
         ssx, ssy, sex, sey, _ = self.sel  # type: ignore[misc]
         emacs = self.modekeys == "emacs"
+        end = self.sx
         if self.rectflag:
-            if ssy < sey:
-                if py < ssy or py > sey:
-                    return False
-            elif ssy > sey:
-                if py > ssy or py < sey:
-                    return False
-            elif py != ssy:
-                return False
+            if not min(ssy, sey) <= py <= max(ssy, sey):
+                return None
+            lo, hi = (sex, ssx) if sex < ssx else (ssx, sex)
+        elif ssy < sey:
+            if not ssy <= py <= sey:
+                return None
+            lo = ssx if py == ssy else 0
+            hi = ((0 if sex == 0 else sex - 1) if emacs else sex) if py == sey else end
+        elif ssy > sey:
+            if not sey <= py <= ssy:
+                return None
+            lo = sex if py == sey else 0
+            if py == ssy:
+                if ssx == 0:
+                    return None
+                hi = ssx - 1 if emacs else ssx
+            else:
+                hi = end
+        else:
+            if py != ssy:
+                return None
             if sex < ssx:
-                return sex <= px <= ssx
-            return ssx <= px <= sex
-        if ssy < sey:
-            if py < ssy or py > sey:
-                return False
-            if py == ssy and px < ssx:
-                return False
-            xx = (0 if sex == 0 else sex - 1) if emacs else sex
-            return not (py == sey and px > xx)
-        if ssy > sey:
-            if py > ssy or py < sey:
-                return False
-            if py == sey and px < sex:
-                return False
-            xx = ssx - 1 if emacs else ssx
-            return not (py == ssy and (ssx == 0 or px > xx))
-        if py != ssy:
-            return False
-        if sex < ssx:
-            xx = ssx - 1 if emacs else ssx
-            return not (px > xx or px < sex)
-        xx = (0 if sex == 0 else sex - 1) if emacs else sex
-        return not (px < ssx or px > xx)
+                lo, hi = sex, (ssx - 1 if emacs else ssx)
+            else:
+                lo, hi = ssx, ((0 if sex == 0 else sex - 1) if emacs else sex)
+        return (lo, hi) if lo <= hi else None
 
     def _update_style(self, fx: int, fy: int, st: Style, mgc: Style, cgc: Style,
                       mkgc: Style) -> Style:

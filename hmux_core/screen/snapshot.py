@@ -47,6 +47,13 @@ class Snapshot:
         styles = self._decode(y)[1]
         return self._styles[styles[x]] if x < len(styles) else self._styles[0]
 
+    def style_ids(self, y: int) -> list[int]:
+        """Style ids of line ``y``'s cells, indexes into :meth:`styles_table`."""
+        return self._decode(y)[1]
+
+    def styles_table(self) -> list[Style]:
+        return self._styles
+
     def cellsize(self, y: int) -> int:
         return self._lines[y].size
 
