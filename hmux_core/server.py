@@ -256,8 +256,8 @@ class ClientConn:
                 nursery.start_soon(self._command_loop)
                 await self._receiver()
                 nursery.cancel_scope.cancel()
-        except (OSError, trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
+        except* (OSError, trio.BrokenResourceError, trio.ClosedResourceError):
+            pass  # the peer went (reset, broken pipe), maybe in both tasks at once: a group
         finally:
             server.remove_client(self)
             self.decoder.close_fds()
@@ -492,6 +492,7 @@ class Server:
         self.command_number = 0
         self.config_loaded = trio.Event()
         self.exit_requested = False
+        self.exit_deadline = 0.0
         self.nursery: trio.Nursery | None = None
         self.listen_sock: trio.socket.SocketType | None = None
         from .buffers import Buffers
@@ -802,7 +803,11 @@ class Server:
 
     def should_exit(self) -> bool:
         if self.exit_requested:
-            return not self.clients or all(c.exited for c in self.clients)
+            # As tmux, wait for the clients to go (an attached one answers SHUTDOWN with EXITING
+            # and needs EXITED back, or it reports "server exited unexpectedly"); a client that
+            # never answers holds the exit only until the deadline.
+            return not self.clients or (all(c.exited for c in self.clients)
+                                        and time.monotonic() > self.exit_deadline)
         if not self.options.get("exit-empty"):
             return False
         if self.options.get("exit-unattached"):
@@ -816,6 +821,7 @@ class Server:
 
     def kill_server(self) -> None:
         self.exit_requested = True
+        self.exit_deadline = time.monotonic() + 2.0
         for c in list(self.clients):
             self.release_terminal(c)
             if c.session is not None:

@@ -455,11 +455,15 @@ class PluginManager:
         except Exception as e:
             self.failed(rec, f"resolve({name})", e, traceback.format_exc())
             return None
-        if value is None:
-            return None
-        if inspect.isawaitable(value) or not isinstance(value, str):
-            value = str(value) if not inspect.isawaitable(value) else None
-        return value
+        if value is None or isinstance(value, str):
+            return value
+        # Anything else breaks the API contract: counted like a raise (its __str__ could raise
+        # or lie, a coroutine would never run), so the plugin is told and disabled in the end.
+        if inspect.iscoroutine(value):
+            value.close()
+        self.failed(rec, f"resolve({name})",
+                    TypeError(f"returned {type(value).__name__}, not str"), "")
+        return None
 
     def status(self) -> list[dict[str, Any]]:
         return [r.status() for r in self.records] + [
