@@ -290,23 +290,6 @@ class Menu(Overlay):
         return 1
 
 
-_UNDRAWN = -0x7FFF  # a background no colour has: marks cells format_draw did not write
-
-
-def _draw_over(row: list[Cell], x: int, text: str, width: int, base: Any) -> None:
-    """format_draw onto existing cells: only the cells the text covers change (a menu's
-    title over its top border, a disabled item over plain spaces)."""
-    probe = base.copy()
-    probe.bg = _UNDRAWN
-    for i, (ch, (attr, fg, bg, us)) in enumerate(status.draw(text, width, probe)[:width]):
-        if bg == _UNDRAWN:
-            if ch == " ":
-                continue
-            bg = base.bg
-        if x + i < len(row):
-            row[x + i] = (ch, (attr, fg, bg, us))
-
-
 #: popup-border-lines: (corners tl tr bl br, horizontal, vertical); "none" has no box.
 BOX_LINES = {
     "single": ("┌┐└┘", "─", "│"), "rounded": ("╭╮╰╯", "─", "│"),
@@ -409,3 +392,12 @@ class Popup(Overlay):
     def free(self) -> None:
         self.pane.destroy()
         super().free()
+
+
+def _draw_over(row: list[Cell], x: int, text: str, width: int, base: Any) -> None:
+    """format_draw onto existing cells: only the cells the text covers change (a menu's
+    title over its top border, a disabled item over plain spaces)."""
+    drawn = [False] * width
+    for i, cell in enumerate(status.draw(text, width, base, drawn=drawn)[:width]):
+        if drawn[i] and x + i < len(row):
+            row[x + i] = cell

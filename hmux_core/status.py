@@ -29,10 +29,16 @@ def _cells_of(text: str, style: tuple[int, int, int, int], out: list[Cell]) -> N
             out.append(("", style))
 
 
-def draw(expanded: str, width: int, base: OptStyle) -> list[Cell]:
-    """``width`` cells for one status row; every cell carries (attr, fg, bg, us)."""
+def draw(expanded: str, width: int, base: OptStyle,
+         ranges: dict[tuple[str, int], int] | None = None,
+         drawn: list[bool] | None = None) -> list[Cell]:
+    """``width`` cells for one status row; every cell carries (attr, fg, bg, us). With
+    ``ranges``, the first column of each ``#[range=...]`` is recorded there (menus placed
+    over a window's label need it); ``drawn`` (``width`` flags) marks the cells text went
+    to, for drawing over other cells (a menu's title over its border)."""
     segments: dict[str, list[Cell]] = {"left": [], "centre": [], "right": [],
                                        "absolute-centre": []}
+    starts: list[tuple[str, int, str, int]] = []  # (range type, argument, align, index)
     default = base.copy()
     cur = base.copy()
     align = "left"
@@ -46,6 +52,9 @@ def draw(expanded: str, width: int, base: OptStyle) -> list[Cell]:
         fg = cur.fg if cur.fg != 8 else default.fg
         bg = cur.bg if cur.bg != 8 else default.bg
         if not marker:
+            if ranges is not None and cur.range_type != "none":
+                starts.append((cur.range_type, cur.range_argument, align,
+                               len(segments[align])))
             _cells_of("".join(text), (cur.attr, fg, bg, 0), segments[align])
         text.clear()
 
@@ -87,11 +96,22 @@ def draw(expanded: str, width: int, base: OptStyle) -> list[Cell]:
         row[width - len(right):] = right
     space_from, space_to = len(left), width - len(right)
     centre = segments["centre"][: max(0, space_to - space_from)]
+    # Halfway between left and right, less half the centre (format_draw_none's rounding).
+    centre_at = space_from + (space_to - space_from) // 2 - len(centre) // 2
     if centre:
-        start = space_from + (space_to - space_from - len(centre)) // 2
-        row[start:start + len(centre)] = centre
+        row[centre_at:centre_at + len(centre)] = centre
     absolute = segments["absolute-centre"][:width]
     if absolute:
         start = (width - len(absolute)) // 2
         row[start:start + len(absolute)] = absolute
+    if drawn is not None:
+        for start, n in ((0, len(left)), (width - len(right), len(right)),
+                         (centre_at, len(centre)), ((width - len(absolute)) // 2,
+                                                    len(absolute))):
+            drawn[start:start + n] = [True] * n
+    if ranges is not None:
+        origin = {"left": 0, "right": width - len(right), "centre": centre_at,
+                  "absolute-centre": (width - len(absolute)) // 2}
+        for kind, arg, where, i in starts:
+            ranges.setdefault((kind, arg), origin[where] + i)
     return row

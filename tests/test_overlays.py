@@ -267,3 +267,19 @@ def test_display_popup_runs_a_command_on_its_own_pty(outer, hmux, tmux, muxdir):
     for argv in (["display-popup", "-w", "x"], ["display-popup", "-h", "0"],
                  ["display-popup", "-b", "wavy"], ["display-popup", "-C"]):
         _both(hmux, tmux, *argv)
+
+
+def test_default_window_and_pane_menus(outer, hmux, tmux, muxdir):  # noqa: F811
+    """C-b < (display-menu -xW -yW: over the window's place on the status line) and C-b >
+    (-xP -yP: at the pane), drawn as tmux draws them; q closes."""
+    h, t = _start(outer, hmux, tmux, muxdir)
+    for m in (hmux, tmux):
+        m.ok("new-window", "-d", "-t", "q:1")
+    for key, marker in (("<", "Swap Left"), (">", "Horizontal Split")):
+        for target in (h, t):
+            outer.keys(target, "C-b", key)
+            wait_for(lambda target=target: marker in "\n".join(outer.screen(target)))
+        _same(outer, h, t, "-e")
+        for target in (h, t):
+            outer.keys(target, "q")
+            wait_for(lambda target=target: marker not in "\n".join(outer.screen(target)))

@@ -49,10 +49,33 @@ def _strtol(text: str) -> int:
     return int(m.group(1)) if m else 0
 
 
+def _window_range(server: Any, tc: Any, wl: Any, sx: int,
+                  lines: int) -> tuple[int, int] | None:
+    """Where the status line shows window ``wl`` (its range's first column, the line)."""
+    from .. import status
+    from ..format import EXPAND_TIME, expand
+    from ..formats_vars import context_for
+    from ..options import Style
+
+    s = tc.session
+    if wl is None or s.curw is None:
+        return None
+    fmts = s.options.get("status-format") or []
+    base = s.options.get_style("status-style") or Style()
+    ctx = context_for(server, tc, s, s.curw, s.curw.window.active)
+    for line in range(min(lines, len(fmts))):
+        ranges: dict[tuple[str, int], int] = {}
+        status.draw(expand(fmts[line], ctx, flags=EXPAND_TIME), sx, base, ranges)
+        x = ranges.get(("window", wl.idx))
+        if x is not None:
+            return x, line
+    return None
+
+
 def menu_position(item: CmdItem, tc: Any, w: int, h: int) -> tuple[int, int] | None:
     """cmd_display_menu_get_position: -x and -y (C, R, P, M, W, S or a format) to the
-    menu's top-left corner; None when it cannot fit. Without mouse events or status-line
-    ranges, M and W expand to nothing (0), as tmux does when they are unknown."""
+    menu's top-left corner; None when it cannot fit. Without a mouse event M expands to
+    nothing (0), as in tmux."""
     a = tc.attached
     sx, sy = a.tty.sx, a.tty.sy
     if w > sx or h > sy:
@@ -65,6 +88,12 @@ def menu_position(item: CmdItem, tc: Any, w: int, h: int) -> tuple[int, int] | N
     top = lines if lines and at_top else 0
     if lines:
         extra["popup_status_line_y"] = str(lines + h if at_top else sy - lines)
+        found = _window_range(item.server, tc, item.target.wl, sx, lines)
+        if found is not None:
+            x, line = found
+            extra["popup_window_status_line_x"] = str(x)
+            extra["popup_window_status_line_y"] = str(line + 1 + h if at_top
+                                                      else sy - lines + line)
     extra["popup_width"], extra["popup_height"] = str(w), str(h)
     extra["popup_centre_x"] = str(max((sx - 1) // 2 - w // 2, 0))
     n = (sy - 1) // 2 + h // 2
@@ -169,9 +198,6 @@ async def cmd_display_menu(item: CmdItem) -> int:
     ov.free_cb = answer.done.set
     O.set_overlay(server, tc, ov, 0)
     await answer.finish()
-    c = item.client
-    if c is not None and c.session is None and not getattr(c, "is_config", False):
-        c.retval = ov.status  # the command-line client exits with the popup's status
     return CMD_RETURN_NORMAL
 
 
