@@ -187,6 +187,21 @@ def test_keys_through_the_mode_tables(tmux, hmux):
     _compare(tmux, hmux, LINES, steps)
 
 
+def test_view_mode_from_run_shell(tmux, hmux):
+    """run-shell output goes to view mode in the pane: copy mode over the printed lines, with
+    their colours, scrolled to keep the first ones in view as more arrive."""
+    steps = [
+        "run-shell|-t|%0|printf 'a\\nbb\\n\\033[31mred\\033[0m x\\n'", "send|-X|cursor-down",
+        "run-shell|-t|%0|seq 1 30", "send|-X|cursor-down", "send|-X|history-bottom",
+        "send|-X|search-backward|2", "send|-X|begin-selection", "send|-X|cursor-right",
+        "send|-X|copy-selection", "copy-mode", "send|-X|cancel", "send|-X|cancel",
+        "run-shell|-t|%0|exit 3", "send|-X|refresh-from-pane", "send|-X|history-top",
+        "send|-X|cancel",
+    ]
+    got = _compare(tmux, hmux, LINES, steps)
+    assert any(": 1 view-mode " in line for line in got)
+
+
 def test_copy_pipe_feeds_the_command(tmux, hmux, muxdir):
     outs = []
     for m in (tmux, hmux):

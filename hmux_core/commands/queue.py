@@ -73,6 +73,16 @@ class CmdItem:
         c = self.client
         if c is None:
             return
+        if c.session is not None and getattr(c, "attached", None) is not None \
+                and not c.control:
+            # cmdq_print: an attached client's output goes to view mode in its pane.
+            from ..modes.copy import view_mode
+
+            s = c.session
+            wp = s.curw.window.active if s.curw is not None else None
+            if wp is not None:
+                view_mode(self.server, wp).add(text)
+            return
         c.print_line(text)
 
     def error(self, text: str) -> int:

@@ -27,6 +27,7 @@ from .. import target as T
 from ..format import EXPAND_TIME
 from ..hooks import outside_hooks
 from ..model import Environ
+from ..modes.copy import view_mode
 from ..spawn import client_cwd
 from .grammar import CommandError, CommandList
 from .queue import CMD_RETURN_NORMAL, CmdItem, QueueState, items_from, run_items
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
     from ..pane import Pane
     from ..server import Server
 
-VIEW_MODE_LIMIT = 2000  # lines a view-mode pane keeps
 
 
 # -- jobs ----------------------------------------------------------------------------------------
@@ -144,58 +144,6 @@ async def _run_commands(server: Server, client: Any, cmdlist: CommandList) -> No
 
 
 # -- view mode (run-shell output) ----------------------------------------------------------------
-
-@dataclass
-class ViewMode:
-    """The read-only mode run-shell's output is shown in (tmux's window_view_mode).
-
-    It holds the lines; ``send-keys -X cancel`` leaves it, other copy-mode commands are accepted
-    and ignored until copy mode exists."""
-
-    name: str = "view-mode"
-    lines: deque[str] = field(default_factory=lambda: deque(maxlen=VIEW_MODE_LIMIT))
-    prefix: int = 1
-    pane: Any = None
-
-    def add(self, text: str) -> None:
-        self.lines.extend(text.split("\n"))
-
-    def command(self, item: CmdItem) -> int:
-        name = item.args.argv[0] if item.args.argv else ""
-        if name == "cancel" and self.pane is not None:
-            leave_mode(item.server, self.pane, self)
-        return CMD_RETURN_NORMAL
-
-
-def _modes(wp: Any) -> list[Any]:
-    modes = getattr(wp, "modes", None)
-    if modes is None:
-        modes = wp.modes = []
-    return modes
-
-
-def leave_mode(server: Server, wp: Any, mode: Any) -> None:
-    modes = _modes(wp)
-    if mode in modes:
-        modes.remove(mode)
-        wp.changed = True
-        server.notify("pane-mode-changed", {"pane": wp})
-
-
-def view_mode(server: Server, wp: Any) -> ViewMode:
-    """window_pane_set_mode(view): the pane's view mode, made the current mode."""
-    modes = _modes(wp)
-    if modes and isinstance(modes[0], ViewMode):
-        return modes[0]
-    existing = next((m for m in modes if isinstance(m, ViewMode)), None)
-    if existing is not None:
-        modes.remove(existing)
-    mode = existing or ViewMode(pane=wp)
-    modes.insert(0, mode)
-    wp.changed = True
-    server.notify("pane-mode-changed", {"pane": wp})
-    return mode
-
 
 def _shell_output_pane(server: Server, wp_id: int | None, client: Any, waiting: bool) -> Any:
     """cmd_run_shell_print's pane: the -t pane, the waiting client's, else the current one."""
@@ -306,7 +254,7 @@ async def _run_shell(item: CmdItem, cmd: str | None, wp_id: int | None, client: 
         if wp is not None:
             mode = view_mode(server, wp)
             for line in lines:
-                mode.add(line)
+                mode.add(line, parse=True)
     c = item.client
     if waiting and c is not None and not c.is_config and c.session is None:
         c.retval = retcode

@@ -14,7 +14,7 @@ import subprocess
 import time
 from typing import Any
 
-from ..screen.cells import DEFAULT_STYLE, Style, char_width
+from ..screen.cells import DEFAULT_STYLE, Style, char_width, sgr_change
 from . import Mode, redraw, reset_mode
 
 WHITESPACE = " "
@@ -62,8 +62,8 @@ class CopyMode(Mode):
 
     def __init__(self, server: Any, wp: Any, source: Any = None, args: Any = None) -> None:
         super().__init__(server, wp)
-        swp = source or wp
-        b = self.back = swp.screen.snapshot()
+        self.source = (source or wp).screen
+        b = self.back = self.source.snapshot()
         self.sx, self.sy = wp.sx, wp.sy
         self.cursordrag = DRAG_NONE
         self.lineflag = LINE_NONE
@@ -124,7 +124,7 @@ class CopyMode(Mode):
         has just been reflowed) and finds the cursor's cell in it again."""
         old = self.back
         cx, gy = self.cx, old.hsize + self.cy - self.oy
-        self.back = b = self.wp.screen.snapshot()
+        self.back = b = self.source.snapshot()
         self.sx, self.sy = sx, sy
         if old.sx != b.sx:
             cx, gy = b.unwrap_position(*old.wrap_position(cx, gy))
@@ -1484,6 +1484,86 @@ class CopyMode(Mode):
         self._update_selection()
 
 
+class ViewMode(CopyMode):
+    """View mode (tmux's window_view_mode): copy mode over lines a command printed (run-shell
+    output, a key binding's list-keys) rather than over a pane's screen."""
+
+    name = "view-mode"
+
+    def __init__(self, server: Any, wp: Any) -> None:
+        from ..screen import new_screen
+
+        self._lines = new_screen(wp.sx, wp.sy, 2**31 - 1)
+        self._written = False
+        self._stale = False
+        self.source = self._lines
+        super().__init__(server, wp, source=self)
+
+    @property
+    def screen(self) -> Any:  # what CopyMode.__init__ copies: the lines written so far
+        return self._lines
+
+    @property
+    def back(self) -> Any:
+        if self._stale:
+            self._stale = False
+            self._back = self._lines.snapshot()
+        return self._back
+
+    @back.setter
+    def back(self, value: Any) -> None:
+        self._back = value
+
+    def resize(self, sx: int, sy: int) -> None:
+        self._lines.resize(sx, sy)
+        super().resize(sx, sy)
+
+    def add(self, text: str, parse: bool = False) -> None:
+        """window_copy_add: one more line. ``parse`` runs it through the terminal parser (its
+        colours stay, only what fits the first row is kept); otherwise only printable
+        characters are written and a newline starts a new line."""
+        lines = self._lines
+        old = lines.history_size
+        out = bytearray(b"\r\n" if self._written else b"")
+        self._written = True
+        if parse:
+            scratch = _scratch(lines.cols, lines.rows)
+            scratch.feed(text.encode("utf-8", "surrogateescape"))
+            last = DEFAULT_STYLE
+            for run, st in scratch.row_runs(0):
+                if st != last:
+                    out += sgr_change(last, st).encode()
+                    last = st
+                out += run.encode("utf-8", "surrogateescape")
+            out += b"\x1b[0m"
+            out += b"\r"
+        else:
+            clean = "".join(c if c >= " " and c != "\x7f" else ("\n\r" if c == "\n" else "")
+                            for c in text)
+            out += clean.encode("utf-8", "surrogateescape")
+        lines.feed(bytes(out))
+        self.oy += lines.history_size - old
+        self._stale = True
+        redraw(self)
+
+
+def view_mode(server: Any, wp: Any) -> ViewMode:
+    """window_pane_set_mode(view) unless the pane already shows its view mode."""
+    from . import set_mode, top
+
+    mode = top(wp)
+    if isinstance(mode, ViewMode):
+        return mode
+    set_mode(server, wp, ViewMode)
+    return wp.modes[0]
+
+
+def _scratch(cols: int, rows: int) -> Any:
+    from ..screen import new_screen
+
+    return new_screen(cols, rows, 0)
+
+
 # -- the command table (window_copy_cmd_table) ----------------------------------------------------
 
 
@@ -1736,7 +1816,9 @@ def _c_rectangle(mode: int) -> Any:
 
 
 def _c_refresh_from_pane(cm: CopyMode, item: Any, argv: list[str]) -> int:
-    cm.back = cm.wp.screen.snapshot()
+    if isinstance(cm, ViewMode):
+        return NOTHING
+    cm.back = cm.source.snapshot()
     cm._size_changed()
     return REDRAW
 
