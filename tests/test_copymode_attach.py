@@ -203,3 +203,15 @@ def test_copy_reaches_the_outer_clipboard(outer, hmux, tmux, muxdir):
         wait_for(lambda n=n: len(outer.mux.ok("list-buffers", "-F", "#{buffer_name}").split())
                  == n)
         assert outer.mux.ok("show-buffer") == m.ok("show-buffer") == "the end"
+
+
+def test_key_list_in_view_mode(outer, hmux, tmux, muxdir):
+    """C-b ? runs list-keys -N for an attached client: its output is shown in view mode."""
+    h, t = _pair(outer, hmux, tmux, muxdir)
+    _keys(outer, (h, t), "C-b", "?")
+    wait_for(lambda: hmux.ok("display", "-p", "-t", "c", "#{pane_mode}") == "view-mode\n")
+    _same(outer, h, t)
+    _keys(outer, (h, t), "Down", "Down", "NPage", "M-f", "C-Space", "Down")
+    _keys(outer, (h, t), "q")
+    wait_for(lambda: hmux.ok("display", "-p", "-t", "c", "#{pane_in_mode}") == "0\n")
+    _same(outer, h, t)
