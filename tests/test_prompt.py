@@ -315,3 +315,19 @@ def test_window_index_prompt_and_rename(outer, hmux, tmux, muxdir):  # noqa: F81
         outer.keys(target, "Enter")
         wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#W") == "named\n")
     _same(outer, h, t, "-e")
+
+
+def test_key_prompt_describes_a_key(outer, hmux, tmux, muxdir):  # noqa: F811
+    """C-b / is command-prompt -k: the next key's name fills the template (list-keys -1N),
+    which shows the binding's note on the status line."""
+    h, t = _start(outer, hmux, tmux, muxdir)
+    for m in (hmux, tmux):
+        m.ok("set", "-g", "display-time", "0")
+    for target in (h, t):
+        outer.keys(target, "C-b", "/")
+        wait_for(lambda target=target: outer.screen(target)[-1].startswith("key"))
+    _same(outer, h, t, "-e")
+    for target in (h, t):
+        outer.keys(target, "c")
+        wait_for(lambda target=target: "Create a new window" in outer.screen(target)[-1])
+    _same(outer, h, t, "-e")
