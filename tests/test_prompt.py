@@ -331,3 +331,26 @@ def test_key_prompt_describes_a_key(outer, hmux, tmux, muxdir):  # noqa: F811
         outer.keys(target, "c")
         wait_for(lambda target=target: "Create a new window" in outer.screen(target)[-1])
     _same(outer, h, t, "-e")
+
+
+def test_incremental_and_numeric_prompts(outer, hmux, tmux, muxdir):  # noqa: F811
+    """-i runs the template on every change with a =/+/- prefix; -N takes digits and ends on
+    the first other key, which then goes on as usual."""
+    h, t = _start(outer, hmux, tmux, muxdir)
+    for m, target in ((hmux, h), (tmux, t)):
+        m.ok("command-prompt", "-i", "-p", "inc", "rename-window -- 'w%%'")
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#W") == "w=\n")
+        outer.keys(target, "a")
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#W") == "w=a\n")
+        outer.keys(target, "C-r")
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#W") == "w-a\n")
+        outer.keys(target, "Enter")
+        wait_for(lambda target=target: not outer.screen(target)[-1].startswith("inc"))
+    _same(outer, h, t, "-e")
+    for m, target in ((hmux, h), (tmux, t)):
+        m.ok("command-prompt", "-b", "-N", "-p", "num", "rename-window -- 'n%%'")
+        wait_for(lambda target=target: outer.screen(target)[-1].startswith("num"))
+        outer.keys(target, "4", "x", "2")  # x ends it; x and 2 then reach the pane
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#W") == "n4\n")
+        wait_for(lambda target=target: outer.screen(target)[0].startswith("x2"))
+    _same(outer, h, t, "-e")
