@@ -16,7 +16,14 @@ from typing import Any
 
 from . import status
 from .options import Style as OptStyle
-from .screen.cells import ATTR_CHARSET, DEFAULT_STYLE, Style, char_width, sgr_change
+from .screen.cells import (
+    ATTR_CHARSET,
+    COLOUR_FLAG_256,
+    DEFAULT_STYLE,
+    Style,
+    char_width,
+    sgr_change,
+)
 
 Cell = tuple[str, tuple[int, int, int, int]]
 BLANK: Cell = (" ", DEFAULT_STYLE)
@@ -78,14 +85,37 @@ class _PaneRows:
     """One pane's row strings as one client last built them, with the damage numbers they
     were built at."""
 
-    __slots__ = ("src", "width", "edge", "gens", "strings")
+    __slots__ = ("src", "width", "edge", "gens", "strings", "palette")
 
-    def __init__(self, src: Any, width: int, edge: bool) -> None:
+    def __init__(self, src: Any, width: int, edge: bool, palette: tuple = ()) -> None:
         self.src = src
         self.width = width
         self.edge = edge
+        self.palette = palette  # the pane's OSC 4 palette the rows were drawn with
         self.gens: list[int] = []
         self.strings: list[str] = []
+
+
+def _palette_runs(runs: list[tuple[str, Style]], pal: dict[int, int]) -> list[tuple[str, Style]]:
+    """tty_check_fg/bg/us: colours the pane redefined with OSC 4 are drawn as what it set."""
+    out = []
+    for text, (attr, fg, bg, us) in runs:
+        out.append((text, (attr, _palette_colour(fg, pal), _palette_colour(bg, pal),
+                           _palette_colour(us, pal))))
+    return out
+
+
+def _palette_colour(c: int, pal: dict[int, int]) -> int:
+    """colour_palette_get: 0-7, 90-97 (entries 8-15) and 256-colour indexes are looked up."""
+    if 90 <= c <= 97:
+        n = c - 82
+    elif c & COLOUR_FLAG_256:
+        n = c & 0xFF
+    elif 0 <= c < 8:
+        n = c
+    else:
+        return c
+    return pal.get(n, c)
 
 
 _SGR: dict[tuple[Style, Style], str] = {}
@@ -270,8 +300,11 @@ class Renderer:
         the rows to send: those whose text changed, or all of them when ``whole``."""
         src = p.modes[0] if p.modes else p.screen  # a pane mode draws instead
         cache = self._panes.get(p.id)
-        if cache is None or cache.src is not src or cache.width != width or cache.edge != edge:
-            cache = self._panes[p.id] = _PaneRows(src, width, edge)
+        pal = getattr(src, "palette", None)
+        pkey = tuple(sorted(pal.items())) if pal else ()  # a new palette redraws the pane
+        if cache is None or cache.src is not src or cache.width != width or cache.edge != edge \
+                or cache.palette != pkey:
+            cache = self._panes[p.id] = _PaneRows(src, width, edge, pkey)
         gens = p.damage() if src is p.screen else None  # a mode has no damage: compare text
         strings = cache.strings
         if len(strings) != h:
@@ -287,6 +320,8 @@ class Renderer:
             if gens is not None and y < len(old) and old[y] == gens[y]:
                 continue
             runs = src.row_runs(y)
+            if pal:
+                runs = _palette_runs(runs, pal)
             text = _runs_string(runs, edge) if full else _clipped(runs, width)
             if text != strings[y]:
                 strings[y] = text

@@ -122,7 +122,8 @@ def test_corpus_replay(replays, case: str) -> None:
 
 # -- the drawn screen ------------------------------------------------------------------------------
 
-DRAWN = ["ls", "git-log", "htop", "progress", "emoji", "cjk", "combining", "truecolor", "vim-alt"]
+DRAWN = ["ls", "git-log", "htop", "progress", "emoji", "cjk", "combining", "truecolor", "vim-alt",
+         "less-alt", "osc8", "sequences"]
 
 
 @pytest.fixture(scope="module")

@@ -175,19 +175,32 @@ def _colour_values(c: int, base: int, bright_add: int, ext: int, basic: bool) ->
     return ()
 
 
+def _basic(c: int) -> int:
+    """setaf/setab of a 256-colour terminfo: 256-colour 0-15 go as 30-37 / 90-97."""
+    if c & COLOUR_FLAG_256 and (c & 0xFF) < 16:
+        n = c & 0xFF
+        return n if n < 8 else 90 + n - 8
+    return c
+
+
+def _for_terminal(st: Style) -> Style:
+    attr, fg, bg, us = st
+    if us & COLOUR_FLAG_256:
+        from .screen import _force_rgb
+
+        us = _force_rgb(us) | COLOUR_FLAG_RGB
+    return (attr, _basic(fg), _basic(bg), us)
+
+
 def sgr_change(last: Style, cur: Style, escape_c0: bool = False, terminal: bool = False) -> str:
     """The codes tmux's grid_string_cells_code writes to go from ``last`` to ``cur``.
 
     ``terminal`` gives what a terminal reads instead (for drawing): capture-pane's ``5:3`` is
-    overline ``53`` there, and a 256-colour underline colour goes as RGB, as tmux's
-    tty_colours_us converts it.
+    overline ``53`` there, a 256-colour underline colour goes as RGB (tty_colours_us) and
+    256-colour 0-15 as the basic codes a 256-colour terminfo's setaf/setab sends.
     """
-    if terminal and cur[3] & COLOUR_FLAG_256:
-        from .screen import _force_rgb
-
-        cur = (*cur[:3], _force_rgb(cur[3]) | COLOUR_FLAG_RGB)
-        if last[3] & COLOUR_FLAG_256:
-            last = (*last[:3], _force_rgb(last[3]) | COLOUR_FLAG_RGB)
+    if terminal:
+        last, cur = _for_terminal(last), _for_terminal(cur)
     attr, fg, bg, us = cur
     lastattr = last[0]
     esc = "\\033[" if escape_c0 else "\033["
