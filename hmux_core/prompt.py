@@ -602,13 +602,14 @@ def complete_list(server: Any, word: str, at_start: bool) -> list[str]:
 
 def complete(server: Any, client: Any, p: Prompt, word: str, offset: int) -> str | None:
     """What Tab puts in place of ``word``: one match and a space, or the matches' common
-    prefix; sessions for ``-t``/``-s`` words and target prompts. Several matches that add
-    nothing open a menu of them (windows for ``-t session:`` are not offered yet)."""
+    prefix; sessions for ``-t``/``-s`` words and target prompts, windows after ``session:``
+    and in window-target prompts. Several matches that add nothing open a menu of them."""
     targets = p.type in (TARGET, WINDOW_TARGET)
     if not word and not targets:
         return None
     out: str | None
     words: list[str] = []
+    flag = ""
     if not targets and not word.startswith("-t") and not word.startswith("-s"):
         words = complete_list(server, word, offset == 0)
         if not words:
@@ -619,50 +620,103 @@ def complete(server: Any, client: Any, p: Prompt, word: str, offset: int) -> str
             out = _common_prefix(words)
     else:
         if targets:
-            s, flag = word, ""
+            s = word
         else:
             s, flag = word[2:], word[1]
-        if p.type == WINDOW_TARGET or ":" in s:
-            out = None  # tmux shows a window menu here
-        else:
-            names = []
+            offset += 2
+        if p.type == WINDOW_TARGET:
+            return _window_menu(server, client, p, client.session, s, offset, "")
+        colon = s.find(":")
+        if colon < 0:
             for sess in server.model.sorted_sessions():
                 if not s or sess.name.startswith(s):
-                    names.append(f"{sess.name}:")
+                    words.append(f"{sess.name}:")
                 elif s.startswith("$"):
                     n = str(sess.id)
                     if len(s) == 1 or n.startswith(s[1:]):
-                        names.append(f"${n}:")
-            out = _common_prefix(names)
+                        words.append(f"${n}:")
+            out = _common_prefix(words)
             if out is not None and flag:
                 out = f"-{flag}{out}"
+        elif "." not in s[colon + 1:]:
+            if colon == 0:
+                sess = client.session
+            else:
+                sess = next((x for x in server.model.sorted_sessions()
+                             if x.name == s[:colon]), None)
+            if sess is None:
+                return None
+            return _window_menu(server, client, p, sess, s[colon + 1:], offset, flag)
+        else:
+            out = None
     if out is not None and out == word:
         out = None
-    if out is None and not targets and len(words) > 1:
-        _complete_menu(server, client, p, sorted(words), offset)
+    if out is None and len(words) > 1:
+        shown = sorted(words)
+        _complete_menu(server, client, p, [(w, w) for w in shown], offset, flag, last=True)
     return out
 
 
-def _complete_menu(server: Any, client: Any, p: Prompt, words: list[str], offset: int) -> None:
-    """status_prompt_complete_list_menu: the last ten matches in a menu above the prompt,
-    numbered; choosing one puts it in place of the word."""
-    from .format import format_width
-    from .overlays import Menu, set_overlay
+def _window_menu(server: Any, client: Any, p: Prompt, sess: Any, prefix: str, offset: int,
+                 flag: str) -> str | None:
+    """status_prompt_complete_window_menu: the session's windows whose index starts with
+    ``prefix``; one is completed at once, several open a menu."""
+    if sess is None:
+        return None
+    choices: list[tuple[str, str]] = []
+    height = min(_menu_room(client) or 0, 10)
+    if height <= 0:
+        return None
+    for wl in sess.sorted_winlinks():
+        if prefix and not str(wl.idx).startswith(prefix):
+            continue
+        if p.type == WINDOW_TARGET:
+            choices.append((f"{wl.idx} ({wl.window.name})", str(wl.idx)))
+        else:
+            choices.append((f"{sess.name}:{wl.idx} ({wl.window.name})", f"{sess.name}:{wl.idx}"))
+        if len(choices) == height:
+            break
+    if not choices:
+        return None
+    if len(choices) == 1:
+        return f"-{flag}{choices[0][1]}" if flag else choices[0][1]
+    _complete_menu(server, client, p, choices, offset, flag, last=False)
+    return None
 
+
+def _menu_room(client: Any) -> int | None:
+    """Rows a completion menu may use (tty rows less the status lines and the box)."""
     a = getattr(client, "attached", None)
     s = client.session
     if a is None or s is None:
-        return
-    sx, sy = a.tty.sx, a.tty.sy
+        return None
     value = s.options.get("status")
     lines = 0 if value == "off" else 1 if value == "on" else int(value)
-    if sy - lines < 3:
+    if a.tty.sy - lines < 3:
+        return None
+    return a.tty.sy - lines - 2
+
+
+def _complete_menu(server: Any, client: Any, p: Prompt, choices: list[tuple[str, str]],
+                   offset: int, flag: str, last: bool) -> None:
+    """status_prompt_complete_list_menu: matches in a numbered menu above the prompt (the
+    last ten, or the first for windows); choosing one puts it in place of the word."""
+    from .format import format_width
+    from .overlays import Menu, set_overlay
+
+    room = _menu_room(client)
+    if room is None:
         return
-    height = min(sy - lines - 2, 10, len(words))
-    shown = words[len(words) - height:]
-    items = [(f"{w}#[default] #[align=right]({i})", ord("0") + i, None)
-             for i, w in enumerate(shown)]
+    a = client.attached
+    s = client.session
+    sx, sy = a.tty.sx, a.tty.sy
+    height = min(room, 10, len(choices))
+    shown = choices[len(choices) - height:] if last else choices[:height]
+    items = [(f"{label}#[default] #[align=right]({i})", ord("0") + i, None)
+             for i, (label, _v) in enumerate(shown)]
     width = max(format_width(name) for name, _k, _c in items)
+    value = s.options.get("status")
+    lines = 0 if value == "off" else 1 if value == "on" else int(value)
     py = lines if s.options.get("status-position") == "top" else sy - 3 - height
     px = offset + format_width(p.message)
     px = px - 2 if px > 2 else 0
@@ -672,11 +726,18 @@ def _complete_menu(server: Any, client: Any, p: Prompt, words: list[str], offset
     py = min(py, sy - height - 2)
 
     def choose(index: int) -> None:
-        if client.prompt is p:
-            first, last = p._word_bounds()
-            p.buffer[first:last] = list(shown[index])
-            p.index = first + len(shown[index])
-            _redraw(client)
+        if client.prompt is not p:
+            return
+        text = shown[index][1]
+        text = f"-{flag}{text}" if flag else text
+        if p.type == WINDOW_TARGET:
+            p.buffer = list(text)
+            p.index = len(p.buffer)
+        else:
+            first, last_ = p._word_bounds()
+            p.buffer[first:last_] = list(text)
+            p.index = first + len(text)
+        _redraw(client)
 
     set_overlay(server, client, Menu("", items, width, px, py, choose, tab=True), 0)
 

@@ -354,3 +354,35 @@ def test_incremental_and_numeric_prompts(outer, hmux, tmux, muxdir):  # noqa: F8
         wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#W") == "n4\n")
         wait_for(lambda target=target: outer.screen(target)[0].startswith("x2"))
     _same(outer, h, t, "-e")
+
+
+def test_target_completion_menus(outer, hmux, tmux, muxdir):  # noqa: F811
+    """Tab in a window-target prompt (C-b ') lists the windows; after -t a session completes
+    and then its windows are offered."""
+    h, t = _start(outer, hmux, tmux, muxdir)
+    for m, target in ((hmux, h), (tmux, t)):
+        m.ok("new-window", "-d", "-t", "q:1", "-n", "other")
+        outer.keys(target, "C-b", "'")
+        wait_for(lambda target=target: outer.screen(target)[-1].startswith("index"))
+        outer.keys(target, "Tab")
+        wait_for(lambda target=target: "1 (other)" in "\n".join(outer.screen(target)))
+    _same(outer, h, t, "-e")
+    for m, target in ((hmux, h), (tmux, t)):
+        outer.keys(target, "1")
+        wait_for(lambda target=target: outer.screen(target)[-1].rstrip() == "index 1")
+        outer.keys(target, "Enter")
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#I") == "1\n")
+        outer.keys(target, "C-b", ":")
+        wait_for(lambda target=target: outer.screen(target)[-1].startswith(":"))
+        outer.keys(target, "-l", "select-window -tq")
+        outer.keys(target, "Tab")
+        wait_for(lambda target=target: outer.screen(target)[-1].rstrip()
+                 == ":select-window -tq:")
+        outer.keys(target, "Tab")
+        wait_for(lambda target=target: "q:1 (other)" in "\n".join(outer.screen(target)))
+    _same(outer, h, t, "-e")
+    for m, target in ((hmux, h), (tmux, t)):
+        outer.keys(target, "0")
+        outer.keys(target, "Enter")
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "q", "#I") == "0\n")
+    _same(outer, h, t, "-e")
