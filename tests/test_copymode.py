@@ -183,6 +183,9 @@ def test_keys_through_the_mode_tables(tmux, hmux):
         "send|q", "send|C-p", "send|-X|cancel", "set|-g|mode-keys|vi", "copy-mode", "send|k",
         "send|0", "send|v", "send|w", "send|e", "send|y", "copy-mode", "send|-N|3|k", "send|V",
         "send|j", "send|Enter", "copy-mode", "send|g", "send|G", "send|q",
+        "copy-mode", "bind|-Tcopy-mode-vi|C-b|send|-X|cursor-up", "send-prefix", "send-prefix",
+        "send-prefix|-2", "send|-X|search-backward|[[:digit:]]+ f", "send|-X|search-again",
+        "send|-X|search-forward|\\<ba", "send|-X|search-again", "send|q",
     ]
     _compare(tmux, hmux, LINES, steps)
 

@@ -340,8 +340,6 @@ def cmd_send_keys(item: CmdItem) -> int:
 def _keys_to_mode(item: CmdItem, wp: Any, keys: list[str], repeat: int) -> int:
     """cmd_send_keys_inject_key for a pane in a mode: each key runs the mode table's binding
     (a mode without a table, clock mode, takes the key itself)."""
-    from ..keybindings import binding_items, key_tables, mode_key_binding
-
     args = item.args
     codes: list[int] = []
     for k in keys:
@@ -359,6 +357,12 @@ def _keys_to_mode(item: CmdItem, wp: Any, keys: list[str], repeat: int) -> int:
                 codes.append(key)
                 continue
         codes.extend(ord(ch) for ch in k)
+    return _inject_mode_keys(item, wp, codes, repeat)
+
+
+def _inject_mode_keys(item: CmdItem, wp: Any, codes: list[int], repeat: int) -> int:
+    from ..keybindings import binding_items, key_tables, mode_key_binding
+
     kt = key_tables(item.server)
     for _ in range(repeat):
         for key in codes:
@@ -384,6 +388,8 @@ def cmd_send_prefix(item: CmdItem) -> int:
     st = item.target
     assert st.s is not None and st.wp is not None
     name = str(st.s.options.get("prefix2" if item.args.has("2") else "prefix"))
+    if st.wp.modes:
+        return _inject_mode_keys(item, st.wp, [string_to_key(name)], 1)
     key = string_to_key(name)
     data = encode_key(key, cursor_app=st.wp.screen.keypad_cursor, keypad_app=st.wp.screen.keypad)
     if data:

@@ -40,6 +40,26 @@ def _style(opts: Any, name: str) -> Style:
     return (sy.attr, sy.fg, sy.bg, 0)
 
 
+_POSIX_CLASSES = {
+    "alpha": "a-zA-Z", "digit": "0-9", "alnum": "0-9a-zA-Z", "upper": "A-Z", "lower": "a-z",
+    "space": " \\t\\n\\r\\f\\v", "blank": " \\t", "xdigit": "0-9A-Fa-f",
+    "punct": "!-/:-@\\[-`{-~", "word": "0-9A-Za-z_", "cntrl": "\\x00-\\x1f\\x7f",
+    "print": " -~", "graph": "!-~",
+}
+_POSIX_CLASS_RE = re.compile(r"\[:([a-z]+):\]")
+
+
+def _posix_regex(pattern: str) -> str:
+    """tmux searches with POSIX extended regular expressions: their bracket classes
+    (``[[:digit:]]``) and word edges (``\\<``, ``\\>``) in Python's syntax."""
+    if "[:" in pattern:
+        pattern = _POSIX_CLASS_RE.sub(lambda m: _POSIX_CLASSES.get(m.group(1), m.group(0)),
+                                      pattern)
+    if "\\<" in pattern or "\\>" in pattern:
+        pattern = pattern.replace("\\<", "\\b").replace("\\>", "\\b")
+    return pattern
+
+
 def _cells_of(text: str) -> list[str]:
     """A string as screen cells (wide characters followed by their padding cell)."""
     out: list[str] = []
@@ -341,7 +361,7 @@ class CopyMode(Mode):
     def _screen_word(self, x: int, y: int) -> str | None:
         """format_grid_word on the mode's screen (no wrapped lines: one row)."""
         chars = [c for c, _ in self._screen_cells(y, styled=False)]
-        ws = str(self._session_option("word-separators") or "")
+        ws = str(self.server.session_options.get("word-separators") or "")  # the global one
 
         def cell(px: int) -> str:
             return chars[px] if px < len(chars) else " "
@@ -1246,7 +1266,7 @@ class CopyMode(Mode):
 
     def _compile(self, text: str, cis: bool) -> re.Pattern | None:
         try:
-            return re.compile(text, re.IGNORECASE if cis else 0)
+            return re.compile(_posix_regex(text), re.IGNORECASE if cis else 0)
         except re.error:
             return None
 
