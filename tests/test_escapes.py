@@ -240,3 +240,37 @@ def test_cursor_style_colour_and_paste_mode_on_the_outer_terminal(outer, hmux, t
         seen[name] = found[found.index(b"\x1b]12;rgb:ff/00/00\x07"):]
     assert seen["h"] == seen["t"]
     assert b"\x1b[5 q" in seen["t"] and b"\x1b]12;rgb:ff/00/00\x07" in seen["t"]
+
+
+# -- the client terminal's capabilities ------------------------------------------------------------
+
+FEATURES = ["xterm*:clipboard:ccolour:cstyle:focus:title", "screen*:title"]
+
+
+def test_terminal_capabilities_from_terminfo_and_features():
+    from hmux_core import tty_term
+
+    xterm = tty_term.capabilities("xterm-256color", FEATURES)
+    assert xterm["Ms"] == "\x1b]52;%p1%s;%p2%s\x07" and xterm["tsl"] == "\x1b]0;"
+    assert xterm["Ss"] == "\x1b[%p1%d q" and xterm["Enbp"] == "\x1b[?2004h"
+    assert tty_term.selection_sequence(xterm, b"hi") == b"\x1b]52;;aGk=\x07"
+    assert tty_term.title_sequence(xterm, "t") == b"\x1b]0;t\x07"
+    # vt100 is VT100-like (clear starts with CSI): title and bracketed paste, no clipboard
+    vt = tty_term.capabilities("vt100", [])
+    assert "tsl" in vt and "Enbp" in vt and "Ms" not in vt and "Ss" not in vt
+    # an unknown terminal has nothing, unless the client asked for features (-T): bit 15 title
+    assert tty_term.capabilities("no-such-term", FEATURES) == {}
+    assert tty_term.title_sequence(tty_term.capabilities("no-such-term", [], 1 << 15), "x") \
+        == b"\x1b]0;x\x07"
+    custom = tty_term.capabilities("no-such-term", ["no-such*:clipboard"])
+    assert tty_term.selection_sequence(custom, b"") == b"\x1b]52;;\x07"
+
+
+def test_osc52_decoding_follows_b64_pton():
+    from hmux_core.escapes import decode_clipboard
+
+    assert decode_clipboard("c;aGVsbG8=") == b"hello"
+    assert decode_clipboard(";aGVs bG8=") == b"hello"  # whitespace is skipped
+    assert decode_clipboard("c;!!bad!!") is None
+    assert decode_clipboard("c;abc") is None  # shorter than one quantum: nothing to decode
+    assert decode_clipboard("c;") is None
