@@ -7,7 +7,10 @@ history). Targets: >= 5 MB/s plain text, >= 1.3 MB/s SGR-heavy, <= 40 bytes per 
 When pyte is installed (``pip install '.[bench]'``) its stock ``HistoryScreen`` is measured on
 the same workloads as the baseline hmux's engine replaced.
 
-    python bench/screen_throughput.py [--mib N] [--profile WORKLOAD]
+    python bench/screen_throughput.py [--mib N] [--profile WORKLOAD] [--engine python|ghostty]
+
+``--engine`` picks the engine (default python); history memory per cell is measured for the
+python engine only (tracemalloc does not see a native engine's own allocations).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from hmux_core.screen import new_screen  # noqa: E402
 
 COLS, ROWS, HISTORY = 200, 50, 2000
 CHUNK = 64 * 1024
+ENGINE = "python"
 
 
 def ls_l(size: int) -> bytes:
@@ -97,7 +101,7 @@ def throughput(data: bytes) -> float:
     """Best of three: MB/s (10^6 bytes)."""
     best = float("inf")
     for _ in range(3):
-        s = new_screen(COLS, ROWS, HISTORY)
+        s = new_screen(COLS, ROWS, HISTORY, ENGINE)
         gc.collect()
         t0 = time.perf_counter()
         feed_all(s, data)
@@ -134,7 +138,7 @@ def history_bytes_per_cell(data: bytes) -> tuple[float, int]:
     def measure(limit: int):
         gc.collect()
         tracemalloc.start()
-        s = new_screen(COLS, ROWS, limit)
+        s = new_screen(COLS, ROWS, limit, "python")
         feed_all(s, data)
         gc.collect()
         cur = tracemalloc.get_traced_memory()[0]
@@ -151,17 +155,21 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mib", type=float, default=8, help="MiB of input per workload")
     ap.add_argument("--profile", choices=list(WORKLOADS), help="cProfile one workload")
+    ap.add_argument("--engine", default="python", help="engine name (new_screen)")
     args = ap.parse_args()
+    global ENGINE
+    ENGINE = args.engine
     size = int(args.mib * 1024 * 1024)
     if args.profile:
         data = WORKLOADS[args.profile](size)
-        s = new_screen(COLS, ROWS, HISTORY)
+        s = new_screen(COLS, ROWS, HISTORY, ENGINE)
         prof = cProfile.Profile()
         prof.runcall(feed_all, s, data)
         pstats.Stats(prof).sort_stats("tottime").print_stats(15)
         return 0
     ok = True
-    print(f"{COLS}x{ROWS}, history-limit {HISTORY}, {args.mib:g} MiB per workload, 64 KiB chunks")
+    print(f"{COLS}x{ROWS}, history-limit {HISTORY}, {args.mib:g} MiB per workload, 64 KiB chunks,"
+          f" engine {ENGINE}")
     for name, make in WORKLOADS.items():
         data = make(size)
         rate = throughput(data)

@@ -1,6 +1,8 @@
 """Throughput: N MB of output into a detached 200x50 pane (history-limit 2000), hmux vs tmux.
 
-    python bench/throughput.py [--mb 20]
+    python bench/throughput.py [--mb 20] [--engine python|ghostty] [--only plain|sgr]
+
+``--engine`` sets HMUX_ENGINE for the hmux server (default: the fastest installed engine).
 
 The pane runs ``cat FILE``; because a PTY holds only a few KiB, ``cat`` finishes when the
 multiplexer has read (and parsed) nearly everything, so start-to-exit time is ingestion time.
@@ -65,12 +67,18 @@ def run_one(prog: str, path: str, base: str) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mb", type=float, default=20)
+    ap.add_argument("--engine", help="HMUX_ENGINE for the hmux server")
+    ap.add_argument("--only", choices=["plain", "sgr"], help="one workload")
     ns = ap.parse_args()
+    if ns.engine:
+        os.environ["HMUX_ENGINE"] = ns.engine
     base = tmpdir()
     size = int(ns.mb * 1024 * 1024)
-    print(f"machine: {machine()}")
+    print(f"machine: {machine()}, hmux engine: {os.environ.get('HMUX_ENGINE') or 'default'}")
     print(f"{'workload':<10} {'MB':>5} {'tmux MB/s':>10} {'hmux MB/s':>10} {'hmux/tmux':>10}")
     for name, maker in (("plain", make_plain), ("sgr", make_sgr)):
+        if ns.only and name != ns.only:
+            continue
         path = os.path.join(base, f"{name}.txt")
         maker(path, size)
         mb = os.path.getsize(path) / 1e6

@@ -144,10 +144,8 @@ class GhosttyScreen:
             raise MemoryError("ghostty_terminal_new failed")
         self._t = self._p[0]
         self._free = weakref.finalize(self, lib.ghostty_terminal_free, self._t)
-        self._history_limit = -1
-        self.history_limit = history_limit
-        self._history_budget = 0
-        self.history_budget = HISTORY_BYTE_BUDGET
+        self._history_limit = max(0, history_limit)
+        self.history_budget = HISTORY_BYTE_BUDGET  # applies the limit too
         self._replies = bytearray()
         self._events: list[tuple[str, object]] = []
         self._styles: list[Style] = [DEFAULT_STYLE]
@@ -288,6 +286,16 @@ class GhosttyScreen:
         return bool(c.value)
 
     # -- history limit -------------------------------------------------------------------------
+    # Ghostty prunes by line count slowly (about 7 MB/s on plain text here, against 45-80 MB/s
+    # when pruning by bytes), so history-limit is enforced as a byte limit sized to hold at
+    # least that many rows of this width (pages are whole, so a little more is kept and the
+    # oldest extra rows are hidden), and never more than the byte budget.
+    def _apply_scrollback(self) -> None:
+        lim = self._history_limit
+        need = (lim + 64) * (self.cols * 8 + 32) * 3 // 2 if lim > 0 else 0
+        self._set(lib.GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_BYTES, "size_t",
+                  min(need, self._history_budget))
+
     @property
     def history_limit(self) -> int:
         return self._history_limit
@@ -297,7 +305,7 @@ class GhosttyScreen:
         n = max(0, int(n))
         if n != self._history_limit:
             self._history_limit = n
-            self._set(lib.GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_LINES, "size_t", n)
+            self._apply_scrollback()
 
     @property
     def history_budget(self) -> int:
@@ -307,7 +315,7 @@ class GhosttyScreen:
     @history_budget.setter
     def history_budget(self, n: int) -> None:
         self._history_budget = n
-        self._set(lib.GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_BYTES, "size_t", n)
+        self._apply_scrollback()
 
     @property
     def history_size(self) -> int:
@@ -363,6 +371,7 @@ class GhosttyScreen:
         lib.ghostty_terminal_resize(self._t, cols, rows, 8, 16)
         self.cols, self.rows = cols, rows
         self._fbuf = ffi.new("uint8_t[]", 4 * cols + 64)
+        self._apply_scrollback()
         self.scroll_region_upper = 0
         self.scroll_region_lower = rows - 1
         self._dirty = True
