@@ -2,7 +2,8 @@
 
 A client attaches from a PTY this script owns, to a session running ``cat``. Each sample writes
 one character to the PTY (as a person typing, 30 ms apart) and times until the character comes back in what
-the client drew. Also: CPU of the server while one client sits attached and idle.
+the client drew. Also: CPU of the server while one client sits attached and idle with
+``status-interval 1`` (the status line redrawn every second), over 10 s.
 
     python bench/attach_latency.py [--n 200]
 """
@@ -89,9 +90,11 @@ def measure(argv0: list[str], n: int, tmp: str) -> tuple[list[float], float]:
         os.write(master, ch)
         if _read_until(master, ch):
             samples.append((time.perf_counter() - t0) * 1000)
+    subprocess.run(argv0 + sock + ["set", "-g", "status-interval", "1"], env=env, check=True)
     _drain(master, 0.5)
     c0, t0 = _server_cpu(pid), time.monotonic()
-    time.sleep(5)
+    while time.monotonic() - t0 < 10:
+        _drain(master, 0.5)  # the client's terminal keeps reading the clock's redraws
     idle = (_server_cpu(pid) - c0) / (time.monotonic() - t0) * 100
     subprocess.run(argv0 + sock + ["kill-server"], env=env)
     client.wait(timeout=10)

@@ -28,6 +28,9 @@ from .tty_keys import KeyDecoder
 log = logging.getLogger(__name__)
 
 FRAME_INTERVAL = 1 / 120
+#: Frames are spaced so that drawing takes at most 1/FRAME_COST of the time: a big window
+#: scrolling under a flood (every row rebuilt) draws less often rather than starving parsing.
+FRAME_COST = 8
 #: A pane's output this soon after a key typed into it is that key's echo: drawn at once.
 ECHO_WINDOW = 0.1
 
@@ -45,7 +48,7 @@ class Attached:
         self.repeat_deadline = 0.0
         self._dirty = trio.Event()
         self._pending = False  # something changed since the last frame
-        self._last = -FRAME_INTERVAL  # when the last frame was drawn
+        self._next = 0.0  # when the next frame may be drawn
         self._echo_pane: Any = None
         self._echo_until = 0.0
         self._busy = False  # the worker runs a key's binding or queued commands
@@ -62,6 +65,7 @@ class Attached:
 
     def start(self, nursery: trio.Nursery) -> None:
         self.tty.start()
+        self.client.sx, self.client.sy = self.tty.sx, self.tty.sy  # client_width, new windows
         nursery.start_soon(self._run)
 
     async def _run(self) -> None:
@@ -114,7 +118,7 @@ class Attached:
                 self._echo_pane = None
                 self._draw()
                 return
-            if now >= self._last + FRAME_INTERVAL:
+            if now >= self._next:
                 self._draw()
                 return
         self._dirty.set()
@@ -129,7 +133,7 @@ class Attached:
                 await self.tty.wait_unblocked()
                 self.renderer.invalidate()
                 self._pending = True
-            wait = self._last + FRAME_INTERVAL - trio.current_time()
+            wait = self._next - trio.current_time()
             if wait > 0:
                 await trio.sleep(wait)
             if self._pending and not self.suspended:
@@ -137,6 +141,7 @@ class Attached:
 
     def _draw(self) -> None:
         self._pending = False
+        start = trio.current_time()
         try:
             data = escapes.client_title(self.server, self)  # set-titles, when it changed
             data += self.renderer.frame(self.server, self.client, self.tty.sx, self.tty.sy)
@@ -148,10 +153,12 @@ class Attached:
             self.tty.write(data)
             if self.tty.blocked:
                 self._dirty.set()  # the drawer waits for the terminal, then draws whole
-        self._last = trio.current_time()
+        now = trio.current_time()
+        self._next = now + max(FRAME_INTERVAL - (now - start), (now - start) * (FRAME_COST - 1))
 
     def resized(self) -> tuple[int, int]:
         size = self.tty.update_size()
+        self.client.sx, self.client.sy = size
         self.redraw(full=True)
         return size
 

@@ -31,7 +31,7 @@ READ_SIZE = 65536
 #: parses reads less at a time and gives the loop back this often, so keys and other panes
 #: wait at most a slice behind it.
 SLICE_SECONDS = 0.002
-MIN_READ = 256
+MIN_READ = 1024
 _PATH_BSHELL = "/bin/sh"
 
 
@@ -203,7 +203,7 @@ class Pane:
     async def _reader(self, stream: trio.lowlevel.FdStream) -> None:
         screen = self.screen
         size = 4096
-        clock = time.perf_counter
+        clock = time.thread_time  # CPU spent parsing, not time the machine gave others
         while True:
             try:
                 data = await stream.receive_some(size)
