@@ -25,6 +25,9 @@ def _both(hmux, tmux, *args: str) -> None:
     ["refresh-client", "-t", "nosuch"], ["lock-server"], ["lock-session"],
     ["lock-session", "-t", "nosuch"], ["lock-client"], ["suspend-client"],
     ["suspend-client", "-t", "nosuch"], ["refresh-client", "-C", "10x10"],
+    ["display-menu", "a", "b", "c"], ["display-menu", "-c", "nosuch", "a", "b", "c"],
+    ["display-menu"], ["display-popup"], ["display-popup", "-c", "nosuch"],
+    ["display-popup", "-C"], ["menu", "-T"],
 ])
 def test_detached_like_tmux(hmux, tmux, argv):
     for m in (hmux, tmux):
