@@ -15,7 +15,7 @@ option is read there, directly: an option lookup on the loop is a few dict reads
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from hmux_core.plugin import Event, Host, PaneInfo, Plugin
@@ -146,6 +146,7 @@ class AgentPlugin(Plugin):
         snap = Snapshot(self._proc_root)
         stats = SweepStats()
         changed = False
+        screens: list[tuple[str, PaneInfo, _Pane, str, Identity | None]] = []
         live = host.panes()
         dirty, self._dirty = self._dirty, set()
         for pane_id in live:
@@ -162,8 +163,14 @@ class AgentPlugin(Plugin):
             if info is None:
                 continue
             stats.panes += 1
-            if self._sweep_pane(host, snap, pane_id, info, pt, now, stats):
+            if self._sweep_pane(host, snap, pane_id, info, pt, now, stats, screens):
                 changed = True
+        if screens:  # every changed screen in one hop to the event loop
+            tails = host.pane_tails([job[0] for job in screens], MAX_TAIL)
+            for pane_id, info, pt, old_state, old_identity in screens:
+                self._classify(snap, info, pt, tails.get(pane_id) or (), now)
+                if self._publish(host, pane_id, info, pt, old_state, old_identity):
+                    changed = True
         if len(self._panes) != stats.panes:
             alive = set(live)
             for gone in [p for p in self._panes if p not in alive]:
@@ -204,7 +211,10 @@ class AgentPlugin(Plugin):
     # -- one pane ----------------------------------------------------------------------------------
 
     def _sweep_pane(self, host: Host, snap: Snapshot, pane_id: str, info: PaneInfo, pt: _Pane,
-                    now: float, stats: SweepStats) -> bool:
+                    now: float, stats: SweepStats,
+                    screens: list[tuple[str, PaneInfo, _Pane, str, Identity | None]]) -> bool:
+        """Identity, session files and damping of one pane; True if its values changed. A
+        pane whose screen must be classified is added to ``screens`` and finished later."""
         table = self._table
         assert table is not None
         pgrp = -1 if info.dead else info.foreground_pgrp
@@ -250,20 +260,30 @@ class AgentPlugin(Plugin):
                     or session.file_sig != pt.file_sig or pt.damper.holding):
                 stats.classified += 1
                 pt.class_rev, pt.class_title, pt.file_sig = info.revision, info.title, session.file_sig
-                lines = host.pane_tail(pane_id, max(1, min(info.height, MAX_TAIL))) or ()
-                verdict = classify(ident.spec, lines, info.title, session.file_state,
-                                   table.generic)
-                if ident.spec.screen_model:
-                    seen = screen_model(ident.spec, lines)
-                    if seen and seen != pt.tracker.screen_model:
-                        pt.tracker.screen_model = seen
-                        session = pt.tracker.refresh(snap, self._files, time.time())
-                raw = verdict.state
-                if raw == "keep" and pt.damper.state == "none":
-                    raw = "unknown"  # a new agent on a screen that says nothing yet
-                pt.damper.observe(raw, now, info.visible, table.hold)
-            else:
-                pt.damper.tick(now, info.visible, table.hold)
+                screens.append((pane_id, info, pt, old_state, old_identity))
+                return False
+            pt.damper.tick(now, info.visible, table.hold)
+        return self._publish(host, pane_id, info, pt, old_state, old_identity)
+
+    def _classify(self, snap: Snapshot, info: PaneInfo, pt: _Pane, lines: Sequence[str],
+                  now: float) -> None:
+        table, ident, tracker = self._table, pt.identity, pt.tracker
+        assert table is not None and ident is not None and tracker is not None
+        verdict = classify(ident.spec, lines, info.title, tracker.info.file_state, table.generic)
+        if ident.spec.screen_model:
+            seen = screen_model(ident.spec, lines)
+            if seen and seen != tracker.screen_model:
+                tracker.screen_model = seen
+                tracker.refresh(snap, self._files, time.time())
+        raw = verdict.state
+        if raw == "keep" and pt.damper.state == "none":
+            raw = "unknown"  # a new agent on a screen that says nothing yet
+        pt.damper.observe(raw, now, info.visible, table.hold)
+
+    def _publish(self, host: Host, pane_id: str, info: PaneInfo, pt: _Pane, old_state: str,
+                 old_identity: Identity | None) -> bool:
+        """New values (and the event, the bell) if anything shown changed."""
+        ident = pt.identity
         state = pt.damper.state
         session = pt.tracker.info if ident is not None and pt.tracker is not None else None
         vkey = (ident.label, ident.pid, session.session_id, session.model, state) \

@@ -658,6 +658,14 @@ class FakeHost:
         rows = list(hp.lines[-lines:]) if lines else []
         return tuple(r.rstrip() for r in rows)
 
+    def pane_tails(self, pane_ids, lines: int) -> dict[str, tuple[str, ...]]:
+        out = {}
+        for pane_id in pane_ids:
+            hp = self.p.get(pane_id)
+            if hp is not None:
+                out[pane_id] = self.pane_tail(pane_id, min(lines, hp.height)) or ()
+        return out
+
     def option(self, name: str, pane_id: str | None = None) -> str | None:
         self.option_calls += 1
         if (name, pane_id) in self.options:

@@ -133,6 +133,10 @@ class Host(Protocol):
     def pane_tail(self, pane_id: str, lines: int) -> tuple[str, ...] | None:
         """The bottom ``lines`` rows of the visible screen, as text without trailing blanks."""
 
+    def pane_tails(self, pane_ids: Sequence[str], lines: int) -> Mapping[str, tuple[str, ...]]:
+        """:meth:`pane_tail` of several panes in one hop to the event loop (each at most its
+        visible height); panes that have gone are left out."""
+
     def option(self, name: str, pane_id: str | None = None) -> str | None:
         """An option's value as ``show-options -v`` prints it, from the pane's scope upwards
         (or the global scopes without a pane); ``None`` if unset or unknown."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
@@ -37,6 +37,8 @@ class ServerHost:
         self._manager = manager
         self._record = record
         self._model = manager.server.model
+        self._lock = threading.Lock()
+        self._queued: list[Callable[[], object]] = []
 
     # -- threads -------------------------------------------------------------------------------
 
@@ -51,15 +53,30 @@ class ServerHost:
             return None
 
     def _soon(self, fn: Callable[[], object]) -> None:
-        """Queue ``fn`` on the event loop without waiting."""
+        """Queue ``fn`` on the event loop without waiting. Calls made while earlier ones are
+        still queued ride on the same wakeup of the loop (a sweep that changes many panes
+        would otherwise pay one thread hop per invalidate or emit)."""
         m = self._manager
         if threading.get_ident() == m.loop_thread:
             fn()
             return
+        with self._lock:
+            self._queued.append(fn)
+            if len(self._queued) > 1:
+                return
         try:
-            m.token.run_sync_soon(fn)
+            m.token.run_sync_soon(self._run_queued)
         except trio.RunFinishedError:
             pass
+
+    def _run_queued(self) -> None:
+        with self._lock:
+            queued, self._queued = self._queued, []
+        for fn in queued:
+            try:
+                fn()
+            except Exception:  # raised into trio it would end the server
+                log.exception("plugin %s: a queued call failed", self._record.name)
 
     def _pane(self, pane_id: str) -> Any:
         n = parse_pane_id(pane_id)
@@ -107,6 +124,17 @@ class ServerHost:
             return tuple(p.screen.tail(lines)) if p is not None else None
 
         return self._on_loop(read)
+
+    def pane_tails(self, pane_ids: Sequence[str], lines: int) -> dict[str, tuple[str, ...]]:
+        def read() -> dict[str, tuple[str, ...]]:
+            out = {}
+            for pane_id in pane_ids:
+                p = self._pane(pane_id)
+                if p is not None:
+                    out[pane_id] = tuple(p.screen.tail(min(lines, p.sy)))
+            return out
+
+        return self._on_loop(read) or {}
 
     def option(self, name: str, pane_id: str | None = None) -> str | None:
         def read() -> str | None:
