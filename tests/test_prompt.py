@@ -228,6 +228,20 @@ def test_prompt_error_shows_on_the_status_line(outer, hmux, tmux, muxdir):  # no
         outer.keys(target, "Enter")
         wait_for(lambda target=target: "find window" in outer.screen(target)[-1])
     _same(outer, h, t, "-e")
+    for target in (h, t):  # a parse error, and a bad argument count
+        outer.keys(target, "C-b", ":")  # the key clears the message and goes on
+        wait_for(lambda target=target: outer.screen(target)[-1].startswith(":"))
+        outer.keys(target, "-l", "nosuchcommand 'x")
+        outer.keys(target, "Enter")
+        wait_for(lambda target=target: not outer.screen(target)[-1].startswith(":"))
+    _same(outer, h, t, "-e")
+    for target in (h, t):
+        outer.keys(target, "C-b", ":")
+        wait_for(lambda target=target: outer.screen(target)[-1].startswith(":"))
+        outer.keys(target, "-l", "rename-window a b c")
+        outer.keys(target, "Enter")
+        wait_for(lambda target=target: "too many" in outer.screen(target)[-1])
+    _same(outer, h, t, "-e")
 
 
 def test_confirm_before_kill_pane(outer, hmux, tmux, muxdir):  # noqa: F811
