@@ -53,7 +53,6 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
     "test_oracle_alternate_capture": "capture-pane -a: the saved main screen is not exposed",
     # test_screen tests
     "test_dcs_apc_pm_sos_swallowed": "an APC string is not taken as the title (tmux does)",
-    "test_events": "ESC k (rename) and OSC 52 (clipboard) give no events",
     "test_alternate_screen_1049": "the cursor 1049 saved is not exposed (alternate_saved_x/y)",
     "test_history_limit_drops_oldest_tenth": "history is pruned by whole pages, not tmux's 10%",
     "test_history_from_partial_scroll_region": _H,

@@ -39,7 +39,7 @@ from .cells import (
     Style,
 )
 from .grid import HISTORY_BYTE_BUDGET, Row, compact
-from .screen import NoAlternateScreen, Screen, _stravis
+from .screen import NoAlternateScreen, Screen, _stravis, _valid_text
 from .snapshot import Snapshot
 
 log = logging.getLogger(__name__)
@@ -58,11 +58,13 @@ _FLAGS = (
     ("strikethrough", ATTR_STRIKETHROUGH),
     ("overline", ATTR_OVERLINE),
 )
-# The scroll region, the DECSCUSR value and modifyOtherKeys (tmux's extended keys) are not
-# exposed by libghostty-vt in tmux's terms; these are read from the byte stream (a sequence split across two reads is missed until the next one).
+# The scroll region, the DECSCUSR value, modifyOtherKeys (tmux's extended keys), ESC k renames
+# and OSC 52 are not exposed by libghostty-vt in tmux's terms; these are read from the stream (a sequence split across two reads is missed until the next one).
 _DECSTBM = re.compile(rb"\x1b\[(\d*)(?:;(\d*))?r")
 _DECSCUSR = re.compile(rb"\x1b\[(\d*) q")
 _MODKEYS = re.compile(rb"\x1b\[>4(?:;(\d*))?m")
+_RENAME = re.compile(rb"\x1bk([^\x1b\x07]*)\x1b\\")
+_OSC52 = re.compile(rb"\x1b\]52;([^\x07\x1b]*)(?:\x07|\x1b\\)")
 
 _grid_ref = union_fn(
     "ghostty_terminal_grid_ref", "GhosttyResult(*)(GhosttyTerminal, GhosttyPointS, GhosttyGridRef*)"
@@ -340,7 +342,16 @@ class GhosttyScreen:
         self.revision += 1
         self._dirty = True
         try:
+            renames = None
+            if b"\x1bk" in data:  # tmux's window rename, which Ghostty would print as text
+                renames = [m.group(1) for m in _RENAME.finditer(data)]
+                data = _RENAME.sub(b"", data)
             lib.ghostty_terminal_vt_write(self._t, data, len(data))
+            # (renames and clipboard sets come after the chunk's bell/title/path events)
+            for raw in renames or ():
+                name = _valid_text(raw.decode("latin-1"))
+                if name is not None:
+                    self._events.append(("rename", name))
             if b"r" in data and b"\x1b[" in data:
                 for m in _DECSTBM.finditer(data):
                     top = int(m.group(1) or 1)
@@ -357,6 +368,11 @@ class GhosttyScreen:
             if b"[>4" in data:
                 for m in _MODKEYS.finditer(data):
                     self.extended_keys = m.group(1) in (b"1", b"2")
+            if b"\x1b]52;" in data:  # OSC 52 sets: Ghostty's clipboard callback is not used
+                for m in _OSC52.finditer(data):
+                    p = m.group(1).decode("latin-1")
+                    if p.partition(";")[2] not in ("", "?"):
+                        self._events.append(("clipboard", p))
             if b"\x1bc" in data:
                 self.scroll_region_upper = 0
                 self.scroll_region_lower = self.rows - 1
