@@ -30,6 +30,32 @@ def attach(server: Any, pane: Any) -> None:
         scr.clipboard_query = lambda: clipboard_query(server)
     except AttributeError:  # an engine without the hooks leaves those queries unanswered
         pass
+    sync_options(pane)
+
+
+#: Pane options the emulator itself applies (options_push_changes).
+SCREEN_OPTIONS = ("alternate-screen", "scroll-on-clear", "pane-colours")
+
+
+def sync_options(pane: Any) -> None:
+    """Copy alternate-screen, scroll-on-clear and pane-colours (the default palette OSC 4
+    queries and drawing fall back to) into the pane's emulator."""
+    from .options import colour_fromstring
+
+    scr = pane.screen
+    o = pane.options
+    try:
+        scr.alternate_screen = bool(o.get("alternate-screen"))
+        scr.scroll_on_clear = bool(o.get("scroll-on-clear"))
+        colours = o.get_array("pane-colours") or {}
+        palette = {}
+        for idx, value in colours.items():
+            c = value if isinstance(value, int) else colour_fromstring(str(value))
+            if 0 <= int(idx) < 256 and c != -1:
+                palette[int(idx)] = c
+        scr.default_palette = palette
+    except AttributeError:
+        pass
 
 
 def default_colours(pane: Any, fg: int, bg: int) -> tuple[int, int]:

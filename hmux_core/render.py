@@ -301,6 +301,9 @@ class Renderer:
         src = p.modes[0] if p.modes else p.screen  # a pane mode draws instead
         cache = self._panes.get(p.id)
         pal = getattr(src, "palette", None)
+        base = getattr(src, "default_palette", None)
+        if base:
+            pal = {**base, **pal} if pal else base
         pkey = tuple(sorted(pal.items())) if pal else ()  # a new palette redraws the pane
         if cache is None or cache.src is not src or cache.width != width or cache.edge != edge \
                 or cache.palette != pkey:

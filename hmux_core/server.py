@@ -1054,6 +1054,10 @@ class Server:
                     apply_layout(w)
         elif name == "history-limit":
             pass  # applies to new panes, as tmux
+        elif name.split("[")[0] in escapes.SCREEN_OPTIONS:
+            for pane in list(self.model.panes.values()):
+                escapes.sync_options(pane)
+            self.redraw_clients(full=True)
         self.wake()
 
     def best_client(self, s: Session) -> ClientConn | None:

@@ -44,6 +44,8 @@ SETUPS = {
         ["set", "-g", "window-style", "fg=colour100,bg=#102030"],
         ["set", "-g", "window-active-style", "bg=blue"],
     ],
+    "pane-colours": [["set", "-g", "pane-colours[1]", "#102030"],
+                     ["set", "-g", "pane-colours[9]", "colour200"]],
     "empty clipboard, inactive style": [
         ["set", "-s", "set-clipboard", "on"], ["set", "-g", "window-style", "bg=red"],
         ["set", "-g", "allow-passthrough", "on"],
@@ -274,3 +276,24 @@ def test_osc52_decoding_follows_b64_pton():
     assert decode_clipboard("c;!!bad!!") is None
     assert decode_clipboard("c;abc") is None  # shorter than one quantum: nothing to decode
     assert decode_clipboard("c;") is None
+
+
+def test_alternate_screen_and_scroll_on_clear_options(hmux, tmux):
+    """Pane options the emulator applies, set before the pane exists and changed after."""
+    app = r"printf 'one\ntwo\033[?1049halt\033[2J'; read x; printf 'x\033[?1049hin alt'"
+    results = []
+    for m in (tmux, hmux):
+        _run(m, "true", ["set", "-g", "alternate-screen", "off"],
+             ["set", "-g", "scroll-on-clear", "off"])
+        m.ok("respawn-pane", "-k", "-t", "e:1", f"{app}; exec sleep 100003")
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "e:1", "#{pane_current_command}")
+                 == "sh\n")
+        first = m.ok("display", "-p", "-t", "e:1", "#{alternate_on} #{history_size}")
+        m.ok("set", "-w", "-t", "e:1", "alternate-screen", "on")
+        m.ok("send-keys", "-t", "e:1", "Enter")
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "e:1", "#{pane_current_command}")
+                 == "sleep\n")
+        results.append((first, m.ok("display", "-p", "-t", "e:1", "#{alternate_on}"),
+                        m.capture("e:1"), m.capture("e:1", "-a")))
+    assert results[0] == results[1]
+    assert results[0][0] == "0 0\n" and results[0][1] == "1\n"

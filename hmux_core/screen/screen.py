@@ -250,6 +250,8 @@ class Screen:
         self.cursor_blinking = False
         self.cursor_colour = -1
         self.palette: dict[int, int] = {}
+        #: pane-colours: entries the palette falls back to (set by the pane, never reset here)
+        self.default_palette: dict[int, int] = {}
         self.default_fg = 8
         self.default_bg = 8
         #: Set by the pane: tmux's tty_default_colours (window-style over the palette) for
@@ -1415,7 +1417,7 @@ class Screen:
                 # colour_palette_get reads idx as a colour: 90-97 are entries 8-15, any other
                 # index from 8 up is "default" and gets no reply (a tmux 3.3a quirk)
                 q = idx - 82 if 90 <= idx <= 97 else idx if idx < 8 else -1
-                c = self.palette.get(q, -1)
+                c = self.palette.get(q, self.default_palette.get(q, -1))
                 if c != -1:
                     self._colour_reply(4, c, bel)
                 if nxt is None:
