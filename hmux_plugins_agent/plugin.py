@@ -90,6 +90,7 @@ class AgentPlugin(Plugin):
     api_version = 1
     variables = VARIABLES
     events = (EVENT,)
+    listens = ("pane-output", "pane-created")
     interval = 0.2
     option_defaults = glyphs.OPTION_DEFAULTS + ((TABLE_OPTION, ""),)
 

@@ -240,3 +240,32 @@ def test_plugin_hold_measured_on_its_clock(env, host, tmp_path):
     plugin.tick(host)
     assert plugin.resolve(pane, "pane_agent_state") == "idle"
     assert host.states()[-2:] == [("working", "done"), ("done", "idle")]
+
+
+# -- the events the plugin is sent ----------------------------------------------------------------
+
+def test_only_the_events_it_listens_to_wake_the_plugin(tmp_path, monkeypatch):
+    from hmux_core.plugin import Plugin
+    from hmux_core.plugin.manager import PluginManager
+    from hmux_core.server import Server
+
+    class Everything(Plugin):
+        name = "everything"
+
+        def on_notify(self, event):
+            pass
+
+    monkeypatch.setenv("TMUX_C2RS_PLUGINS", "none")
+    server = Server(str(tmp_path / "s"), 0, [], quiet_config=False)
+    m = PluginManager(server)
+    agent = m.add(AgentPlugin())
+    other = m.add(Everything())
+    assert agent is not None and other is not None
+    m.on_server_event("pane-title-changed", {})
+    m.on_server_event("window-renamed", {})
+    m.on_server_event("pane-created", {})
+    assert [e.name for e in agent.events] == ["pane-created"]
+    assert [e.name for e in other.events] == ["pane-title-changed", "window-renamed",
+                                              "pane-created"]
+    m.emit(other, "pane-agent-state-changed", None, {"old": "none", "new": "idle"})
+    assert len(agent.events) == 1  # nor another plugin's events it did not name

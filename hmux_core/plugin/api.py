@@ -175,6 +175,9 @@ class Plugin:
     #: Names of the events it may :meth:`Host.emit`; each becomes a hook name ``set-hook``
     #: accepts (tmux refuses unknown hook names), so a config can bind it before the first emit.
     events: Sequence[str] = ()
+    #: Names of the events :meth:`on_notify` is sent, or ``None`` for all of them. Naming
+    #: them saves a wakeup of the plugin's lane for every other event (titles change often).
+    listens: Sequence[str] | None = None
     #: Seconds between ticks, or ``None`` for no ticks.
     interval: float | None = None
     #: ``(option, value)`` pairs set globally before any config file is read, so config wins.

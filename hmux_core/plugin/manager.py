@@ -93,6 +93,7 @@ class PluginRecord:
     running_since: float = 0.0
     dropped_events: int = 0
     wants_events: bool = False
+    listens: frozenset[str] | None = None  #: the event names it is sent; None: all
     events: deque[Event] = field(default_factory=deque)
     due: float = 0.0
     wake: trio.Event = field(default_factory=trio.Event)
@@ -209,6 +210,8 @@ class PluginManager:
         rec = PluginRecord(name=name, plugin=plugin, distribution=dist, version=dist_version,
                            interval=interval)
         rec.wants_events = type(plugin).on_notify is not Plugin.on_notify
+        listens = getattr(plugin, "listens", None)
+        rec.listens = frozenset(listens) if listens is not None else None
         taken: list[str] = []
         for var in plugin.variables:
             if var in VARIABLES or var in _OWN_VARIABLES:
@@ -342,7 +345,7 @@ class PluginManager:
         await self._call(rec, "stop", plugin.stop)
 
     def _tick(self, rec: PluginRecord) -> None:
-        if rec.wants_events:
+        if rec.wants_events and (rec.listens is None or "pane-output" in rec.listens):
             self._output_events(rec)
         rec.plugin.tick(rec.host)  # type: ignore[arg-type]
 
@@ -394,7 +397,8 @@ class PluginManager:
 
     def on_server_event(self, name: str, data: dict[str, Any]) -> None:
         """Server bus subscriber: queue the event for every plugin that listens."""
-        listeners = [r for r in self.records if r.enabled and r.wants_events]
+        listeners = [r for r in self.records if r.enabled and r.wants_events
+                     and (r.listens is None or name in r.listens)]
         if not listeners:
             return
         self.queue(listeners, _event_from(name, data))
@@ -419,7 +423,8 @@ class PluginManager:
         ev = Event(name, pane_id=pane_id,
                    window_id=f"@{pane.window.id}" if pane is not None else None,
                    values=MappingProxyType(dict(values)))
-        self.queue([r for r in self.records if r is not source and r.enabled and r.wants_events],
+        self.queue([r for r in self.records if r is not source and r.enabled and r.wants_events
+                    and (r.listens is None or name in r.listens)],
                    ev)
         fire = getattr(self.server, "fire_named_hook", None)
         if fire is not None:
