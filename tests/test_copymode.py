@@ -161,6 +161,20 @@ def test_resize_keeps_the_cursor_cell(tmux, hmux):
     _compare(tmux, hmux, LINES, steps)
 
 
+def test_search_counts_every_match_in_a_long_history(tmux, hmux):
+    """The match count in the position indicator covers the whole history (tmux's 200 ms
+    budget for counting is never reached there; hmux counts plain text at once)."""
+    text = ("for i in $(seq 1 1800); do echo row$i foo foo; done; printf 'the end\\n'; "
+            "exec cat")
+    steps = ["copy-mode", "send|-X|search-backward-text|foo", "send|-X|history-top",
+             "send|-X|search-forward|row1[0-9]*7 ", "send|-X|search-backward-text|FOO",
+             "send|-X|cancel"]
+    steps[2:2] = ["send|-X|top-line"]  # vi keeps the marks: the indicator shows the count
+    got = _compare(tmux, hmux, text, steps, waitfor="the end",
+                   options=[["set", "-g", "mode-keys", "vi"]])
+    assert any("(3600 results)" in line for line in got)
+
+
 def test_entry_flags_and_exit_at_bottom(tmux, hmux):
     steps = [
         "copy-mode|-u", "send|-X|scroll-down", "send|-X|page-down", "copy-mode|-e",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import subprocess
 import time
+from bisect import bisect_left
 from typing import Any
 
 from ..screen.cells import DEFAULT_STYLE, Style, char_width, sgr_change
@@ -31,6 +32,7 @@ JUMP_FORWARD, JUMP_BACKWARD, JUMP_TO_FORWARD, JUMP_TO_BACKWARD = 3, 4, 5, 6
 SEARCH_TIMEOUT = 10.0
 SEARCH_ALL_TIMEOUT = 0.2
 _REGEX_CHARS = set("^$*+()?[].\\")
+_ASCII_LOWER = {c: c + 32 for c in range(65, 91)}
 
 
 def _style(opts: Any, name: str) -> Style:
@@ -1169,19 +1171,61 @@ class CopyMode(Mode):
         y = py
         base = 0
         while True:
+            plain = b.plain(y)
+            if plain is not None:
+                parts.append(plain)
+                pos.extend(range(base, base + sx))
+                if y >= last or not b.wrapped(y):
+                    break
+                y += 1
+                base += sx
+                continue
             chars = b.chars(y)
-            for x in range(sx):
-                c = chars[x] if x < len(chars) else " "
-                if c == "":
-                    continue
-                parts.append(c)
-                pos.extend([base + x] * len(c))
+            if len(chars) < sx:
+                chars = chars + [" "] * (sx - len(chars))
+            elif len(chars) > sx:
+                chars = chars[:sx]
+            text = "".join(chars)
+            if len(text) == sx and "" not in chars:  # one character per cell
+                parts.append(text)
+                pos.extend(range(base, base + sx))
+            else:
+                for x, c in enumerate(chars):
+                    if c:
+                        parts.append(c)
+                        pos.extend([base + x] * len(c))
             if y >= last or not b.wrapped(y):
                 break
             y += 1
             base += sx
         pos.append(base + sx)
         return "".join(parts), pos
+
+    def _plain(self, py: int, first: int, last: int, needle: str, cis: bool,
+               right: bool) -> int | None:
+        """window_copy_search_lr / _rl: the first (or last) cell in ``first``..``last`` of line
+        ``py`` where ``needle`` starts, reading on through wrapped lines. ``cis`` compares
+        single-byte characters without case (the needle is then lower case already)."""
+        text, pos = self._stringify(py)
+        if cis:
+            text = text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+        sx = self.back.sx
+        last = min(last, sx)
+        if first >= last:
+            return None
+        start = bisect_left(pos, first)
+        stop = bisect_left(pos, last)  # the first character at or after ``last``
+        if right:
+            i = text.rfind(needle, start, stop + len(needle) - 1)
+            while i >= 0 and i > 0 and pos[i - 1] == pos[i]:
+                i = text.rfind(needle, start, i + len(needle) - 1)
+        else:
+            i = text.find(needle, start)
+            while i >= 0 and i > 0 and pos[i - 1] == pos[i]:
+                i = text.find(needle, i + 1)
+        if i < 0 or i >= stop:
+            return None
+        return pos[i]
 
     def _regex_lr(self, py: int, first: int, last: int, reg: re.Pattern) -> tuple[int, int] | None:
         if first >= last:
@@ -1216,54 +1260,6 @@ class CopyMode(Mode):
             i = m.end()
         return saved
 
-    def _compare(self, px: int, py: int, needle: str, cis: bool) -> bool:
-        c = self._cell(px, py)
-        if cis and len(c) == 1 and len(needle) == 1:
-            return c.lower() == needle
-        return c == needle
-
-    def _plain_lr(self, py: int, first: int, last: int, needle: list[str],
-                  cis: bool) -> int | None:
-        b = self.back
-        endline = self._last_line()
-        for ax in range(first, last):
-            ok = True
-            for bx, n in enumerate(needle):
-                px = ax + bx
-                y = py
-                while px >= b.sx and y < endline:
-                    if not b.wrapped(y):
-                        break
-                    px -= b.sx
-                    y += 1
-                if px >= b.sx or not self._compare(px, y, n, cis):
-                    ok = False
-                    break
-            if ok:
-                return ax
-        return None
-
-    def _plain_rl(self, py: int, first: int, last: int, needle: list[str],
-                  cis: bool) -> int | None:
-        b = self.back
-        endline = self._last_line()
-        for ax in range(last, first, -1):
-            ok = True
-            for bx, n in enumerate(needle):
-                px = ax - 1 + bx
-                y = py
-                while px >= b.sx and y < endline:
-                    if not b.wrapped(y):
-                        break
-                    px -= b.sx
-                    y += 1
-                if px >= b.sx or not self._compare(px, y, n, cis):
-                    ok = False
-                    break
-            if ok:
-                return ax - 1
-        return None
-
     def _compile(self, text: str, cis: bool) -> re.Pattern | None:
         try:
             return re.compile(_posix_regex(text), re.IGNORECASE if cis else 0)
@@ -1287,7 +1283,7 @@ class CopyMode(Mode):
                     got = self._regex_lr(i, fx, b.sx, reg)
                     found = got[0] if got else None
                 else:
-                    found = self._plain_lr(i, fx, b.sx, needle, cis)
+                    found = self._plain(i, fx, b.sx, "".join(needle), cis, False)
                 if found is not None:
                     break
                 fx = 0
@@ -1299,7 +1295,7 @@ class CopyMode(Mode):
                     got = self._regex_rl(i - 1, 0, fx + 1, reg)
                     found = got[0] if got else None
                 else:
-                    found = self._plain_rl(i - 1, 0, fx + 1, needle, cis)
+                    found = self._plain(i - 1, 0, fx + 1, "".join(needle), cis, True)
                 if found is not None:
                     i -= 1
                     break
@@ -1429,11 +1425,18 @@ class CopyMode(Mode):
         else:
             start, end = 0, b.hsize + b.sy
             stop = tstart + SEARCH_ALL_TIMEOUT
+        nfound = 0  # tmux counts on through the visible-only second pass
+        stopped = counted = False
+        if reg is None and not visible_only:
+            # Plain text: count every match at once, then mark only what is on the screen
+            # (tmux walks every line within a time budget Python would overrun).
+            nfound = self._count_plain(text, cis)
+            counted = True
+            start, end = self._visible_lines()
+            stop = 0.0
         while True:
             marks = bytearray(b.sx * b.sy)
             gen = 1
-            nfound = 0
-            stopped = False
             for py in range(start, end):
                 px = 0
                 while True:
@@ -1443,11 +1446,12 @@ class CopyMode(Mode):
                             break
                         px, w = got
                     else:
-                        f = self._plain_lr(py, px, b.sx, needle, cis)
+                        f = self._plain(py, px, b.sx, text, cis, False)
                         if f is None:
                             break
                         px, w = f, width
-                    nfound += 1
+                    if not counted:
+                        nfound += 1
                     at = self._mark_at(px, py)
                     if at is not None:
                         if at + w > len(marks):
@@ -1469,7 +1473,7 @@ class CopyMode(Mode):
             if self.timeout:
                 self.searchmark = None
                 return True
-            if stopped:
+            if stopped and stop:
                 start, end = self._visible_lines()
                 stop = 0.0
                 continue
@@ -1483,6 +1487,24 @@ class CopyMode(Mode):
                 self.searchcount = nfound
                 self.searchmore = False
         return True
+
+    def _count_plain(self, text: str, cis: bool) -> int:
+        """Matches of ``text`` in the whole grid, left to right without overlaps in each
+        unwrapped line, as window_copy_search_marks counts them."""
+        b = self.back
+        parts: list[str] = []
+        for y in range(b.hsize + b.sy):
+            plain = b.plain(y)
+            if plain is None:
+                chars = b.chars(y)[: b.sx]
+                plain = "".join(chars) + " " * (b.sx - len(chars))
+            parts.append(plain)
+            if not b.wrapped(y):
+                parts.append("\n")
+        big = "".join(parts)
+        if cis:
+            big = big.lower() if big.isascii() else big.translate(_ASCII_LOWER)
+        return big.count(text)
 
     def _visible_lines(self) -> tuple[int, int]:
         b = self.back

@@ -34,6 +34,15 @@ class Snapshot:
             got = self._cells[y] = self._lines[y].cells_full()
         return got
 
+    def plain(self, y: int) -> str | None:
+        """Line ``y`` as exactly ``sx`` characters, one per cell, when it can be read without
+        decoding cells (no wide or combined characters); else None."""
+        line = self._lines[y]
+        if line.cellmap is not None or line.used > self.sx:
+            return None
+        text = line.text
+        return text + " " * (self.sx - len(text)) if len(text) < self.sx else text
+
     def chars(self, y: int) -> list[str]:
         """Cells of line ``y`` up to its cell size; ``""`` is the right half of a wide one."""
         return self._decode(y)[0]
