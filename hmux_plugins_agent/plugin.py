@@ -254,9 +254,13 @@ class AgentPlugin(Plugin):
         ident = pt.identity
         if ident is not None:
             stats.agents += 1
-            if pt.tracker is None:
+            fresh = pt.tracker is None
+            if fresh:
                 pt.tracker = Tracker(ident.spec, self._agent_proc(snap, ident, pgrp, info))
-            session = pt.tracker.refresh(snap, self._files, time.time())
+            if fresh or output or pt.damper.holding or (self._sweep + pt.slot) % IDENTITY_EVERY == 0:
+                session = pt.tracker.refresh(snap, self._files, time.time())
+            else:  # an agent's files change as it draws; between outputs, once a second
+                session = pt.tracker.info
             if (info.revision != pt.class_rev or info.title != pt.class_title
                     or session.file_sig != pt.file_sig or pt.damper.holding):
                 stats.classified += 1
