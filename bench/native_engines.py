@@ -32,7 +32,16 @@ def _ghostty():
 
     class G:
         def __init__(self, cols, rows, hist):
+            from pyghostty._ffi import ffi, lib
+
             self.t = pyghostty.Terminal(cols, rows, hist)
+            # Ghostty's default scrollback is 10 000 *bytes* (about one page of rows): give it
+            # room for ``hist`` rows as hmux's engine does, or it keeps almost no history.
+            need = (hist + 64) * (cols * 8 + 32) * 3 // 2
+            lib.ghostty_terminal_set(self.t._t[0], lib.GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_BYTES,
+                                     ffi.new("size_t*", need))
+            lib.ghostty_terminal_set(self.t._t[0], lib.GHOSTTY_TERMINAL_OPT_SCROLLBACK_MAX_LINES,
+                                     ffi.new("size_t*", 0))
 
         def feed(self, b):
             self.t.feed(b)
@@ -58,11 +67,9 @@ def _avt():
         def __init__(self, cols, rows, hist):
             self.vt = avt.Vt(cols, rows, scrollback_limit=hist)
             self.dec = codecs.getincrementaldecoder("utf-8")("replace")
-            self.hist = []
 
         def feed(self, b):
-            _, sb = self.vt.feed_str(self.dec.decode(b))
-            self.hist.extend(line.text for line in sb)  # hmux would keep history itself
+            self.vt.feed_str(self.dec.decode(b))  # avt takes str: decoding is part of the cost
 
         def lines(self):
             return self.vt.text()
