@@ -635,7 +635,7 @@ class Server:
             policy = str(w.options.get("window-size"))
             if policy == "manual":
                 continue
-            viewers = [c for c in self.clients if c.attached is not None
+            viewers = [c for c in self.clients if not self.ignore_client_size(c)
                        and c.session is not None and c.session.has_window(w)]
             if not viewers:
                 continue
@@ -652,6 +652,18 @@ class Server:
                 apply_layout(w)
                 self.notify("window-layout-changed", {"window": w})
         self.redraw_clients()
+
+    def ignore_client_size(self, c: ClientConn) -> bool:
+        """resize.c's ignore_client_size: clients without a terminal, suspended or locked
+        ones, and ``ignore-size`` ones while a client without the flag is attached."""
+        a = c.attached
+        if a is None or c.session is None or a.suspended or c.exiting:
+            return True
+        if getattr(c, "ignore_size", False):
+            return any(o.session is not None and o.attached is not None
+                       and not o.attached.suspended and not getattr(o, "ignore_size", False)
+                       for o in self.clients)
+        return False
 
     def redraw_clients(self, window: Any = None, full: bool = False,
                        status: bool = True) -> None:
@@ -695,6 +707,7 @@ class Server:
             return
         c.attached.suspend(b"\x1b[?1049h\x1b[H\x1b[2J\x1b[3J")
         c.send(P.MSG_LOCK, P.pack_string(cmd))
+        self.resize_session_windows(c.session)  # a locked client no longer sizes windows
 
     def default_shell(self) -> str:
         from .options import check_shell
@@ -906,6 +919,9 @@ class Server:
             check_window_names(self)
         except Exception:
             self.log_exception("automatic-rename failed")
+        from .commands.clients import lock_idle_sessions
+
+        lock_idle_sessions(self)
         self.redraw_clients()
 
     async def run(self, first_client_fd: int | None) -> None:

@@ -281,8 +281,49 @@ def test_default_window_and_pane_menus(outer, hmux, tmux, muxdir):  # noqa: F811
     for key, marker in (("<", "Swap Left"), (">", "Horizontal Split")):
         for target in (h, t):
             outer.keys(target, "C-b", key)
-            wait_for(lambda target=target: marker in "\n".join(outer.screen(target)))
+            wait_for(lambda target=target, marker=marker: marker in "\n".join(
+                outer.screen(target)))
         _same(outer, h, t, "-e")
         for target in (h, t):
             outer.keys(target, "q")
-            wait_for(lambda target=target: marker not in "\n".join(outer.screen(target)))
+            wait_for(lambda target=target, marker=marker: marker not in "\n".join(
+                outer.screen(target)))
+
+
+def test_lock_after_time_locks_an_idle_session(outer, hmux, tmux, muxdir):  # noqa: F811
+    h, t = _start(outer, hmux, tmux, muxdir)
+    for m, target, name in ((hmux, h, "h"), (tmux, t, "t")):
+        marks = os.path.join(muxdir, f"idle-{name}")
+        m.ok("set", "-g", "lock-command", f"echo locked >> {marks}")
+        m.ok("set", "-g", "lock-after-time", "1")
+        outer.keys(target, "-l", "x")  # activity: the timer starts from this key
+        wait_for(lambda marks=marks: os.path.exists(marks))
+        wait_for(lambda target=target: "[q] 0:" in outer.screen(target)[-1])
+        m.ok("set", "-g", "lock-after-time", "0")
+        assert open(marks).read() == "locked\n"  # once per stretch of idleness
+
+
+def test_ignore_size_client_does_not_size_windows(outer, hmux, tmux,  # noqa: F811
+                                                  muxdir):
+    from test_prompt import _conf
+
+    conf = _conf(muxdir)
+    for m in (hmux, tmux):
+        m.ok("-f", conf, "new-session", "-d", "-s", "z", "-x", "80", "-y", "23")
+        m.ok("set", "-g", "window-size", "smallest")
+    targets = {}
+    for m, name in ((hmux, "h"), (tmux, "t")):
+        big = outer.run(list(m.argv0) + m.socket_args + ["attach", "-t", "z"], name + "big")
+        small = outer.run(list(m.argv0) + m.socket_args + ["attach", "-t", "z"], name + "small")
+        outer.mux.ok("resize-window", "-t", small, "-x", "60", "-y", "20")
+        targets[name] = (big, small)
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "z", "#{window_width}x"
+                                  "#{window_height}") == "60x19\n")
+    for m, name in ((hmux, "h"), (tmux, "t")):
+        tty = [line.split(" ")[1] for line in m.ok(
+            "list-clients", "-F", "#{client_width} #{client_name}").splitlines()
+            if line.startswith("60 ")][0]
+        m.ok("refresh-client", "-t", tty, "-f", "ignore-size")
+        outer.keys(targets[name][1], "-l", "k")  # any update: the sizes are worked out again
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "z", "#{window_width}x"
+                                  "#{window_height}") == "80x23\n")

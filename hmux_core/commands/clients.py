@@ -226,6 +226,8 @@ def cmd_refresh_client(item: CmdItem) -> int:
     for flag in "Ff":
         if args.has(flag):
             set_client_flags(tc, args.get(flag) or "")
+            if tc.session is not None and a is not None:
+                item.server.resize_session_windows(tc.session)  # ignore-size may change it
     if any(args.has(f) for f in "ABC"):
         if not tc.control:
             return item.error("not a control client")
@@ -277,3 +279,23 @@ def _control_size(item: CmdItem, tc: Any, size: str) -> int:
         return item.error("size too small or too big")
     tc.sx, tc.sy = x, y
     return CMD_RETURN_NORMAL
+
+
+def lock_idle_sessions(server: Any) -> None:
+    """lock-after-time: an attached session with no key for that many seconds locks its
+    clients, once per stretch of idleness (tmux's one-shot session lock timer)."""
+    import time
+
+    now = time.time()
+    for s in server.model.sessions.values():
+        if not s.attached:
+            continue
+        after = int(s.options.get("lock-after-time"))
+        if after <= 0:
+            continue
+        clients = [c for c in server.clients if c.session is s]
+        last = max([s.activity_time] + [c.activity_time for c in clients])
+        if now - last >= after and getattr(s, "locked_at", None) != last:
+            s.locked_at = last
+            for c in clients:
+                server.lock_client(c)
