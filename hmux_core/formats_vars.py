@@ -710,8 +710,15 @@ def _client_flags(ctx: ModelContext) -> str | None:
         parts.append("attached")
     if c.control:
         parts.append("control-mode")
+    if getattr(c, "ignore_size", False):
+        parts.append("ignore-size")
     if c.readonly:
         parts.append("read-only")
+    if getattr(c, "active_pane", False):
+        parts.append("active-pane")
+    a = getattr(c, "attached", None)
+    if a is not None and a.suspended:
+        parts.append("suspended")
     if c.utf8:
         parts.append("UTF-8")
     return ",".join(parts)

@@ -323,7 +323,10 @@ def test_ignore_size_client_does_not_size_windows(outer, hmux, tmux,  # noqa: F8
         tty = [line.split(" ")[1] for line in m.ok(
             "list-clients", "-F", "#{client_width} #{client_name}").splitlines()
             if line.startswith("60 ")][0]
-        m.ok("refresh-client", "-t", tty, "-f", "ignore-size")
+        m.ok("refresh-client", "-t", tty, "-f", "ignore-size,active-pane")
         outer.keys(targets[name][1], "-l", "k")  # any update: the sizes are worked out again
         wait_for(lambda m=m: m.ok("display", "-p", "-t", "z", "#{window_width}x"
                                   "#{window_height}") == "80x23\n")
+    flags = [m.ok("list-clients", "-F", "#{client_width} #{client_flags}") for m in (hmux, tmux)]
+    # tmux also says "focused" for the client its outer terminal reports focus for.
+    assert flags[0] == flags[1].replace("focused,", "")
