@@ -453,7 +453,7 @@ class CopyMode(Mode):
 
     def _in_set(self, px: int, py: int, chars: str) -> bool:
         c = self._cell(px, py)
-        return c != "" and c in chars if c else False
+        return bool(c) and c in chars
 
     def _update_cursor(self, cx: int, cy: int) -> None:
         self.cx, self.cy = cx, cy
@@ -871,13 +871,14 @@ class CopyMode(Mode):
             self._search_marks(self.searchregex, True)
         self._update_selection()
 
-    def _page_prepare(self) -> int:
+    def _page_prepare(self, half: bool) -> int:
+        """The cursor column pages keep and how many lines a page (or half) moves."""
         ox = self._length(self._gy())
         if self.cx != ox:
             self.lastcx, self.lastsx = self.cx, ox
         self.cx = self.lastcx
         if self.sy > 2:
-            return self.sy // 2 if self._half else self.sy - 2
+            return self.sy // 2 if half else self.sy - 2
         return 1
 
     def _page_fix(self) -> None:
@@ -887,8 +888,7 @@ class CopyMode(Mode):
                 self._end_of_line()
 
     def pageup(self, half: bool) -> None:
-        self._half = half
-        n = self._page_prepare()
+        n = self._page_prepare(half)
         hsize = self.back.hsize
         if self.oy + n > hsize:
             self.oy = hsize
@@ -901,8 +901,7 @@ class CopyMode(Mode):
         self._update_selection()
 
     def _pagedown(self, half: bool, scroll_exit: bool) -> bool:
-        self._half = half
-        n = self._page_prepare()
+        n = self._page_prepare(half)
         if self.oy < n:
             self.oy = 0
             if self.cy + (n - self.oy) >= self.back.sy:
@@ -918,8 +917,6 @@ class CopyMode(Mode):
             self._search_marks(self.searchregex, True)
         self._update_selection()
         return False
-
-    _half = False
 
     def _scroll_to(self, px: int, py: int, no_redraw: bool) -> None:
         b = self.back
@@ -1607,10 +1604,6 @@ def _scratch(cols: int, rows: int) -> Any:
 
 
 # -- the command table (window_copy_cmd_table) ----------------------------------------------------
-
-
-def _expand(cm: CopyMode, item: Any, text: str) -> str:
-    return item.expand(text)
 
 
 def _repeat(fn: Any) -> Any:
