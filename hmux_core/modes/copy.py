@@ -1530,9 +1530,9 @@ class ViewMode(CopyMode):
     name = "view-mode"
 
     def __init__(self, server: Any, wp: Any) -> None:
-        from ..screen import new_screen
+        from ..screen import Screen  # the python engine: unbounded history, read often
 
-        self._lines = new_screen(wp.sx, wp.sy, 2**31 - 1)
+        self._lines = Screen(wp.sx, wp.sy, 2**31 - 1)
         self._written = False
         self._stale = False
         self.source = self._lines
@@ -1598,9 +1598,9 @@ def view_mode(server: Any, wp: Any) -> ViewMode:
 
 
 def _scratch(cols: int, rows: int) -> Any:
-    from ..screen import new_screen
+    from ..screen import Screen
 
-    return new_screen(cols, rows, 0)
+    return Screen(cols, rows, 0)
 
 
 # -- the command table (window_copy_cmd_table) ----------------------------------------------------
