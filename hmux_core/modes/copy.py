@@ -142,6 +142,10 @@ class CopyMode(Mode):
         return str(self.wp.window.options.get("mode-keys"))
 
     def resize(self, sx: int, sy: int) -> None:
+        self._rev += 1
+        self._resize(sx, sy)
+
+    def _resize(self, sx: int, sy: int) -> None:
         """tmux reflows its frozen copy of the grid; this takes a new copy of the pane (which
         has just been reflowed) and finds the cursor's cell in it again."""
         old = self.back
@@ -227,7 +231,7 @@ class CopyMode(Mode):
         """Row ``py`` of the mode's screen as tmux writes it (window_copy_write_line)."""
         sx = self.sx
         b = self.back
-        if styled and (py == 0 or self._frame_styles is None):
+        if styled and self._frame_styles is None:
             self._frame_styles = self._styles()
         mode_st, mgc, cgc, mkgc = self._frame_styles if styled else (DEFAULT_STYLE,) * 4
         hdr = self._header() if py == 0 else ""
@@ -265,7 +269,25 @@ class CopyMode(Mode):
 
     _frame_styles: tuple[Style, Style, Style, Style] | None = None
 
+    _rev = 0  # bumped by whatever can change what is drawn
+    _drawn: tuple[Any, dict[int, list[tuple[str, Style]]]] | None = None
+
     def row_runs(self, y: int) -> list[tuple[str, Style]]:
+        """Rows are kept until the mode changes (a command, a resize, new lines, a style
+        option): a pane flooding output under copy mode costs no drawing of it."""
+        drawn = self._drawn
+        if y == 0 or drawn is None:
+            styles = self._styles()
+            key = (self._rev, styles, self.sx, self.sy)
+            if drawn is None or drawn[0] != key:
+                self._frame_styles = styles
+                drawn = self._drawn = (key, {})
+        got = drawn[1].get(y)
+        if got is None:
+            got = drawn[1][y] = self._row_runs(y)
+        return got
+
+    def _row_runs(self, y: int) -> list[tuple[str, Style]]:
         row = self._screen_cells(y)
         sel = self.sel
         if sel is not None and not sel[4]:
@@ -433,6 +455,7 @@ class CopyMode(Mode):
             if action == NOTHING:
                 action = REDRAW
         self.prefix = 1
+        self._rev += 1
         if action == CANCEL:
             if self.wp.modes and self.wp.modes[0] is self:
                 reset_mode(self.server, self.wp)
@@ -888,6 +911,7 @@ class CopyMode(Mode):
                 self._end_of_line()
 
     def pageup(self, half: bool) -> None:
+        self._rev += 1
         n = self._page_prepare(half)
         hsize = self.back.hsize
         if self.oy + n > hsize:
@@ -1581,6 +1605,7 @@ class ViewMode(CopyMode):
                             for c in text)
             out += clean.encode("utf-8", "surrogateescape")
         lines.feed(bytes(out))
+        self._rev += 1
         self.oy += lines.history_size - old
         self._stale = True
         redraw(self)
