@@ -6,6 +6,8 @@
 50 panes print a numbered line every half second; three clients attach on real PTYs, stay a
 few seconds and detach (C-b d), over and over; commands go through the stock tmux client and
 the hmux client in turn at ``--rate`` a second, plugins on (the default agent and git set).
+History is kept short (``--history-limit``, default 40 lines, full within the first interval)
+so RSS growth after the warm-up means a leak, not scrollback filling up.
 Every 30 s it prints server RSS, fd count and p50/p99 latency per client for that interval.
 At the end the producers write a last line and each pane's capture must show it. It prints
 RSS growth (start is taken after a warm-up), errors (must be zero) and lost lines (zero), and
@@ -53,6 +55,8 @@ class Soak:
         for key in ("PYTHONPATH", "VIRTUAL_ENV"):
             if key in os.environ:
                 self.env[key] = os.environ[key]
+        if args.engine:
+            self.env["HMUX_ENGINE"] = args.engine
         if args.plugins is not None:
             self.env["TMUX_C2RS_PLUGINS"] = args.plugins  # unset: the default set
         self.sock = os.path.join(self.dir, f"hmux-{os.getuid()}", "soak")
@@ -83,7 +87,9 @@ class Soak:
 
     def start(self) -> None:
         stop = self.stop_file
-        self.ok("-f", "/dev/null", "new-session", "-d", "-s", "soak", "-x", "200", "-y", "50",
+        # A short history fills during the warm-up, so growth after it is not history filling.
+        self.ok("-f", "/dev/null", "set", "-g", "history-limit", str(self.args.history_limit),
+                ";", "new-session", "-d", "-s", "soak", "-x", "200", "-y", "50",
                 PRODUCER.format(n=0, stop=stop))
         for n in range(1, PANES):
             if n % PER_WINDOW == 0:
@@ -221,7 +227,8 @@ class Soak:
         a = self.args
         print(f"soak: {PANES} panes, 3 attaching clients, {a.rate} commands/s "
               f"(tmux and hmux clients alternately), plugins "
-              f"{a.plugins if a.plugins is not None else 'default'}, {a.minutes} min", flush=True)
+              f"{a.plugins if a.plugins is not None else 'default'}, engine {a.engine or 'default'}, "
+              f"{a.minutes} min", flush=True)
         self.start()
         pid = self.server_pid()
         rss0, fds0 = self.rss_fds(pid)
@@ -330,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=8,
                     help="commands in flight at most (half for each client)")
     ap.add_argument("--interval", type=float, default=30.0, help="seconds between samples")
+    ap.add_argument("--history-limit", type=int, default=40,
+                    help="history-limit for the panes (full within the first interval)")
+    ap.add_argument("--engine", default=None, help="HMUX_ENGINE (default: the fastest installed)")
     ap.add_argument("--plugins", default=None, help="TMUX_C2RS_PLUGINS (default: unset)")
     args = ap.parse_args(argv)
     soak = Soak(args)
