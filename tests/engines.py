@@ -9,6 +9,8 @@ failing, so a fixed difference shows up as XPASS rather than going unnoticed.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from hmux_core.screen import available_engines
@@ -51,6 +53,8 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
     "t_stack": "the title stack (CSI 22 t / 23 t) is not kept",
     "t_can": "an OSC cut by CAN is dropped (tmux 3.3a still applies it)",
     "test_oracle_alternate_capture": "capture-pane -a: the saved main screen is not exposed",
+    # server-level differential cases (tests/diff_cases.py), when HMUX_ENGINE=ghostty
+    "cap-alternate-saved": "capture-pane -a: the saved main screen is not exposed",
     # test_screen tests
     "test_dcs_apc_pm_sos_swallowed": "an APC string is not taken as the title (tmux does)",
     "test_alternate_screen_1049": "the cursor 1049 saved is not exposed (alternate_saved_x/y)",
@@ -68,6 +72,14 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
 }
 #: Tests of the python engine's own storage (style table, history line objects).
 PYTHON_ONLY = {"test_style_table_compaction_keeps_content", "test_history_storage_is_compact"}
+
+
+def server_engine_difference(case_id: str) -> str | None:
+    """Why a server-level case differs from tmux with the engine HMUX_ENGINE names, if it does
+    (``tests/harness.py`` gives the servers that engine; python when unset)."""
+    if os.environ.get("HMUX_ENGINE") == "ghostty":
+        return GHOSTTY_DIFFERENCES.get(case_id)
+    return None
 
 
 def known_differences(engine: str, names) -> set[str]:
