@@ -152,15 +152,16 @@ def hmux_direct(muxdir, request) -> Mux:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_core(case: Case, tmux: Mux, hmux: Mux, tmux_client_on_hmux: Mux, hmux_direct: Mux) -> None:
+def test_core(case: Case, tmux: Mux, hmux: Mux, tmux_client_on_hmux: Mux, hmux_direct: Mux,
+              request: pytest.FixtureRequest) -> None:
     """One case, three runs at once: the tmux oracle, hmux's client, tmux's client on hmux.
 
     With no server, the tmux client only reports the missing server (it forks nothing for those
     commands); otherwise the first step starts the hmux server through hmux's own client.
     """
     reason = server_engine_difference(case.id)
-    if reason is not None:
-        pytest.xfail(reason)  # documented for the HMUX_ENGINE the servers run (tests/engines.py)
+    if reason is not None:  # documented for the HMUX_ENGINE the servers run (tests/engines.py)
+        request.applymarker(pytest.mark.xfail(reason=reason, strict=True))
     via = [tmux_client_on_hmux] if case.no_server else [hmux, tmux_client_on_hmux]
     runs = {"tmux": [tmux], "hmux client": [hmux_direct], "tmux client on hmux": via}
     with ThreadPoolExecutor(len(runs)) as pool:
