@@ -16,6 +16,7 @@ import argparse
 import functools
 import logging
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -63,6 +64,14 @@ def _tests(spec: str):
             yield f"{mod_name}.{name}", fn
 
 
+class Interrupted(Exception):
+    """SIGTERM/SIGINT mid-test: the examples run so far still get printed."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(count)
+        self.count = count
+
+
 def _run(fn, examples: int, kwargs: dict) -> int:
     count = [0]
     inner = fn.hypothesis.inner_test
@@ -78,6 +87,8 @@ def _run(fn, examples: int, kwargs: dict) -> int:
         base, max_examples=examples, database=None, suppress_health_check=list(HealthCheck))
     try:
         fn(**kwargs)
+    except KeyboardInterrupt:
+        raise Interrupted(count[0]) from None
     finally:
         fn.hypothesis.inner_test = inner
         fn._hypothesis_internal_use_settings = base
@@ -121,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", default="", help="comma list of targets (default: all + live)")
     ap.add_argument("--minutes", type=float, default=0, help="start no target after this")
     args = ap.parse_args(argv)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # kill PID: print what ran
     wanted = [t for t in args.only.split(",") if t] or [*TARGETS, "live"]
     stop_at = time.monotonic() + args.minutes * 60 if args.minutes else None
     failed = False
@@ -151,6 +163,10 @@ def main(argv: list[str] | None = None) -> int:
                     kwargs = {"errors": errors.records} if wants else {}
                     n = _run(fn, per_test, kwargs)
                 status = "ok"
+            except Interrupted as e:
+                print(f"  {name:70s} {e.count:8d} examples {time.monotonic() - t1:7.1f}s "
+                      "interrupted (no failure so far)", flush=True)
+                return 1 if failed else 0
             except Exception:
                 traceback.print_exc()
                 n, status, failed = 0, "FAILED", True
