@@ -116,7 +116,9 @@ class Attached:
             now = trio.current_time()
             if pane is self._echo_pane and now < self._echo_until:
                 self._echo_pane = None
-                self._draw()
+                self._draw(pane)  # the echo alone: a flooding pane beside it waits its frame
+                self._pending = True
+                self._dirty.set()
                 return
             if now >= self._next:
                 self._draw()
@@ -139,12 +141,13 @@ class Attached:
             if self._pending and not self.suspended:
                 self._draw()
 
-    def _draw(self) -> None:
+    def _draw(self, only: Any = None) -> None:
         self._pending = False
         start = trio.current_time()
         try:
             data = escapes.client_title(self.server, self)  # set-titles, when it changed
-            data += self.renderer.frame(self.server, self.client, self.tty.sx, self.tty.sy)
+            data += self.renderer.frame(self.server, self.client, self.tty.sx, self.tty.sy,
+                                        only)
             data += escapes.client_modes(self.server, self)  # the active pane's cursor, paste
         except Exception:
             self.server.log_exception("drawing failed")
@@ -154,7 +157,8 @@ class Attached:
             if self.tty.blocked:
                 self._dirty.set()  # the drawer waits for the terminal, then draws whole
         now = trio.current_time()
-        self._next = now + max(FRAME_INTERVAL - (now - start), (now - start) * (FRAME_COST - 1))
+        spent = now - start  # a slow first frame (terminfo, engine set-up) must not hold later ones
+        self._next = now + min(max(FRAME_INTERVAL - spent, spent * (FRAME_COST - 1)), 0.1)
 
     def resized(self) -> tuple[int, int]:
         size = self.tty.update_size()

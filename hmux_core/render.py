@@ -212,8 +212,9 @@ class Renderer:
         """The window list, names, options or a plugin value changed: expand it again."""
         self.status_cells = None
 
-    def frame(self, server: Any, client: Any, sx: int, sy: int) -> bytes:
-        """Bytes that bring the terminal from what it shows to the current state."""
+    def frame(self, server: Any, client: Any, sx: int, sy: int, only: Any = None) -> bytes:
+        """Bytes that bring the terminal from what it shows to the current state; with
+        ``only`` (a pane echoing a key) the other panes' rows wait for the next frame."""
         s = client.session
         if s is None or s.curw is None:
             return b""
@@ -264,7 +265,8 @@ class Renderer:
             # Pane rows: this client's row cache is what its terminal shows, so only rows
             # built again with different text are sent.
             for p in panes:
-                if p.xoff >= sx or p.yoff >= area_h:
+                if p.xoff >= sx or p.yoff >= area_h or (only is not None and p is not only
+                                                        and not whole):
                     continue
                 width = min(p.sx, sx - p.xoff)
                 h = min(p.sy, area_h - p.yoff)
