@@ -163,6 +163,7 @@ class GhosttyScreen:
         self.cursor_style = 0
         self.extended_keys = False
         self._dirty = True
+        self._held = b""  # an unfinished ESC k rename, completed by the next feed
         self._rs = None
         self._rit = None
         self._install_callbacks()
@@ -342,7 +343,12 @@ class GhosttyScreen:
         self.revision += 1
         self._dirty = True
         try:
+            if self._held:
+                data = self._held + data
+                self._held = b""
             renames = None
+            if b"\x1b" in data[-1:] or b"\x1bk" in data:
+                data = self._hold_rename(data)
             if b"\x1bk" in data:  # tmux's window rename, which Ghostty would print as text
                 renames = [m.group(1) for m in _RENAME.finditer(data)]
                 data = _RENAME.sub(b"", data)
@@ -379,6 +385,18 @@ class GhosttyScreen:
         except Exception:  # pragma: no cover - a callback failing must not stop the pane
             log.exception("ghostty feed failed")
 
+    def _hold_rename(self, data: bytes) -> bytes:
+        """Keep back an ``ESC k`` rename (or a final ESC that may start one) not yet ended by
+        ST, so the next read completes it before Ghostty sees it (up to 64 KiB)."""
+        i = data.rfind(b"\x1bk")
+        if i >= 0 and data.find(b"\x1b\\", i + 2) < 0 and len(data) - i <= 65536:
+            self._held = data[i:]
+            return data[:i]
+        if data.endswith(b"\x1b") and not data.endswith(b"\x1b\x1b"):
+            self._held = b"\x1b"
+            return data[:-1]
+        return data
+
     def resize(self, cols: int, rows: int) -> None:
         cols = max(1, cols)
         rows = max(1, rows)
@@ -395,6 +413,7 @@ class GhosttyScreen:
     def reset(self) -> None:
         """send-keys -R. Ghostty's full reset also clears its scrollback, as a terminal does."""
         lib.ghostty_terminal_reset(self._t)
+        self._held = b""
         self.cursor_style = 0
         self.extended_keys = False
         self.scroll_region_upper = 0
@@ -403,6 +422,7 @@ class GhosttyScreen:
 
     def reinit(self) -> None:
         """respawn-pane: blank the visible lines (not into history), home, default modes."""
+        self._held = b""
         seq = b"\x1b[?1049l\x1b[!p\x1b[r\x1b[H" + b"\x1b[2K\x1b[B" * self.rows + b"\x1b[H"
         lib.ghostty_terminal_vt_write(self._t, seq, len(seq))
         self.scroll_region_upper = 0
