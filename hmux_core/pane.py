@@ -73,7 +73,7 @@ class Pane:
         self.options = options
         self.sx, self.sy = sx, sy
         self.xoff = self.yoff = 0
-        # HMUX_ENGINE=python|ghostty overrides the fastest installed engine (read per pane).
+        # HMUX_ENGINE=ghostty selects the native engine instead of python (read per pane).
         self.screen = new_screen(sx, sy, history_limit, os.environ.get("HMUX_ENGINE"))
         self.fd = -1
         self.pid = -1
