@@ -13,6 +13,19 @@ sys.path.insert(0, os.path.dirname(__file__))
 from harness import HMUX, TMUX, Mux, base_env  # noqa: E402
 
 
+@pytest.fixture(autouse=True)
+def _option_table_restored():
+    """Hook names a plugin registers in-process (hooks.register_hook_name) widen the global option
+    table; put it back so a later in-process test sees tmux's table, whatever the order."""
+    from hmux_core import options, options_table
+
+    by_name, table = dict(options_table.OPTIONS_BY_NAME), options_table.OPTION_TABLE
+    yield
+    options_table.OPTIONS_BY_NAME.clear()
+    options_table.OPTIONS_BY_NAME.update(by_name)
+    options_table.OPTION_TABLE = options.OPTION_TABLE = table
+
+
 @pytest.fixture
 def muxdir(tmp_path):
     d = tmp_path / "sock"
