@@ -135,8 +135,8 @@ class Attached:
                 await self.tty.wait_unblocked()
                 self.renderer.invalidate()
                 self._pending = True
-            wait = self._next - trio.current_time()
-            if wait > 0:
+            # pane_output may draw while this sleeps, moving _next on: wait for the new one.
+            while (wait := self._next - trio.current_time()) > 0:
                 await trio.sleep(wait)
             if self._pending and not self.suspended:
                 self._draw()

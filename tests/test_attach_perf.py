@@ -47,6 +47,7 @@ class PtyTerminal:
         self.master = master
         self.screen = screen_mod.Screen(cols, rows, 0)
         self.frames = 0
+        self.feed = True
         self._tail = b""
 
     def pump(self) -> int:
@@ -63,7 +64,8 @@ class PtyTerminal:
             both = self._tail + data
             self.frames += both.count(b"\x1b[?2026h") - self._tail.count(b"\x1b[?2026h")
             self._tail = both[-8:]
-            self.screen.feed(data)
+            if self.feed:
+                self.screen.feed(data)
 
     def lines(self) -> list[str]:
         self.pump()
@@ -122,10 +124,13 @@ def test_frames_are_capped_under_a_flood(hmux, terminals):
     term = PtyTerminal(hmux, ["attach", "-t", "c"])
     terminals.append(term)
     wait_for(lambda: "[c]" in term.lines()[-1])
+    term.feed = False  # only count: a slow reader would make frames queue up and arrive late
     frames0, t0 = term.frames, time.monotonic()
-    wait_for(lambda: term.pump() >= 0 and time.monotonic() - t0 >= 1.5, timeout=20)
-    rate = (term.frames - frames0) / (time.monotonic() - t0)
-    assert 10 < rate <= 130, rate  # FRAME_INTERVAL is 1/120 s
+    wait_for(lambda: term.pump() >= 0 and time.monotonic() - t0 >= 3, timeout=30)
+    frames, spent = term.frames - frames0, time.monotonic() - t0
+    # FRAME_INTERVAL is 1/120 s; frames drawn before t0 but still in the pty and the server's
+    # output queue when the window opened (a loaded machine) arrive inside it: a few dozen.
+    assert 10 * spent < frames <= 120 * spent + 60, (frames, spent)
 
 
 def test_a_terminal_that_stops_reading(outer, hmux, terminals, muxdir):
