@@ -314,6 +314,8 @@ def test_ignore_size_client_does_not_size_windows(outer, hmux, tmux,  # noqa: F8
     targets = {}
     for m, name in ((hmux, "h"), (tmux, "t")):
         big = outer.run(list(m.argv0) + m.socket_args + ["attach", "-t", "z"], name + "big")
+        # list-clients goes in the order they connected: big first, on both servers.
+        wait_for(lambda m=m: m.ok("list-clients", "-F", "x").count("x") == 1)
         small = outer.run(list(m.argv0) + m.socket_args + ["attach", "-t", "z"], name + "small")
         outer.mux.ok("resize-window", "-t", small, "-x", "60", "-y", "20")
         targets[name] = (big, small)
