@@ -20,5 +20,6 @@ def load_all() -> None:
         respawn,
         sessions,
         shell_cmds,
+        tree_cmds,
         windows,
     )

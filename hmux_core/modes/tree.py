@@ -1,0 +1,1554 @@
+"""Tree modes (tmux 3.3a's mode-tree.c and its users window-tree.c, window-buffer.c and
+window-client.c): a list of items, some with children, one current, any tagged, drawn over the
+pane with a preview of the current item below it in a box.
+
+``TreeMode`` is the generic part (mode_tree_data: items, lines, keys, filter, sort, tagging,
+drawing); ``WindowTreeMode`` (choose-tree, find-window), ``BufferMode`` (choose-buffer) and
+``ClientMode`` (choose-client) give it their items, previews and extra keys. Drawing goes into
+a small cell canvas (``Canvas``) that follows tmux's screen_write calls, so rows come out with
+the same cells tmux puts in its mode screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import keys as K
+from ..screen.cells import ATTR_BRIGHT, ATTR_REVERSE, DEFAULT_STYLE, Style, char_width
+from . import Mode, redraw, reset_mode
+
+Cell = tuple[str, Style]
+
+DEFAULT_KEY_FORMAT = ("#{?#{e|<:#{line},10},#{line},#{?#{e|<:#{line},36},"
+                      "M-#{a:#{e|+:97,#{e|-:#{line},10}}},}}")
+
+WINDOW_TREE_DEFAULT_COMMAND = "switch-client -Zt '%%'"
+WINDOW_TREE_DEFAULT_FORMAT = (
+    "#{?pane_format,"
+    "#{?pane_marked,#[reverse],}"
+    "#{pane_current_command}#{?pane_active,*,}#{?pane_marked,M,}"
+    "#{?#{&&:#{pane_title},#{!=:#{pane_title},#{host_short}}},: \"#{pane_title}\",}"
+    ","
+    "#{?window_format,"
+    "#{?window_marked_flag,#[reverse],}"
+    "#{window_name}#{window_flags}"
+    "#{?#{&&:#{==:#{window_panes},1},#{&&:#{pane_title},#{!=:#{pane_title},#{host_short}}}},"
+    ": \"#{pane_title}\",}"
+    ","
+    "#{session_windows} windows"
+    "#{?session_grouped, (group #{session_group}: #{session_group_list}),}"
+    "#{?session_attached, (attached),}"
+    "}"
+    "}")
+BUFFER_DEFAULT_COMMAND = "paste-buffer -b '%%'"
+BUFFER_DEFAULT_FORMAT = "#{t/p:buffer_created}: #{buffer_sample}"
+CLIENT_DEFAULT_COMMAND = "detach-client -t '%%'"
+CLIENT_DEFAULT_FORMAT = "#{t/p:client_activity}: session #{session_name}"
+
+# tmux's ACS characters as a UTF-8 terminal is sent them (tty_acs_table).
+ACS = {"x": "\u2502", "q": "\u2500", "m": "\u2514", "t": "\u251c", "l": "\u250c",
+       "k": "\u2510", "j": "\u2518", "u": "\u2524", "w": "\u252c", "v": "\u2534",
+       "n": "\u253c"}
+
+
+def _install_format_variables() -> None:
+    """tree_mode_format, buffer_mode_format and client_mode_format: the modes' defaults."""
+    from ..formats_vars import VARIABLES
+
+    VARIABLES["tree_mode_format"] = lambda ctx: WINDOW_TREE_DEFAULT_FORMAT
+    VARIABLES["buffer_mode_format"] = lambda ctx: BUFFER_DEFAULT_FORMAT
+    VARIABLES["client_mode_format"] = lambda ctx: CLIENT_DEFAULT_FORMAT
+
+
+_install_format_variables()
+
+
+# -- drawing ---------------------------------------------------------------------------------------
+
+class Canvas:
+    """The mode's screen: cells and a cursor, written as tmux's screen_write functions do."""
+
+    def __init__(self, sx: int, sy: int) -> None:
+        self.sx, self.sy = sx, sy
+        self.cx = self.cy = 0
+        self.rows: list[list[Cell]] = [[(" ", DEFAULT_STYLE)] * sx for _ in range(sy)]
+
+    def clear(self) -> None:
+        self.rows = [[(" ", DEFAULT_STYLE)] * self.sx for _ in range(self.sy)]
+
+    def move(self, x: int, y: int) -> None:
+        self.cx, self.cy = x, y
+
+    def cell(self, ch: str, st: Style, wide: bool = False) -> None:
+        """One cell at the cursor, which moves on; nothing is written off the screen."""
+        x, y = self.cx, self.cy
+        if 0 <= y < self.sy and 0 <= x < self.sx:
+            row = self.rows[y]
+            if wide:
+                if x + 1 < self.sx:
+                    row[x] = (ch, st)
+                    row[x + 1] = ("", st)
+            else:
+                row[x] = (ch, st)
+        self.cx += 2 if wide else 1
+
+    def clear_eol(self, bg: int) -> None:
+        y = self.cy
+        if 0 <= y < self.sy:
+            st = (0, 8, bg, 0)
+            row = self.rows[y]
+            for x in range(max(self.cx, 0), self.sx):
+                row[x] = (" ", st)
+
+    def puts(self, text: str, st: Style, maxlen: int = -1) -> int:
+        """screen_write_nputs: ``\\001`` toggles the line-drawing set; returns the width."""
+        size = 0
+        acs = False
+        for ch in text:
+            if ch == "\x01":
+                acs = not acs
+                continue
+            if ord(ch) < 0x80:
+                if maxlen > 0 and size + 1 > maxlen:
+                    break
+                if 0x1F < ord(ch) < 0x7F:
+                    self.cell(ACS.get(ch, ch) if acs else ch, st)
+                    size += 1
+                continue
+            w = char_width(ch)
+            if w <= 0:
+                continue
+            if maxlen > 0 and size + w > maxlen:
+                while size < maxlen:
+                    self.cell(" ", st)
+                    size += 1
+                break
+            self.cell(ch, st, wide=w == 2)
+            size += w
+        return size
+
+    def hline(self, n: int) -> None:
+        x, y = self.cx, self.cy
+        for _ in range(n):
+            self.cell(ACS["q"], DEFAULT_STYLE)
+        self.move(x, y)
+
+    def vline(self, n: int) -> None:
+        x, y = self.cx, self.cy
+        for i in range(n):
+            self.move(x, y + i)
+            self.cell(ACS["x"], DEFAULT_STYLE)
+        self.move(x, y)
+
+    def box(self, nx: int, ny: int) -> None:
+        """screen_write_box with the default (single) lines."""
+        x, y = self.cx, self.cy
+        st = DEFAULT_STYLE
+        self.cell(ACS["l"], st)
+        for _ in range(1, nx - 1):
+            self.cell(ACS["q"], st)
+        self.cell(ACS["k"], st)
+        self.move(x, y + ny - 1)
+        self.cell(ACS["m"], st)
+        for _ in range(1, nx - 1):
+            self.cell(ACS["q"], st)
+        self.cell(ACS["j"], st)
+        for i in range(1, ny - 1):
+            self.move(x, y + i)
+            self.cell(ACS["x"], st)
+            self.move(x + nx - 1, y + i)
+            self.cell(ACS["x"], st)
+        self.move(x, y)
+
+    def format_draw(self, text: str, base: Style, available: int) -> None:
+        """format_draw: styled, aligned text in ``available`` cells from the cursor; only the
+        cells text goes to are written."""
+        if available <= 0:
+            return
+        from .. import status
+        from ..options import Style as OptStyle
+
+        drawn = [False] * available
+        cells = status.draw(text, available, OptStyle(fg=base[1], bg=base[2], attr=base[0]),
+                            drawn=drawn)
+        y = self.cy
+        if not 0 <= y < self.sy:
+            return
+        row = self.rows[y]
+        for i, (ch, st) in enumerate(cells):
+            x = self.cx + i
+            if drawn[i] and 0 <= x < self.sx:
+                row[x] = (ch, st)
+
+    def copy_cells(self, cells: list[Cell], nx: int) -> None:
+        """One source row's first ``nx`` cells at the cursor (screen_write_fast_copy)."""
+        y = self.cy
+        if not 0 <= y < self.sy:
+            return
+        row = self.rows[y]
+        for i, cell in enumerate(cells[:nx]):
+            x = self.cx + i
+            if 0 <= x < self.sx:
+                row[x] = cell
+
+    def preview(self, src: Any, nx: int, ny: int) -> None:
+        """screen_write_preview: part of a pane's screen, around its cursor when it shows."""
+        cx, cy = self.cx, self.cy
+        ssx, ssy = src.cols, src.rows
+        cursor = bool(getattr(src, "cursor_visible", True))
+        px = py = 0
+        if cursor:
+            px = src.cursor_x
+            px = 0 if px < nx // 3 else px - nx // 3
+            if px + nx > ssx:
+                px = 0 if nx > ssx else ssx - nx
+            py = src.cursor_y
+            py = 0 if py < ny // 3 else py - ny // 3
+            if py + ny > ssy:
+                py = 0 if ny > ssy else ssy - ny
+        rows: dict[int, list[Cell]] = {}
+        for yy in range(py, min(py + ny, ssy)):
+            cells = _row_cells(src, yy, ssx)
+            rows[yy] = cells
+            self.move(cx, cy + yy - py)
+            part = cells[px:px + nx]
+            if part and part[-1][0] != "" and px + len(part) < len(cells) \
+                    and cells[px + len(part)][0] == "":
+                part = part[:-1]  # a wide character that does not fit is left out
+            self.copy_cells(part, nx)
+        if cursor:
+            sx_, sy_ = src.cursor_x, src.cursor_y
+            cells = rows.get(sy_) or _row_cells(src, sy_, ssx) if 0 <= sy_ < ssy else []
+            ch, st = cells[sx_] if 0 <= sx_ < len(cells) else (" ", DEFAULT_STYLE)
+            self.move(cx + sx_ - px, cy + sy_ - py)
+            self.cell(ch or " ", (st[0] | ATTR_REVERSE, st[1], st[2], st[3]))
+        self.move(cx, cy)
+
+    def runs(self, y: int) -> list[tuple[str, Style]]:
+        out: list[tuple[str, Style]] = []
+        text: list[str] = []
+        cur: Style | None = None
+        for ch, st in self.rows[y]:
+            if st != cur:
+                if text:
+                    out.append(("".join(text), cur))  # type: ignore[arg-type]
+                text = []
+                cur = st
+            text.append(ch)
+        if text:
+            out.append(("".join(text), cur))  # type: ignore[arg-type]
+        return out
+
+
+def _row_cells(src: Any, y: int, width: int) -> list[Cell]:
+    """A screen row as cells (a wide character then its padding cell ``""``)."""
+    out: list[Cell] = []
+    for text, st in src.row_runs(y):
+        for ch in text:
+            w = char_width(ch) if not ch.isascii() else 1
+            if w == 0 and out:
+                out[-1] = (out[-1][0] + ch, out[-1][1])
+                continue
+            if w < 0:
+                continue
+            out.append((ch, st))
+            if w == 2:
+                out.append(("", st))
+    if len(out) < width:
+        out.extend([(" ", DEFAULT_STYLE)] * (width - len(out)))
+    return out
+
+
+def _mode_style(wp: Any) -> Style:
+    sy = wp.window.options.get_style("mode-style")
+    if sy is None:
+        return DEFAULT_STYLE
+    return (sy.attr, sy.fg, sy.bg, 0)
+
+
+# -- the generic tree ------------------------------------------------------------------------------
+
+class Item:
+    """mode_tree_item: one entry; ``tag`` identifies it across rebuilds."""
+
+    __slots__ = ("parent", "data", "line", "key", "keystr", "tag", "name", "text", "expanded",
+                 "tagged", "draw_as_parent", "no_tag", "children")
+
+    def __init__(self, parent: Item | None, data: Any, tag: Any, name: str,
+                 text: str | None) -> None:
+        self.parent = parent
+        self.data = data
+        self.line = 0
+        self.key = K.KEYC_NONE
+        self.keystr = ""
+        self.tag = tag
+        self.name = name
+        self.text = text
+        self.expanded = False
+        self.tagged = False
+        self.draw_as_parent = False
+        self.no_tag = False
+        self.children: list[Item] = []
+
+
+class Line:
+    __slots__ = ("item", "depth", "last", "flat")
+
+    def __init__(self, item: Item, depth: int, last: bool) -> None:
+        self.item = item
+        self.depth = depth
+        self.last = last
+        self.flat = True
+
+
+def _find(items: list[Item], tag: Any) -> Item | None:
+    for it in items:
+        if it.tag == tag:
+            return it
+        found = _find(it.children, tag)
+        if found is not None:
+            return found
+    return None
+
+
+def _clear_tagged(items: list[Item]) -> None:
+    for it in items:
+        it.tagged = False
+        _clear_tagged(it.children)
+
+
+_NO_TAG = object()  # UINT64_MAX: no current item yet
+
+
+class TreeMode(Mode):
+    """mode_tree_data plus the window_mode callbacks every tree mode shares."""
+
+    sort_list: tuple[str, ...] = ()
+    default_format = ""
+    default_command = ""
+
+    def __init__(self, server: Any, wp: Any, target: Any = None, args: Any = None) -> None:
+        super().__init__(server, wp)
+        from .. import target as T
+
+        self.fs = target.copy() if target is not None else T.State()
+        self.args = args
+        has = args.has if args is not None else (lambda f: False)
+        get = args.get if args is not None else (lambda f: None)
+        self.format = get("F") if has("F") else self.default_format
+        self.key_format = get("K") if has("K") else DEFAULT_KEY_FORMAT
+        cmd = args.string(0) if args is not None and args.nargs else None
+        self.template = cmd if cmd is not None else self.default_command
+        self.preview = not has("N")
+        self.sort_field = 0
+        sort = get("O")
+        if sort is not None:
+            for i, name in enumerate(self.sort_list):
+                if sort.lower() == name:
+                    self.sort_field = i
+        self.reversed = has("r")
+        self.filter: str | None = get("f") if has("f") else None
+        self.search: str | None = None
+        self.no_matches = False
+        self.children: list[Item] = []
+        self.saved: list[Item] = []
+        self.lines: list[Line] = []
+        self.depth = 0
+        self.offset = 0
+        self.current = 0
+        self.sx, self.sy = wp.sx, wp.sy
+        self.width, self.height = self.sx, self.sy
+        self.canvas = Canvas(self.sx, self.sy)
+        self.zoomed = -1
+        self.dead = False
+        self.started = False
+
+    # -- window_mode ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """After the mode is on the pane (a zoom resizes it): zoom, build and draw."""
+        self.started = True
+        if self.args is not None and self.args.has("Z"):
+            w = self.wp.window
+            self.zoomed = int(w.zoomed)
+            if not self.zoomed and w.layout is not None and w.layout.zoom(self.wp):
+                from ..model import apply_layout
+
+                w.set_active(self.wp)
+                apply_layout(w)
+        self.sx, self.sy = self.wp.sx, self.wp.sy
+        self.canvas = Canvas(self.sx, self.sy)
+        self.build()
+        self.draw()
+        self.started_done()
+
+    def started_done(self) -> None:
+        """What a mode does once its first build is over (window-tree forgets its type)."""
+
+    def free(self) -> None:
+        self.dead = True
+        if self.zoomed == 0:
+            w = self.wp.window
+            if w.layout is not None and w.layout.unzoom():
+                from ..model import apply_layout
+
+                apply_layout(w)
+
+    def resize(self, sx: int, sy: int) -> None:
+        self.sx, self.sy = sx, sy
+        self.canvas = Canvas(sx, sy)
+        if self.started:
+            self.build()
+            self.draw()
+
+    def update(self) -> None:
+        """window_*_update: the things listed may have changed (on a status redraw)."""
+        if self.dead or not self.started:
+            return
+        self.build()
+        self.draw()
+
+    def row_runs(self, y: int) -> list[tuple[str, Style]]:
+        if y >= len(self.canvas.rows):
+            return [(" " * self.sx, DEFAULT_STYLE)]
+        return self.canvas.runs(y)
+
+    def cursor(self) -> tuple[int, int] | None:
+        return None
+
+    # -- callbacks for the modes ---------------------------------------------------------------
+
+    def build_items(self, tag: list[Any], flt: str | None) -> None:
+        raise NotImplementedError
+
+    def draw_preview(self, item: Item, c: Canvas, sx: int, sy: int) -> None:
+        raise NotImplementedError
+
+    def item_search(self, item: Item, text: str) -> bool:
+        return text in item.name
+
+    def item_context(self, item: Item) -> Any:
+        """The format context an item's key format expands in."""
+        return None
+
+    def mode_key(self, client: Any, key: int, item: Item | None, finished: bool) -> bool:
+        """The mode's own keys after mode_tree_key; returns whether the mode ends."""
+        return finished
+
+    # -- mode_tree -----------------------------------------------------------------------------
+
+    def add(self, parent: Item | None, data: Any, tag: Any, name: str, text: str | None,
+            expanded: int) -> Item:
+        """mode_tree_add: a saved item of the same tag keeps its tagged and expanded state."""
+        it = Item(parent, data, tag, name, text)
+        saved = _find(self.saved, tag)
+        if saved is not None:
+            if parent is None or parent.expanded:
+                it.tagged = saved.tagged
+            it.expanded = saved.expanded
+        else:
+            it.expanded = True if expanded == -1 else bool(expanded)
+        (parent.children if parent is not None else self.children).append(it)
+        return it
+
+    def remove(self, it: Item) -> None:
+        (it.parent.children if it.parent is not None else self.children).remove(it)
+
+    def _item_key(self, it: Item) -> int:
+        line = it.line
+        if self.key_format == DEFAULT_KEY_FORMAT:
+            if line < 10:
+                return ord("0") + line
+            if line < 36:
+                return K.KEYC_META | (ord("a") + line - 10)
+            return K.KEYC_NONE
+        from .. import format as F
+
+        ctx = self.item_context(it)
+        if ctx is None:
+            return K.KEYC_NONE
+        ctx.extra["line"] = str(line)
+        ctx._cache.pop("line", None)
+        key = K.string_to_key(F.expand(self.key_format, ctx))
+        return K.KEYC_NONE if key == K.KEYC_UNKNOWN else key
+
+    def _build_lines(self, items: list[Item], depth: int) -> None:
+        self.depth = depth
+        flat = True
+        first = len(self.lines)
+        for it in items:
+            line = Line(it, depth, it is items[-1])
+            self.lines.append(line)
+            it.line = len(self.lines) - 1
+            if it.children:
+                flat = False
+            if it.expanded:
+                self._build_lines(it.children, depth + 1)
+            it.key = self._item_key(it)
+            it.keystr = K.key_to_string(it.key) if it.key != K.KEYC_NONE else ""
+        mine = {id(it) for it in items}
+        for line in self.lines[first:]:
+            if id(line.item) in mine:
+                line.flat = flat
+
+    def build(self) -> None:
+        """mode_tree_build: the items again, the current one found again by its tag."""
+        tag: list[Any] = [self.lines[self.current].item.tag if self.lines else _NO_TAG]
+        self.saved = self.children
+        self.children = []
+        self.build_items(tag, self.filter)
+        self.no_matches = not self.children
+        if self.no_matches:
+            self.build_items(tag, None)
+        self.saved = []
+        self.lines = []
+        self._build_lines(self.children, 0)
+        if tag[0] is _NO_TAG and self.lines:
+            tag[0] = self.lines[min(self.current, len(self.lines) - 1)].item.tag
+        self.set_current(tag[0])
+        self.width = self.sx
+        if self.preview:
+            self._set_height()
+        else:
+            self.height = self.sy
+        self._check_selected()
+
+    def _set_height(self) -> None:
+        sy = self.sy
+        self.height = (sy // 3) * 2
+        if self.height > len(self.lines):
+            self.height = sy // 2
+        if self.height < 10:
+            self.height = sy
+        if sy - self.height < 2:
+            self.height = sy
+
+    def _check_selected(self) -> None:
+        if self.current > self.height - 1:
+            self.offset = self.current - self.height + 1
+
+    def set_current(self, tag: Any) -> bool:
+        for i, line in enumerate(self.lines):
+            if line.item.tag == tag:
+                self.current = i
+                self.offset = i - self.height + 1 if i > self.height - 1 else 0
+                return True
+        self.current = self.offset = 0
+        return False
+
+    def expand(self, tag: Any) -> None:
+        for line in self.lines:
+            if line.item.tag == tag:
+                if not line.item.expanded:
+                    line.item.expanded = True
+                    self.build()
+                return
+
+    def up(self, wrap: bool) -> None:
+        if self.current == 0:
+            if wrap:
+                self.current = len(self.lines) - 1
+                if len(self.lines) >= self.height:
+                    self.offset = len(self.lines) - self.height
+        else:
+            self.current -= 1
+            if self.current < self.offset:
+                self.offset -= 1
+
+    def down(self, wrap: bool) -> None:
+        if self.current == len(self.lines) - 1:
+            if wrap:
+                self.current = self.offset = 0
+        else:
+            self.current += 1
+            if self.current > self.offset + self.height - 1:
+                self.offset += 1
+
+    def current_item(self) -> Item | None:
+        return self.lines[self.current].item if self.lines else None
+
+    def count_tagged(self) -> int:
+        return sum(1 for line in self.lines if line.item.tagged)
+
+    def each_tagged(self, fn: Any, client: Any, key: int, current: bool) -> None:
+        fired = False
+        for line in list(self.lines):
+            if line.item.tagged:
+                fired = True
+                fn(line.item, client, key)
+        if not fired and current and self.lines:
+            fn(self.lines[self.current].item, client, key)
+
+    def draw(self) -> None:
+        """mode_tree_draw."""
+        if not self.lines:
+            return
+        c = self.canvas
+        c.clear()
+        gc = _mode_style(self.wp)
+        gc0 = DEFAULT_STYLE
+        w, h = self.width, self.height
+        keylen = 0
+        for line in self.lines:
+            it = line.item
+            if it.key != K.KEYC_NONE and len(it.keystr) + 3 > keylen:
+                keylen = len(it.keystr) + 3
+        for i in range(self.offset, min(len(self.lines), self.offset + h)):
+            line = self.lines[i]
+            it = line.item
+            c.move(0, i - self.offset)
+            if it.key != K.KEYC_NONE:
+                key = f"({it.keystr})" + " " * max(keylen - 2 - len(it.keystr), 0)
+            else:
+                key = ""
+            if line.flat:
+                symbol = ""
+            elif not it.children:
+                symbol = "  "
+            elif it.expanded:
+                symbol = "- "
+            else:
+                symbol = "+ "
+            if line.depth == 0:
+                start = symbol
+            else:
+                parts = []
+                for _ in range(1, line.depth):
+                    if it.parent is not None and self.lines[it.parent.line].last:
+                        parts.append("    ")
+                    else:
+                        parts.append("\x01x\x01   ")
+                parts.append("\x01mq\x01> " if line.last else "\x01tq\x01> ")
+                parts.append(symbol)
+                start = "".join(parts)
+            text = (key.ljust(keylen) + start + it.name + ("*" if it.tagged else "")
+                    + (": " if it.text is not None else ""))
+            width = min(_cstrwidth(text), w)
+            g, g0 = gc, gc0
+            if it.tagged:
+                g = (g[0] ^ ATTR_BRIGHT, g[1], g[2], g[3])
+                g0 = (g0[0] ^ ATTR_BRIGHT, g0[1], g0[2], g0[3])
+            if i != self.current:
+                c.clear_eol(8)
+                c.puts(text, g0, w)
+                if it.text is not None:
+                    c.format_draw(it.text, g0, w - width)
+            else:
+                c.clear_eol(g[2])
+                c.puts(text, g, w)
+                if it.text is not None:
+                    c.format_draw(it.text, g, w - width)
+        sy = self.sy
+        if not self.preview or sy <= 4 or h <= 4 or sy - h <= 4 or w <= 4:
+            return
+        it = self.lines[self.current].item
+        if it.draw_as_parent and it.parent is not None:
+            it = it.parent
+        c.move(0, h)
+        c.box(w, sy - h)
+        if self.sort_list:
+            text = (f" {it.name} (sort: {self.sort_list[self.sort_field]}"
+                    f"{', reversed' if self.reversed else ''})")
+        else:
+            text = f" {it.name}"
+        if w - 2 >= len(text.encode("utf-8", "surrogateescape")):
+            c.move(1, h)
+            c.puts(text, gc0)
+            n = len("no matches") if self.no_matches else len("active")
+            if self.filter is not None and w - 2 >= len(text.encode()) + 10 + n + 2:
+                c.puts(" (filter: ", gc0)
+                if self.no_matches:
+                    c.puts("no matches", gc)
+                else:
+                    c.puts("active", gc0)
+                c.puts(") ", gc0)
+            else:
+                c.puts(" ", gc0)
+        box_x, box_y = w - 4, sy - h - 2
+        if box_x > 0 and box_y > 0:
+            c.move(2, h + 1)
+            self.draw_preview(it, c, box_x, box_y)
+
+    def _search_for(self) -> Item | None:
+        if self.search is None or not self.lines:
+            return None
+        it: Item | None = self.lines[self.current].item
+        last = it
+        while True:
+            assert it is not None
+            if it.children:
+                it = it.children[0]
+            else:
+                nxt = _next_sibling(self, it)
+                if nxt is not None:
+                    it = nxt
+                else:
+                    while True:
+                        it = it.parent
+                        if it is None:
+                            break
+                        nxt = _next_sibling(self, it)
+                        if nxt is not None:
+                            it = nxt
+                            break
+            if it is None:
+                it = self.children[0] if self.children else None
+                if it is None:
+                    return None
+            if it is last:
+                return None
+            if self.item_search(it, self.search):
+                return it
+
+    def _search_set(self) -> None:
+        it = self._search_for()
+        if it is None:
+            return
+        tag = it.tag
+        loop = it.parent
+        while loop is not None:
+            loop.expanded = True
+            loop = loop.parent
+        self.build()
+        self.set_current(tag)
+        self.draw()
+        redraw(self)
+
+    def _prompt(self, client: Any, message: str, text: str | None, callback: Any,
+                flags: int, ptype: int) -> None:
+        from .. import prompt as PR
+
+        if client is None:
+            return
+        PR.set_prompt(self.server, client, None, message, text, callback, None,
+                      flags | PR.NOFORMAT, ptype)
+
+    def tree_key(self, client: Any, key: int) -> tuple[bool, int]:
+        """mode_tree_key: (whether the mode ends, the key left for the mode)."""
+        from .. import prompt as PR
+
+        if K.is_mouse_key(key):
+            return False, K.KEYC_NONE
+        if not self.lines:
+            return key in (ord("q"), 0x1B, 0x07), key
+        line = self.lines[self.current]
+        current: Item | None = line.item
+        for i, ln in enumerate(self.lines):
+            if key == ln.item.key:
+                self.current = i
+                return False, ord("\r")
+        if key in (ord("q"), 0x1B, 0x07):
+            return True, key
+        if key in (K.KEYC_UP, ord("k"), 0x10):
+            self.up(True)
+        elif key in (K.KEYC_DOWN, ord("j"), 0x0E):
+            self.down(True)
+        elif key in (K.KEYC_PPAGE, 0x02):
+            for _ in range(self.height):
+                if self.current == 0:
+                    break
+                self.up(True)
+        elif key in (K.KEYC_NPAGE, 0x06):
+            for _ in range(self.height):
+                if self.current == len(self.lines) - 1:
+                    break
+                self.down(True)
+        elif key in (ord("g"), K.KEYC_HOME):
+            self.current = self.offset = 0
+        elif key in (ord("G"), K.KEYC_END):
+            self.current = len(self.lines) - 1
+            self.offset = self.current - self.height + 1 if self.current > self.height - 1 else 0
+        elif key == ord("t"):
+            assert current is not None
+            if not current.no_tag:
+                if not current.tagged:
+                    parent = current.parent
+                    while parent is not None:
+                        parent.tagged = False
+                        parent = parent.parent
+                    _clear_tagged(current.children)
+                    current.tagged = True
+                else:
+                    current.tagged = False
+        elif key == ord("T"):
+            for ln in self.lines:
+                ln.item.tagged = False
+        elif key == 0x14:  # C-t
+            for ln in self.lines:
+                it = ln.item
+                it.tagged = ((it.parent is None and not it.no_tag)
+                             or (it.parent is not None and it.parent.no_tag))
+        elif key == ord("O"):
+            self.sort_field += 1
+            if self.sort_field >= len(self.sort_list):
+                self.sort_field = 0
+            self.build()
+        elif key == ord("r"):
+            self.reversed = not self.reversed
+            self.build()
+        elif key in (K.KEYC_LEFT, ord("h"), ord("-")):
+            assert current is not None
+            if line.flat or not current.expanded:
+                current = current.parent
+            if current is None:
+                self.up(False)
+            else:
+                current.expanded = False
+                self.current = current.line
+                self.build()
+        elif key in (K.KEYC_RIGHT, ord("l"), ord("+")):
+            assert current is not None
+            if line.flat or current.expanded:
+                self.down(False)
+            else:
+                current.expanded = True
+                self.build()
+        elif key == ord("-") | K.KEYC_META:
+            for it in self.children:
+                it.expanded = False
+            self.build()
+        elif key == ord("+") | K.KEYC_META:
+            for it in self.children:
+                it.expanded = True
+            self.build()
+        elif key in (ord("?"), ord("/"), 0x13):
+            self._prompt(client, "(search) ", "", self._search_callback, 0, PR.SEARCH)
+        elif key == ord("n"):
+            self._search_set()
+        elif key == ord("f"):
+            self._prompt(client, "(filter) ", self.filter, self._filter_callback, 0, PR.SEARCH)
+        elif key == ord("v"):
+            self.preview = not self.preview
+            self.build()
+            if self.preview:
+                self._check_selected()
+        return False, key
+
+    def _search_callback(self, c: Any, s: str | None, done: bool) -> int:
+        if self.dead:
+            return 0
+        if not s:
+            self.search = None
+            return 0
+        self.search = s
+        self._search_set()
+        return 0
+
+    def _filter_callback(self, c: Any, s: str | None, done: bool) -> int:
+        if self.dead:
+            return 0
+        self.filter = s if s else None
+        self.build()
+        self.draw()
+        redraw(self)
+        return 0
+
+    def run_command(self, client: Any, fs: Any, template: str, name: str) -> None:
+        """mode_tree_run_command: the template with %% as ``name``, queued on the client."""
+        from ..commands.cmdparse import CmdParseError
+        from ..commands.grammar import CommandError, template_replace
+        from ..commands.prompt_cmds import queue_commands
+        from ..commands.queue import QueueState, parse_text
+
+        command = template_replace(template, name, 1)
+        if not command:
+            return
+        try:
+            cmdlist = parse_text(self.server, command)
+        except (CmdParseError, CommandError) as e:
+            if client is not None and client.session is not None:
+                text = str(e)
+                self.server.status_message(client, text[:1].upper() + text[1:])
+            return
+        queue_commands(self.server, client, cmdlist, QueueState(current=fs))
+
+    def key(self, client: Any, key: int) -> None:
+        key &= ~K.KEYC_MASK_FLAGS
+        before = self.current_item()
+        finished, key = self.tree_key(client, key)
+        item = self.current_item()
+        finished = self.mode_key(client, key, item if item is not None else before, finished)
+        if self.dead:
+            return
+        if finished:
+            if self.wp.modes and self.wp.modes[0] is self:
+                reset_mode(self.server, self.wp)
+        else:
+            self.draw()
+            redraw(self)
+
+
+def _next_sibling(mode: TreeMode, it: Item) -> Item | None:
+    siblings = it.parent.children if it.parent is not None else mode.children
+    try:
+        i = next(n for n, x in enumerate(siblings) if x is it)
+    except StopIteration:
+        return None
+    return siblings[i + 1] if i + 1 < len(siblings) else None
+
+
+def _cstrwidth(text: str) -> int:
+    n = 0
+    for ch in text:
+        if ord(ch) < 0x80:
+            if 0x1F < ord(ch) < 0x7F:
+                n += 1
+        else:
+            n += max(char_width(ch), 0)
+    return n
+
+
+def _cmp(a: Any, b: Any) -> int:
+    return (a > b) - (a < b)
+
+
+def _sorted(items: list[Any], cmp: Any, reverse: bool) -> list[Any]:
+    from functools import cmp_to_key
+
+    if reverse:
+        return sorted(items, key=cmp_to_key(lambda x, y: -cmp(x, y)))
+    return sorted(items, key=cmp_to_key(cmp))
+
+
+# -- choose-tree ----------------------------------------------------------------------------------
+
+NONE, SESSION, WINDOW, PANE = 0, 1, 2, 3
+
+
+class TreeData:
+    """window_tree_itemdata: what an item is, found again by ids each time it is used."""
+
+    __slots__ = ("type", "session", "winlink", "pane")
+
+    def __init__(self, type_: int, session: int, winlink: int, pane: int) -> None:
+        self.type = type_
+        self.session = session
+        self.winlink = winlink
+        self.pane = pane
+
+
+class WindowTreeMode(TreeMode):
+    name = "tree-mode"
+    sort_list = ("index", "name", "time")
+    default_format = WINDOW_TREE_DEFAULT_FORMAT
+    default_command = WINDOW_TREE_DEFAULT_COMMAND
+
+    def __init__(self, server: Any, wp: Any, target: Any = None, args: Any = None) -> None:
+        super().__init__(server, wp, target, args)
+        if args is not None and args.has("s"):
+            self.type = SESSION
+        elif args is not None and args.has("w"):
+            self.type = WINDOW
+        else:
+            self.type = PANE
+        self.squash_groups = not (args is not None and args.has("G"))
+        self.hoffset = 0  # data->offset: the preview scrolled sideways with < and >
+        self.left = self.right = -1
+        self.entered: str | None = None
+
+    def started_done(self) -> None:
+        self.type = NONE
+
+    def pull(self, d: TreeData) -> tuple[Any, Any, Any]:
+        """window_tree_pull_item: (session, winlink, pane), None for what has gone."""
+        s = self.server.model.session_ids.get(d.session)
+        if s is None or not s.alive:
+            return None, None, None
+        if d.type == SESSION:
+            wl = s.curw
+            return s, wl, wl.window.active if wl is not None else None
+        wl = s.windows.get(d.winlink)
+        if wl is None:
+            return None, None, None
+        if d.type == WINDOW:
+            return s, wl, wl.window.active
+        wp = self.server.model.panes.get(d.pane)
+        if wp is None or wp not in wl.window.panes:
+            return None, None, None
+        return s, wl, wp
+
+    def _expand(self, fmt: str, s: Any, wl: Any, wp: Any) -> str:
+        from .. import format as F
+        from ..formats_vars import ModelContext
+
+        return F.expand(fmt, ModelContext(self.server, None, s, wl, wp))
+
+    def item_context(self, item: Item) -> Any:
+        from ..formats_vars import ModelContext
+
+        s, wl, wp = self.pull(item.data)
+        d = item.data
+        if d.type == SESSION:
+            return ModelContext(self.server, None, s, None, None)
+        if d.type == WINDOW:
+            return ModelContext(self.server, None, s, wl, None)
+        return ModelContext(self.server, None, s, wl, wp)
+
+    def _filter_pane(self, s: Any, wl: Any, wp: Any, flt: str | None) -> bool:
+        from ..format import format_true
+
+        if flt is None:
+            return True
+        return format_true(self._expand(flt, s, wl, wp))
+
+    def _cmp_session(self, a: Any, b: Any) -> int:
+        f = self.sort_field
+        if f == 0:
+            r = _cmp(a.id, b.id)
+        else:
+            r = 0
+            if f == 2:
+                r = -_cmp(a.activity_time, b.activity_time)
+            if r == 0:
+                r = _cmp(a.name.encode(), b.name.encode())
+        return r
+
+    def _cmp_window(self, a: Any, b: Any) -> int:
+        f = self.sort_field
+        if f == 0:
+            return _cmp(a.idx, b.idx)
+        r = 0
+        if f == 2:
+            r = -_cmp(a.window.activity_time, b.window.activity_time)
+        if r == 0:
+            r = _cmp(a.window.name.encode(), b.window.name.encode())
+        return r
+
+    def _cmp_pane(self, a: Any, b: Any) -> int:
+        if self.sort_field == 2:
+            return _cmp(getattr(a, "active_point", 0), getattr(b, "active_point", 0))
+        return _cmp(a.id, b.id)
+
+    def _build_window(self, s: Any, wl: Any, parent: Item, flt: str | None) -> bool:
+        d = TreeData(WINDOW, s.id, wl.idx, -1)
+        text = self._expand(self.format, s, wl, None)
+        expanded = 0 if self.type in (SESSION, WINDOW) else 1
+        it = self.add(parent, d, ("wl", id(wl)), str(wl.idx), text, expanded)
+        panes = list(wl.window.panes)
+        if not panes:
+            self.remove(it)
+            return False
+        if len(panes) == 1:
+            if not self._filter_pane(s, wl, panes[0], flt):
+                self.remove(it)
+                return False
+            return True
+        keep = [p for p in panes if self._filter_pane(s, wl, p, flt)]
+        if not keep:
+            self.remove(it)
+            return False
+        for p in _sorted(keep, self._cmp_pane, self.reversed):
+            self.add(it, TreeData(PANE, s.id, wl.idx, p.id), ("p", p.id),
+                     str(wl.window.pane_index(p)), self._expand(self.format, s, wl, p), -1)
+        return True
+
+    def _build_session(self, s: Any, flt: str | None) -> None:
+        d = TreeData(SESSION, s.id, -1, -1)
+        text = self._expand(self.format, s, None, None)
+        it = self.add(None, d, ("s", s.id), s.name, text, 0 if self.type == SESSION else 1)
+        wls = _sorted(list(s.windows.values()), self._cmp_window, self.reversed)
+        empty = 0
+        for wl in wls:
+            if not self._build_window(s, wl, it, flt):
+                empty += 1
+        if empty == len(wls):
+            self.remove(it)
+
+    def build_items(self, tag: list[Any], flt: str | None) -> None:
+        model = self.server.model
+        current = self.fs.s.group if self.fs.s is not None else None
+        sessions = []
+        for s in model.sorted_sessions():
+            sg = s.group
+            if self.squash_groups and sg is not None:
+                if (sg is current and s is not self.fs.s) or \
+                        (sg is not current and sg.sessions and s is not sg.sessions[0]):
+                    continue
+            sessions.append(s)
+        for s in _sorted(sessions, self._cmp_session, self.reversed):
+            self._build_session(s, flt)
+        fs = self.fs
+        if self.type == SESSION and fs.s is not None:
+            tag[0] = ("s", fs.s.id)
+        elif self.type == WINDOW and fs.wl is not None:
+            tag[0] = ("wl", id(fs.wl))
+        elif self.type == PANE and fs.wl is not None:
+            if len(fs.wl.window.panes) == 1 or fs.wp is None:
+                tag[0] = ("wl", id(fs.wl))
+            else:
+                tag[0] = ("p", fs.wp.id)
+
+    # -- preview --------------------------------------------------------------------------------
+
+    def _draw_label(self, c: Canvas, px: int, py: int, sx: int, sy: int, gc: Style,
+                    label: str) -> None:
+        n = len(label)
+        if sx == 0 or sy == 1 or n > sx:
+            return
+        ox = (sx - n + 1) // 2
+        oy = (sy + 1) // 2
+        if ox > 1 and ox + n < sx - 1 and sy >= 3:
+            c.move(px + ox - 1, py + oy - 1)
+            c.box(n + 2, 3)
+        c.move(px + ox, py + oy)
+        c.puts(label, gc)
+
+    def _draw_strip(self, c: Canvas, s: Any, things: list[Any], current_index: int,
+                    sx: int, sy: int, draw_one: Any) -> None:
+        """window_tree_draw_session and _draw_window: the windows (panes) side by side."""
+        cx, cy = c.cx, c.cy
+        total = len(things)
+        if total == 0:
+            return
+        if sx // total < 24:
+            visible = max(sx // 24, 1)
+        else:
+            visible = total
+        current = current_index
+        if current < visible:
+            start, end = 0, visible
+        elif current >= total - visible:
+            start, end = total - visible, total
+        else:
+            start = current - visible // 2
+            end = start + visible
+        if self.hoffset < -start:
+            self.hoffset = -start
+        if self.hoffset > total - end:
+            self.hoffset = total - end
+        start += self.hoffset
+        end += self.hoffset
+        left, right = start != 0, end != total
+        if (left and right and sx <= 6) or ((left or right) and sx <= 3):
+            left = right = False
+        if left and right:
+            each = (sx - 6) // visible
+            remaining = (sx - 6) - visible * each
+        elif left or right:
+            each = (sx - 3) // visible
+            remaining = (sx - 3) - visible * each
+        else:
+            each = sx // visible
+            remaining = sx - visible * each
+        if each == 0:
+            return
+        if left:
+            self.left = cx + 2
+            c.move(cx + 2, cy)
+            c.vline(sy)
+            c.move(cx, cy + sy // 2)
+            c.puts("<", DEFAULT_STYLE)
+        else:
+            self.left = -1
+        if right:
+            self.right = cx + sx - 3
+            c.move(cx + sx - 3, cy)
+            c.vline(sy)
+            c.move(cx + sx - 1, cy + sy // 2)
+            c.puts(">", DEFAULT_STYLE)
+        else:
+            self.right = -1
+        opts = s.options
+        colour = int(opts.get("display-panes-colour"))
+        active_colour = int(opts.get("display-panes-active-colour"))
+        i = 0
+        for loop in range(start, end):
+            thing = things[loop]
+            fg = active_colour if loop == current_index else colour
+            gc = (0, fg, 8, 0)
+            offset = 3 + i * each if left else i * each
+            width = each + remaining if loop == end - 1 else each - 1
+            c.move(cx + offset, cy)
+            draw_one(c, thing, loop, width, sy, gc, cx + offset, cy, each)
+            if loop != end - 1:
+                c.move(cx + offset + width, cy)
+                c.vline(sy)
+            i += 1
+
+    def draw_preview(self, item: Item, c: Canvas, sx: int, sy: int) -> None:
+        s, wl, wp = self.pull(item.data)
+        if wp is None:
+            return
+        t = item.data.type
+        if t == SESSION:
+            wls = s.sorted_winlinks()
+            cur = next((i for i, x in enumerate(wls) if x is s.curw), len(wls))
+
+            def one_window(c: Canvas, x: Any, loop: int, width: int, sy: int, gc: Style,
+                           px: int, py: int, each: int) -> None:
+                w = x.window
+                if w.active is not None:
+                    c.preview(w.active.screen, width, sy)
+                label = f" {x.idx}:{w.name} "
+                if len(label) > width:
+                    label = f" {x.idx} "
+                self._draw_label(c, px, py, width, sy, gc, label)
+
+            self._draw_strip(c, s, wls, cur, sx, sy, one_window)
+        elif t == WINDOW:
+            w = wl.window
+            panes = list(w.panes)
+            cur = next((i for i, p in enumerate(panes) if p is w.active), len(panes))
+
+            def one_pane(c: Canvas, p: Any, loop: int, width: int, sy: int, gc: Style,
+                         px: int, py: int, each: int) -> None:
+                c.preview(p.screen, width, sy)
+                self._draw_label(c, px, py, each, sy, gc, f" {w.pane_index(p)} ")
+
+            self._draw_strip(c, s, panes, cur, sx, sy, one_pane)
+        elif t == PANE:
+            c.preview(wp.screen, sx, sy)
+
+    def item_search(self, item: Item, text: str) -> bool:
+        s, wl, wp = self.pull(item.data)
+        t = item.data.type
+        if t == SESSION:
+            return s is not None and text in s.name
+        if t == WINDOW:
+            return s is not None and wl is not None and text in wl.window.name
+        if t == PANE and wp is not None:
+            cmd = wp.current_command() or ""
+            return bool(cmd) and text in cmd
+        return False
+
+    # -- keys -----------------------------------------------------------------------------------
+
+    def get_target(self, d: TreeData) -> tuple[str | None, Any]:
+        """window_tree_get_target: the target string and state of an item."""
+        from .. import target as T
+
+        s, wl, wp = self.pull(d)
+        name = None
+        if d.type == SESSION and s is not None:
+            name = f"={s.name}:"
+        elif d.type == WINDOW and s is not None and wl is not None:
+            name = f"={s.name}:{wl.idx}."
+        elif d.type == PANE and wp is not None:
+            name = f"={s.name}:{wl.idx}.%{wp.id}"
+        if name is None:
+            return None, T.State()
+        return name, T.State(s, wl, wl.window, wp if wp is not None else wl.window.active)
+
+    def _kill_each(self, item: Item, client: Any, key: int) -> None:
+        s, wl, wp = self.pull(item.data)
+        t = item.data.type
+        if t == SESSION and s is not None:
+            self.server.destroy_session(s)
+        elif t == WINDOW and wl is not None:
+            self.server.kill_window(wl.window, renumber=False)
+        elif t == PANE and wp is not None:
+            self.server.kill_pane(wp)
+
+    def _done(self, client: Any) -> None:
+        """window_tree_command_done: the tree again once the answer's commands ran (those
+        queued on the client are seen by the update at the redraw after them)."""
+        if not self.dead:
+            self.build()
+            self.draw()
+            redraw(self)
+
+    def _kill_current_callback(self, c: Any, s: str | None, done: bool) -> int:
+        if not s or self.dead or s[0].lower() != "y" or len(s) != 1:
+            return 0
+        item = self.current_item()
+        if item is not None:
+            self._kill_each(item, c, K.KEYC_NONE)
+        self.server.renumber_all()
+        self._done(c)
+        return 0
+
+    def _kill_tagged_callback(self, c: Any, s: str | None, done: bool) -> int:
+        if not s or self.dead or s[0].lower() != "y" or len(s) != 1:
+            return 0
+        self.each_tagged(self._kill_each, c, K.KEYC_NONE, True)
+        self.server.renumber_all()
+        self._done(c)
+        return 0
+
+    def _command_callback(self, c: Any, s: str | None, done: bool) -> int:
+        if not s or self.dead:
+            return 0
+        self.entered = s
+
+        def each(item: Item, client: Any, key: int) -> None:
+            name, fs = self.get_target(item.data)
+            if name is not None and self.entered is not None:
+                self.run_command(client, fs, self.entered, name)
+
+        self.each_tagged(each, c, K.KEYC_NONE, True)
+        self.entered = None
+        self._done(c)
+        return 0
+
+    def mode_key(self, client: Any, key: int, item: Item | None, finished: bool) -> bool:
+        from .. import prompt as PR
+
+        if item is not None and item is not getattr(self, "_last_item", None):
+            self.hoffset = 0
+        self._last_item = item
+        fs = self.fs
+        if key == ord("<"):
+            self.hoffset -= 1
+        elif key == ord(">"):
+            self.hoffset += 1
+        elif key == ord("H"):
+            if fs.s is not None:
+                self.expand(("s", fs.s.id))
+            if fs.wl is not None:
+                self.expand(("wl", id(fs.wl)))
+            if not self.set_current(("p", self.wp.id)) and fs.wl is not None:
+                self.set_current(("wl", id(fs.wl)))
+        elif key == ord("m") and item is not None:
+            s, wl, wp = self.pull(item.data)
+            model = self.server.model
+            if s is not None and wl is not None and wp is not None:
+                model.marked = (s, wl, wp)
+            else:
+                model.marked = None
+            self.build()
+        elif key == ord("M"):
+            self.server.model.marked = None
+            self.build()
+        elif key == ord("x") and item is not None:
+            s, wl, wp = self.pull(item.data)
+            t = item.data.type
+            prompt = None
+            if t == SESSION and s is not None:
+                prompt = f"Kill session {s.name}? "
+            elif t == WINDOW and wl is not None:
+                prompt = f"Kill window {wl.idx}? "
+            elif t == PANE and wp is not None:
+                prompt = f"Kill pane {wp.window.pane_index(wp)}? "
+            if prompt is not None:
+                self._prompt(client, prompt, "", self._kill_current_callback, PR.SINGLE,
+                             PR.COMMAND)
+        elif key == ord("X"):
+            tagged = self.count_tagged()
+            if tagged:
+                self._prompt(client, f"Kill {tagged} tagged? ", "", self._kill_tagged_callback,
+                             PR.SINGLE, PR.COMMAND)
+        elif key == ord(":"):
+            tagged = self.count_tagged()
+            prompt = f"({tagged} tagged) " if tagged else "(current) "
+            self._prompt(client, prompt, "", self._command_callback, 0, PR.COMMAND)
+        elif key == ord("\r") and item is not None:
+            name, _ = self.get_target(item.data)
+            if name is not None:
+                self.run_command(client, None, self.template, name)
+            finished = True
+        return finished
+
+
+# -- choose-buffer --------------------------------------------------------------------------------
+
+class BufferMode(TreeMode):
+    name = "buffer-mode"
+    sort_list = ("time", "name", "size")
+    default_format = BUFFER_DEFAULT_FORMAT
+    default_command = BUFFER_DEFAULT_COMMAND
+
+    def _fs(self) -> tuple[Any, Any, Any]:
+        fs = self.fs
+        if fs.valid():
+            return fs.s, fs.wl, fs.wp
+        return None, None, None
+
+    def _context(self, pb: Any) -> Any:
+        from ..formats_vars import ModelContext
+
+        s, wl, wp = self._fs()
+        return ModelContext(self.server, None, s, wl, wp, dict(pb.format_values()))
+
+    def item_context(self, item: Item) -> Any:
+        pb = self.server.buffers.get(item.data)
+        return self._context(pb) if pb is not None else None
+
+    def build_items(self, tag: list[Any], flt: str | None) -> None:
+        from .. import format as F
+
+        bufs = list(self.server.buffers.by_name.values())
+        f = self.sort_field
+
+        def cmp(a: Any, b: Any) -> int:
+            r = 0
+            if f == 0:
+                r = _cmp(b.order, a.order)
+            elif f == 2:
+                r = _cmp(len(b.data), len(a.data))
+            if r == 0:
+                r = _cmp(a.name.encode(), b.name.encode())
+            return r
+
+        for pb in _sorted(bufs, cmp, self.reversed):
+            ctx = self._context(pb)
+            if flt is not None and not F.format_true(F.expand(flt, ctx)):
+                continue
+            text = F.expand(self.format, self._context(pb))
+            self.add(None, pb.name, pb.order, pb.name, text, -1)
+
+    def draw_preview(self, item: Item, c: Canvas, sx: int, sy: int) -> None:
+        from ..buffers import VIS_CSTYLE, VIS_OCTAL, VIS_TAB, strvis
+
+        pb = self.server.buffers.get(item.data)
+        if pb is None:
+            return
+        cx, cy = c.cx, c.cy
+        lines = pb.data.split(b"\n")
+        for i in range(min(sy, len(lines))):
+            text = strvis(lines[i], VIS_OCTAL | VIS_CSTYLE | VIS_TAB).decode(
+                "utf-8", "surrogateescape")
+            if text:
+                c.move(cx, cy + i)
+                c.puts(text, DEFAULT_STYLE, sx)
+        c.move(cx, cy)
+
+    def item_search(self, item: Item, text: str) -> bool:
+        pb = self.server.buffers.get(item.data)
+        if pb is None:
+            return False
+        if text in item.name:
+            return True
+        return text.encode("utf-8", "surrogateescape") in pb.data
+
+    def _delete(self, item: Item, client: Any, key: int) -> None:
+        if item is self.current_item():
+            self.down(False)
+        self.server.buffers.delete(item.data)
+
+    def _paste(self, item: Item, client: Any, key: int) -> None:
+        if self.server.buffers.get(item.data) is not None:
+            self.run_command(client, None, self.template, item.data)
+
+    def mode_key(self, client: Any, key: int, item: Item | None, finished: bool) -> bool:
+        if item is not None:
+            if key == ord("d"):
+                self._delete(item, client, key)
+                self.build()
+            elif key == ord("D"):
+                self.each_tagged(self._delete, client, key, False)
+                self.build()
+            elif key == ord("P"):
+                self.each_tagged(self._paste, client, key, False)
+                finished = True
+            elif key in (ord("p"), ord("\r")):
+                self._paste(item, client, key)
+                finished = True
+        return finished or self.server.buffers.top() is None
+
+
+# -- choose-client --------------------------------------------------------------------------------
+
+def _client_attached(c: Any) -> bool:
+    """Not CLIENT_UNATTACHEDFLAGS: attached to a session, not exiting or suspended."""
+    if c.session is None or getattr(c, "exiting", False) or getattr(c, "exited", False):
+        return False
+    a = getattr(c, "attached", None)
+    return not (a is not None and getattr(a, "suspended", False))
+
+
+def clients_attached(server: Any) -> int:
+    """server_client_how_many."""
+    return sum(1 for c in server.clients if _client_attached(c))
+
+
+class ClientMode(TreeMode):
+    name = "client-mode"
+    sort_list = ("name", "size", "creation", "activity")
+    default_format = CLIENT_DEFAULT_FORMAT
+    default_command = CLIENT_DEFAULT_COMMAND
+
+    def item_context(self, item: Item) -> Any:
+        from ..formats_vars import ModelContext
+
+        return ModelContext(self.server, item.data, None, None, None)
+
+    def build_items(self, tag: list[Any], flt: str | None) -> None:
+        from .. import format as F
+        from ..formats_vars import ModelContext
+
+        f = self.sort_field
+
+        def cmp(a: Any, b: Any) -> int:
+            r = 0
+            if f == 1:
+                r = _cmp(a.sx, b.sx) or _cmp(a.sy, b.sy)
+            elif f == 2:
+                r = -_cmp(a.created, b.created)
+            elif f == 3:
+                r = -_cmp(a.activity_time, b.activity_time)
+            if r == 0:
+                r = _cmp(a.name.encode(), b.name.encode())
+            return r
+
+        clients = [c for c in self.server.clients if _client_attached(c)]
+        for c in _sorted(clients, cmp, self.reversed):
+            if flt is not None:
+                if not F.format_true(F.expand(flt, ModelContext(self.server, c, None, None,
+                                                                None))):
+                    continue
+            text = F.expand(self.format, ModelContext(self.server, c, None, None, None))
+            self.add(None, c, id(c), c.name, text, -1)
+
+    def draw_preview(self, item: Item, c: Canvas, sx: int, sy: int) -> None:
+        cl = item.data
+        if not _client_attached(cl) or cl.session.curw is None:
+            return
+        wp = cl.session.curw.window.active
+        opts = cl.session.options
+        value = opts.get("status")
+        lines = 0 if value == "off" else (1 if value == "on" else int(value))
+        if lines >= sy:
+            lines = 0
+        at = lines if opts.get("status-position") == "top" and lines else 0
+        cx, cy = c.cx, c.cy
+        c.move(cx, cy + at)
+        if wp is not None:
+            c.preview(wp.screen, sx, sy - 2 - lines)
+        c.move(cx, cy + 2 if at != 0 else cy + sy - 1 - lines)
+        c.hline(sx)
+        c.move(cx, cy if at != 0 else cy + sy - lines)
+        if lines:
+            cells = _status_cells(self.server, cl)
+            if cells:
+                c.copy_cells(list(cells), sx)
+        c.move(cx, cy)
+
+    def _detach(self, item: Item, client: Any, key: int) -> None:
+        if item is self.current_item():
+            self.down(False)
+        cl = item.data
+        if key in (ord("d"), ord("D")):
+            self.server.detach_with_message(cl)
+        elif key in (ord("x"), ord("X")):
+            self.server.detach_with_message(cl, kill=True)
+        elif key in (ord("z"), ord("Z")):
+            self.server.suspend_client(cl)
+
+    def mode_key(self, client: Any, key: int, item: Item | None, finished: bool) -> bool:
+        if item is not None:
+            if key in (ord("d"), ord("x"), ord("z")):
+                self._detach(item, client, key)
+                self.build()
+            elif key in (ord("D"), ord("X"), ord("Z")):
+                self.each_tagged(self._detach, client, key, False)
+                self.build()
+            elif key == ord("\r"):
+                self.run_command(client, None, self.template, item.data.ttyname)
+                finished = True
+        return finished or clients_attached(self.server) == 0
+
+
+def _status_cells(server: Any, client: Any) -> list[Cell] | None:
+    """The client's status line as last drawn (c->status.screen)."""
+    a = getattr(client, "attached", None)
+    r = getattr(a, "renderer", None)
+    if r is None:
+        return None
+    cells = r.status_cells
+    if cells is None:
+        try:
+            sx = client.sx
+            cells = r._status(server, client, sx)
+        except Exception:
+            return None
+    return cells
