@@ -4,8 +4,9 @@ tmux 3.3a decides whether to send a title, a clipboard write or anything else op
 client's terminal from the terminal's capabilities: the terminfo entry for the client's TERM,
 with the features of ``terminal-features`` (and the client's ``-T`` features) applied over it,
 and ``bpaste,focus,title`` added for any VT100-like terminal (tty-term.c). Only the capabilities
-hmux draws with are kept here. terminal-overrides and the features tmux 3.3a learns from the
-terminal's own DA/XTVERSION replies are not applied (docs/terminal.md).
+hmux draws with are kept here, with ``terminal-overrides`` applied over them as tmux applies it
+and the colour depth tmux draws with (``colour_depth``). Features the terminal reports in its
+DA/XTVERSION replies come in as client feature bits.
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ import fnmatch
 import functools
 import re
 import subprocess
+from collections.abc import Sequence
 
 #: tty-features.c's table order: bit ``i`` of MSG_IDENTIFY_FEATURES is feature ``FEATURES[i]``.
 FEATURES = ("256", "bpaste", "ccolour", "clipboard", "cstyle", "extkeys", "focus", "margins",
             "mouse", "osc7", "overline", "rectfill", "RGB", "strikethrough", "sync", "title",
             "usstyle")
+#: Not terminfo names: tmux's term flags (TERM_256COLOURS, TERM_VT100LIKE), in the same dict.
+FLAG_256, FLAG_VT100 = "+256", "+vt100"
 #: The capabilities a feature sets, for those hmux uses.
 FEATURE_CAPS = {
     "title": {"tsl": "\033]0;", "fsl": "\007"},
@@ -26,8 +30,12 @@ FEATURE_CAPS = {
     "bpaste": {"Enbp": "\033[?2004h", "Dsbp": "\033[?2004l"},
     "cstyle": {"Ss": "\033[%p1%d q", "Se": "\033[2 q"},
     "ccolour": {"Cs": "\033]12;%p1%s\007", "Cr": "\033]112\007"},
+    "RGB": {"setrgbf": "\033[38;2;%p1%d;%p2%d;%p3%dm", "setrgbb": "\033[48;2;%p1%d;%p2%d;%p3%dm",
+            FLAG_256: ""},
+    "256": {FLAG_256: ""},
 }
-_WANTED = ("clear", "tsl", "fsl", "Ms", "Enbp", "Dsbp", "Ss", "Se", "Cs", "Cr")
+_WANTED = ("clear", "tsl", "fsl", "Ms", "Enbp", "Dsbp", "Ss", "Se", "Cs", "Cr", "colors", "Tc",
+           "RGB", "setrgbf", "setrgbb", "XT")
 _ESCAPES = {"E": "\033", "e": "\033", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f",
             "s": " ", "0": "\200", "\\": "\\", ",": ",", ":": ":", "^": "^", "l": "\n"}
 
@@ -59,28 +67,78 @@ def terminfo(term: str) -> tuple[tuple[str, str], ...]:
         line = line.strip().rstrip(",")
         if not line or line.startswith("#") or "|" in line:
             continue
-        name, eq, value = line.partition("=")
+        if "=" in line:
+            name, _, value = line.partition("=")
+            value = _unescape(value)
+        elif "#" in line:  # a number: colors#0x100
+            name, _, value = line.partition("#")
+        else:
+            name, value = line, ""
         if name in _WANTED:
-            caps.append((name, _unescape(value) if eq else ""))
-        elif name == "XT" and not eq:
-            caps.append(("XT", ""))
+            caps.append((name, value))
     return tuple(caps)
 
 
-def capabilities(term: str, terminal_features: list[str], client_features: int = 0
-                 ) -> dict[str, str]:
-    """tty_term_create's result for the capabilities hmux uses (tsl, fsl, Ms, Ss, ...)."""
+def _fields(s: str) -> list[str]:
+    """tty_term_override_next: ``:``-separated fields, ``::`` standing for a colon."""
+    return [f.replace("\0", ":") for f in s.replace("::", "\0").split(":")]
+
+
+def _apply_overrides(caps: dict[str, str], term: str, overrides: Sequence[str]) -> None:
+    """tty_term_apply_overrides: ``pattern:cap=value:cap@:flag`` entries whose pattern matches."""
+    for entry in overrides:
+        first, *rest = _fields(str(entry))
+        if not first or not fnmatch.fnmatchcase(term, first):
+            continue
+        for field in rest:
+            if not field:
+                continue
+            name, eq, value = field.partition("=")
+            if eq:
+                caps[name] = _unescape(value)
+            elif name.endswith("@"):
+                caps.pop(name[:-1], None)
+            else:
+                caps[name] = ""
+
+
+def capabilities(term: str, terminal_features: Sequence[str], client_features: int = 0,
+                 terminal_overrides: Sequence[str] = ()) -> dict[str, str]:
+    """tty_term_create's result for the capabilities hmux uses (tsl, fsl, Ms, Ss, setrgbf, ...)
+    and tmux's term flags (``FLAG_256``, ``FLAG_VT100``)."""
     caps = dict(terminfo(term))
     feats: set[str] = {f for i, f in enumerate(FEATURES) if client_features & (1 << i)}
     for entry in terminal_features:
-        pattern, _, rest = str(entry).partition(":")
+        pattern, *rest = _fields(str(entry))
         if pattern and fnmatch.fnmatchcase(term, pattern):
-            feats.update(x for x in rest.split(":") if x)
+            feats.update(x for x in rest if x)
+    _apply_overrides(caps, term, terminal_overrides)
     if "XT" in caps or caps.get("clear", "").startswith("\033["):
+        caps[FLAG_VT100] = ""
         feats.update(("bpaste", "focus", "title"))
+    if ("Tc" in caps or "RGB" in caps) and not ("setrgbf" in caps and "setrgbb" in caps):
+        feats.add("RGB")
     for f in feats:
         caps.update(FEATURE_CAPS.get(f, {}))
+    _apply_overrides(caps, term, terminal_overrides)
     return caps
+
+
+def colour_depth(caps: dict[str, str]) -> tuple[bool, int]:
+    """(RGB, number of colours) the terminal is drawn with: RGB with setrgbf and setrgbb,
+    256 with the 256 or RGB feature, else terminfo's ``colors``."""
+    rgb = "setrgbf" in caps and "setrgbb" in caps
+    if FLAG_256 in caps:
+        return rgb, 256
+    try:
+        return rgb, int(caps.get("colors", "0"), 0)
+    except ValueError:
+        return rgb, 0
+
+
+def feature_names(caps_features: int) -> str:
+    """tty_get_features: the feature bits as tmux lists them (``client_termfeatures``)."""
+    return ",".join(f for i, f in enumerate(FEATURES) if caps_features & (1 << i))
 
 
 def title_sequence(caps: dict[str, str], title: str) -> bytes | None:

@@ -183,6 +183,76 @@ def _basic(c: int) -> int:
     return c
 
 
+_CUBE = (0x00, 0x5F, 0x87, 0xAF, 0xD7, 0xFF)
+
+
+def _to_cube(v: int) -> int:
+    return 0 if v < 48 else 1 if v < 114 else (v - 35) // 40
+
+
+def colour_find_rgb(r: int, g: int, b: int) -> int:
+    """The xterm 256-colour index nearest an RGB colour, by tmux's rule: the nearest of the
+    6×6×6 cube's entry and the grey ramp's (the cube's levels are uneven: 0, 95, 135, …)."""
+    qr, qg, qb = _to_cube(r), _to_cube(g), _to_cube(b)
+    cr, cg, cb = _CUBE[qr], _CUBE[qg], _CUBE[qb]
+    cube = 16 + 36 * qr + 6 * qg + qb
+    if (cr, cg, cb) == (r, g, b):
+        return cube | COLOUR_FLAG_256
+    avg = (r + g + b) // 3
+    gi = 23 if avg > 238 else (avg - 3) // 10
+    grey = 8 + 10 * gi
+    if (grey - r) ** 2 + (grey - g) ** 2 + (grey - b) ** 2 < (cr - r) ** 2 + (cg - g) ** 2 + (cb - b) ** 2:
+        return (232 + gi) | COLOUR_FLAG_256
+    return cube | COLOUR_FLAG_256
+
+
+# tmux's colour_256to16: the 16-colour entry it draws each 256-colour index as (rows of 16).
+_256TO16 = (
+    0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    0, 4, 4, 4, 12, 12, 2, 6, 4, 4, 12, 12, 2, 2, 6, 4,
+    12, 12, 2, 2, 2, 6, 12, 12, 10, 10, 10, 10, 14, 12, 10, 10,
+    10, 10, 10, 14, 1, 5, 4, 4, 12, 12, 3, 8, 4, 4, 12, 12,
+    2, 2, 6, 4, 12, 12, 2, 2, 2, 6, 12, 12, 10, 10, 10, 10,
+    14, 12, 10, 10, 10, 10, 10, 14, 1, 1, 5, 4, 12, 12, 1, 1,
+    5, 4, 12, 12, 3, 3, 8, 4, 12, 12, 2, 2, 2, 6, 12, 12,
+    10, 10, 10, 10, 14, 12, 10, 10, 10, 10, 10, 14, 1, 1, 1, 5,
+    12, 12, 1, 1, 1, 5, 12, 12, 1, 1, 1, 5, 12, 12, 3, 3,
+    3, 7, 12, 12, 10, 10, 10, 10, 14, 12, 10, 10, 10, 10, 10, 14,
+    9, 9, 9, 9, 13, 12, 9, 9, 9, 9, 13, 12, 9, 9, 9, 9,
+    13, 12, 9, 9, 9, 9, 13, 12, 11, 11, 11, 11, 7, 12, 10, 10,
+    10, 10, 10, 14, 9, 9, 9, 9, 9, 13, 9, 9, 9, 9, 9, 13,
+    9, 9, 9, 9, 9, 13, 9, 9, 9, 9, 9, 13, 9, 9, 9, 9,
+    9, 13, 11, 11, 11, 11, 11, 15, 0, 0, 0, 0, 0, 0, 8, 8,
+    8, 8, 8, 8, 7, 7, 7, 7, 7, 7, 15, 15, 15, 15, 15, 15,
+)
+
+
+def _fit_colour(c: int, rgb: bool, colours: int, bg: bool) -> tuple[int, bool]:
+    """tty_check_fg/bg without the palette: (colour, whether it needs the bright attribute)."""
+    if c & COLOUR_FLAG_RGB:
+        if rgb:
+            return c, False
+        c = colour_find_rgb((c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF)
+    if c & COLOUR_FLAG_256:
+        if colours < 256:
+            c = _256TO16[c & 0xFF]
+            if c & 8:
+                c = (c & 7) + (90 if colours >= 16 else 0)
+        return c, False
+    if 90 <= c <= 97 and colours < 16:
+        return c - 90, not bg
+    return c, False
+
+
+def fit_style(st: Style, rgb: bool, colours: int) -> Style:
+    """A style as a terminal with ``colours`` colours (and RGB or not) is sent it: what tmux's
+    tty_check_fg/bg make of it before drawing."""
+    attr, fg, bg, us = st
+    fg, bright = _fit_colour(fg, rgb, colours, False)
+    bg, _ = _fit_colour(bg, rgb, colours, True)
+    return (attr | ATTR_BRIGHT if bright else attr, fg, bg, us)
+
+
 def _for_terminal(st: Style) -> Style:
     attr, fg, bg, us = st
     if us & COLOUR_FLAG_256:
