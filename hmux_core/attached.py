@@ -21,6 +21,7 @@ import trio
 
 from . import escapes
 from . import keys as K
+from .mouse import CLICK_TIMEOUT, DRAG_REPEAT, MouseEvent, MouseState
 from .render import Renderer
 from .tty import Tty
 from .tty_keys import KeyDecoder
@@ -52,6 +53,9 @@ class Attached:
         self._echo_pane: Any = None
         self._echo_until = 0.0
         self._busy = False  # the worker runs a key's binding or queued commands
+        # Entries sent to the worker and not finished yet: a value handed straight to the
+        # waiting worker is not in the channel's buffer, and the worker has not run yet.
+        self._inflight = 0
         self._cancel = trio.CancelScope()
         self.stopped = False
         # The client's queue (tmux's per-client cmdq): keys for the key tables and commands a
@@ -60,6 +64,11 @@ class Attached:
         self.suspended = False  # suspend-client or a lock: the terminal is the client's
         self._resumed = trio.Event()
         self._read_scope = trio.CancelScope()
+        self.mouse = MouseState()
+        self.mouse_mode = 0  # the mouse modes the terminal was asked for (escapes.client_modes)
+        self._nursery: trio.Nursery | None = None
+        self._click_scope: trio.CancelScope | None = None
+        self._drag_scope: trio.CancelScope | None = None
 
     # -- lifetime ------------------------------------------------------------------------------
 
@@ -72,6 +81,7 @@ class Attached:
         try:
             with self._cancel:
                 async with trio.open_nursery() as nursery:
+                    self._nursery = nursery
                     nursery.start_soon(self.tty.writer)
                     nursery.start_soon(self._drawer)
                     nursery.start_soon(self._worker)
@@ -202,6 +212,11 @@ class Attached:
         c = self.client
         if c.session is None:
             return
+        if key == K.KEYC_MOUSE:
+            m = self.mouse.event(raw, self.keys.utf8_mouse)
+            if m is not None:
+                self.mouse_input(m, key)
+            return
         if not getattr(c, "readonly", False):
             if getattr(c, "message_text", None):
                 c.message_text = None
@@ -218,18 +233,137 @@ class Attached:
             p = getattr(c, "prompt", None)
             if p is not None and p.key(self.server, c, key) == 0:
                 return
-        if self._busy or self._send.statistics().current_buffer_used:
-            self._send.send_nowait(("key", key, raw))
+        if self._busy or self._inflight:
+            self._enqueue(("key", key, raw))
             return
         # Nothing queued before it: walk the key tables now, so a key for the pane reaches
         # it without a task switch; only a binding's commands go through the queue.
         binding = self._walk(key, raw)
         if binding is not None:
-            self._send.send_nowait(("binding", binding, b""))
+            self._enqueue(("binding", binding, b""))
+
+    def mouse_input(self, m: MouseEvent, key: int) -> None:
+        """server_client_handle_key for a mouse event (KEYC_MOUSE, or KEYC_DOUBLECLICK from
+        the click timer): a message is cleared, a prompt sees it; an overlay drops it (menus
+        and popups take no mouse here); then it is checked in queue order."""
+        c = self.client
+        if c.session is None:
+            return
+        if not getattr(c, "readonly", False):
+            if getattr(c, "message_text", None):
+                c.message_text = None
+                self.redraw()
+            if getattr(c, "overlay", None) is not None:
+                return
+            p = getattr(c, "prompt", None)
+            if p is not None and p.key(self.server, c, key) == 0:
+                return
+        if self._busy or self._inflight:
+            self._enqueue(("mouse", m, key))
+            return
+        got = self._mouse_key(m, key)
+        if got is not None:
+            self._enqueue(("mbinding", got[0], got[1:]))
+
+    def _mouse_key(self, m: MouseEvent, key: int) -> tuple[Any, Any, MouseEvent] | None:
+        """server_client_key_callback's mouse part: the event becomes a key (or goes to the
+        drag in progress) and walks the key tables of the pane under the mouse; a binding
+        found is returned with its target state and the event."""
+        from . import mouse as M
+        from . import target as T
+
+        c = self.client
+        s = c.session
+        if s is None or getattr(c, "readonly", False):
+            return None
+        c.activity_time = time.time()
+        key = self.mouse.check(self, m, key == K.KEYC_DOUBLECLICK)
+        if key == K.KEYC_UNKNOWN:
+            return None
+        m.valid = True
+        m.key = key
+        if key & K.KEYC_MASK_KEY == K.KEYC_DRAGGING:
+            update = self.mouse.drag_update
+            if update is not None:
+                try:
+                    update(c, m)
+                except Exception:
+                    self.server.log_exception("mouse drag failed")
+                self.redraw()
+            return None
+        fs = M.find_state(m) or T.from_client(self.server.model, c, 0)
+        wp = fs.wp if fs is not None else None
+        if not s.options.get("mouse"):
+            M.pane_key(c, wp, key, m)
+            return None
+        binding = self._walk(key, b"", wp=wp, event=m)
+        if binding is None:
+            return None
+        return binding, fs, m
+
+    # The click timer (double and triple clicks) and copy mode's edge-scrolling drag timer.
+
+    def arm_click_timer(self) -> None:
+        self.cancel_click_timer()
+        if self._nursery is None:
+            return
+        scope = self._click_scope = trio.CancelScope()
+        self._nursery.start_soon(self._click_timer, scope)
+
+    def cancel_click_timer(self) -> None:
+        if self._click_scope is not None:
+            self._click_scope.cancel()
+            self._click_scope = None
+
+    async def _click_timer(self, scope: trio.CancelScope) -> None:
+        with scope:
+            await trio.sleep(CLICK_TIMEOUT)
+            self._click_scope = None
+            try:
+                self.mouse.click_expired(self)
+            except Exception:
+                self.server.log_exception("click timer failed")
+
+    def arm_drag_timer(self, step: Any) -> None:
+        """Call ``step`` every DRAG_REPEAT until it returns False or the timer is cancelled."""
+        self.cancel_drag_timer()
+        if self._nursery is None:
+            return
+        scope = self._drag_scope = trio.CancelScope()
+        self._nursery.start_soon(self._drag_timer, scope, step)
+
+    def cancel_drag_timer(self) -> None:
+        if self._drag_scope is not None:
+            self._drag_scope.cancel()
+            self._drag_scope = None
+
+    async def _drag_timer(self, scope: trio.CancelScope, step: Any) -> None:
+        with scope:
+            while True:
+                await trio.sleep(DRAG_REPEAT)
+                try:
+                    if not step():
+                        break
+                except Exception:
+                    self.server.log_exception("drag timer failed")
+                    break
+        if self._drag_scope is scope:
+            self._drag_scope = None
+
+    def status_range(self, x: int, row: int) -> tuple[str, int] | None:
+        """status_get_range: the #[range=...] at column ``x`` of status row ``row``."""
+        from .mouse import status_tags
+
+        tags = status_tags(self.server, self.client, self.tty.sx, row)
+        return tags[x] if x < len(tags) else None
 
     def queue_items(self, items: list[Any]) -> None:
         """Commands for this client, after what its keys queued before."""
-        self._send.send_nowait(("items", items))
+        self._enqueue(("items", items))
+
+    def _enqueue(self, entry: tuple) -> None:
+        self._inflight += 1
+        self._send.send_nowait(entry)
 
     async def _worker(self) -> None:
         from .commands.queue import run_items
@@ -241,6 +375,14 @@ class Attached:
                     await self.key(entry[1], entry[2])
                 elif entry[0] == "binding":
                     await self._run_binding(entry[1])
+                elif entry[0] == "mouse":
+                    got = self._mouse_key(entry[1], entry[2])
+                    if got is not None:
+                        await self._run_binding(got[0], got[1], got[2])
+                    else:
+                        self.redraw()
+                elif entry[0] == "mbinding":
+                    await self._run_binding(entry[1], *entry[2])
                 else:
                     await run_items(entry[1])
                     self.server.tick_second()
@@ -249,6 +391,7 @@ class Attached:
                 self.server.log_exception("client queue failed")
             finally:
                 self._busy = False
+                self._inflight -= 1
 
     # -- suspend and lock ----------------------------------------------------------------------
 
@@ -266,6 +409,7 @@ class Attached:
         if not self.suspended or self.stopped:
             return
         self.suspended = False
+        self.mouse_mode = 0  # tty_stop_tty turned the mouse off: ask for it again
         self.tty.resume()
         self._resumed.set()
         self.redraw(full=True)
@@ -282,19 +426,22 @@ class Attached:
         if binding is not None:
             await self._run_binding(binding)
 
-    async def _run_binding(self, binding: Any) -> None:
+    async def _run_binding(self, binding: Any, current: Any = None,
+                           event: MouseEvent | None = None) -> None:
         from .keybindings import dispatch
 
         try:
-            await dispatch(self.server, self.client, binding)
+            await dispatch(self.server, self.client, binding, current=current, event=event)
         except Exception:
             self.server.log_exception("key binding failed")
         self.server.tick_second()
         self.redraw()
 
-    def _walk(self, key: int, raw: bytes) -> Any:
+    def _walk(self, key: int, raw: bytes, wp: Any = None, event: MouseEvent | None = None
+              ) -> Any:
         """The key-table walk for one key: a key no binding takes goes to the pane here; the
-        binding found, if any, is returned for the caller to run."""
+        binding found, if any, is returned for the caller to run. A mouse key (``event``)
+        uses the mode table of the pane under the mouse, ``wp``, and goes to that pane."""
         from .keybindings import default_table, handle_key, key_tables, set_client_table
 
         c = self.client
@@ -319,7 +466,8 @@ class Attached:
                 self._to_pane(key, raw)
             return None
         repeat_time = int(s.options.get("repeat-time"))
-        wp = s.curw.window.active if s.curw is not None else None
+        if event is None:
+            wp = s.curw.window.active if s.curw is not None else None
         mode_table = wp.modes[0].key_table() if wp is not None and wp.modes else None
         res = handle_key(kt, key, table=table, default=default, mode_table=mode_table,
                          prefix=_option_key(s, "prefix"), prefix2=_option_key(s, "prefix2"),
@@ -333,7 +481,12 @@ class Attached:
         if res.binding is not None:
             return res.binding
         if res.forward:
-            self._to_pane(key, raw)
+            if event is not None:
+                from .mouse import pane_key
+
+                pane_key(c, wp, key, event)
+            else:
+                self._to_pane(key, raw)
         if res.status:
             self.redraw()
         return None

@@ -7,7 +7,7 @@ terminals when set-clipboard is on, ``DCS tmux; ... ST`` goes to the terminals o
 showing the pane when allow-passthrough is on, OSC 10/11/52 queries are answered from the pane's
 styles and the top buffer, set-titles puts set-titles-string on the client's terminal, and the
 active pane's cursor style, cursor colour and bracketed paste are mirrored there
-(tty_update_mode).
+(tty_update_mode), as are the mouse modes the client's terminal is asked for.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import binascii
 import re
 from typing import Any
 
-from . import tty_term
+from . import mouse, tty_term
 
 _B64 = re.compile(rb"[A-Za-z0-9+/]*={0,2}")
 
@@ -229,6 +229,11 @@ def client_modes(server: Any, attached: Any) -> bytes:
     if paste != getattr(attached, "bpaste", False):
         out.append(cp.get("Enbp" if paste else "Dsbp", ""))
         attached.bpaste = paste
+    mode = mouse.terminal_mode(server, c, wp)
+    if mode != getattr(attached, "mouse_mode", 0):
+        # tmux asks only a terminal with kmous; every terminal it is used in has it.
+        out.append(mouse.mode_sequence(mode))
+        attached.mouse_mode = mode
     return "".join(out).encode("latin-1", "replace")
 
 

@@ -640,6 +640,10 @@ def binding_items(server: Any, client: Any, bd: Binding, *, current: Any = None,
     if getattr(client, "readonly", False) and not bd.cmdlist.all_have("read-only-ok"):
         return None
     state = BindingState(current=current, event=event, repeat=bd.repeat)
+    if event is not None:
+        from .mouse import formats
+
+        state.formats.update(formats(event))
     return items_from(server, client, bd.cmdlist, state)
 
 

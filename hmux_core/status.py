@@ -3,8 +3,8 @@
 ``#[...]`` directives set the style (``fg= bg=``, attributes, ``default``, ``push-default`` /
 ``pop-default``), the alignment (``align=left|centre|right|absolute-centre``) and the window
 list (``list=on|focus``; the ``left-marker``/``right-marker`` text only shows when a list is cut,
-and ranges only matter to the mouse — both are parsed and dropped here). Left text takes the
-row first, then right, then centre in the space between.
+and the ``#[range=...]`` parts are given back per column for the mouse when asked). Left text
+takes the row first, then right, then centre in the space between.
 """
 
 from __future__ import annotations
@@ -31,13 +31,17 @@ def _cells_of(text: str, style: tuple[int, int, int, int], out: list[Cell]) -> N
 
 def draw(expanded: str, width: int, base: OptStyle,
          ranges: dict[tuple[str, int], int] | None = None,
-         drawn: list[bool] | None = None) -> list[Cell]:
+         drawn: list[bool] | None = None,
+         tags: list[tuple[str, int] | None] | None = None) -> list[Cell]:
     """``width`` cells for one status row; every cell carries (attr, fg, bg, us). With
     ``ranges``, the first column of each ``#[range=...]`` is recorded there (menus placed
     over a window's label need it); ``drawn`` (``width`` flags) marks the cells text went
-    to, for drawing over other cells (a menu's title over its border)."""
+    to, for drawing over other cells (a menu's title over its border). ``tags`` (an empty
+    list) is filled with each column's range, (type, argument) or None, for mouse clicks on
+    the status line (status_get_range)."""
     segments: dict[str, list[Cell]] = {"left": [], "centre": [], "right": [],
                                        "absolute-centre": []}
+    segtags: dict[str, list[tuple[str, int] | None]] = {k: [] for k in segments}
     starts: list[tuple[str, int, str, int]] = []  # (range type, argument, align, index)
     default = base.copy()
     cur = base.copy()
@@ -55,7 +59,12 @@ def draw(expanded: str, width: int, base: OptStyle,
             if ranges is not None and cur.range_type != "none":
                 starts.append((cur.range_type, cur.range_argument, align,
                                len(segments[align])))
-            _cells_of("".join(text), (cur.attr, fg, bg, 0), segments[align])
+            seg = segments[align]
+            before = len(seg)
+            _cells_of("".join(text), (cur.attr, fg, bg, 0), seg)
+            if tags is not None:
+                tag = (cur.range_type, cur.range_argument) if cur.range_type != "none" else None
+                segtags[align].extend([tag] * (len(seg) - before))
         text.clear()
 
     while i < n:
@@ -109,6 +118,21 @@ def draw(expanded: str, width: int, base: OptStyle,
                          (centre_at, len(centre)), ((width - len(absolute)) // 2,
                                                     len(absolute))):
             drawn[start:start + n] = [True] * n
+    if tags is not None:
+        trow: list[tuple[str, int] | None] = [None] * width
+        lt = segtags["left"][:width]
+        trow[:len(lt)] = lt
+        rt = segtags["right"][: max(0, width - len(left))]
+        if rt:
+            trow[width - len(rt):] = rt
+        ct = segtags["centre"][: max(0, space_to - space_from)]
+        if ct:
+            trow[centre_at:centre_at + len(ct)] = ct
+        at = segtags["absolute-centre"][:width]
+        if at:
+            start = (width - len(at)) // 2
+            trow[start:start + len(at)] = at
+        tags[:] = trow[:width]
     if ranges is not None:
         origin = {"left": 0, "right": width - len(right), "centre": centre_at,
                   "absolute-centre": (width - len(absolute)) // 2}

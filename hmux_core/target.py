@@ -443,8 +443,10 @@ def from_client(model: Model, client: Any, flags: int) -> State | None:
 
 
 def find_target(model: Model, target: str | None, kind: str, flags: int, *,
-                current: State | None = None, client: Any = None) -> State | None:
-    """Resolve ``target`` of ``kind``; None when CANFAIL hides a failure. Raises TargetError."""
+                current: State | None = None, client: Any = None,
+                event: Any = None) -> State | None:
+    """Resolve ``target`` of ``kind``; None when CANFAIL hides a failure. Raises TargetError.
+    ``event`` is the mouse event of the key that ran the command, for ``=`` / ``{mouse}``."""
     if flags & CANFAIL:
         flags |= QUIET
 
@@ -480,7 +482,12 @@ def find_target(model: Model, target: str | None, kind: str, flags: int, *,
         return st
 
     if target in ("=", "{mouse}"):
-        return fail("no mouse target")
+        from .mouse import target_state
+
+        st = target_state(event, kind)
+        if st is None:
+            return fail("no mouse target")
+        return st
     if target in ("~", "{marked}"):
         if marked_state is None:
             return fail("no marked target")

@@ -5,6 +5,10 @@ with every modifier combination, in normal and application cursor/keypad modes â
 and the encoder can never disagree about what a sequence means. An escape sequence that is not
 in the table still comes out whole, as ``KEYC_UNKNOWN`` with its bytes, and is passed to the pane
 unchanged. A lone ESC (or an unfinished sequence) waits ``escape-time`` for the rest.
+
+Mouse reports (``CSI < b;x;y M/m``, ``CSI M bxy`` and, with ``utf8_mouse``, its UTF-8 form)
+come out as ``KEYC_MOUSE`` with the whole report; :mod:`hmux_core.mouse` reads it. Only a CSI
+whose third byte is ``<`` or ``M`` is looked at, so ordinary keys pay nothing for the mouse.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import keys as K
+from .mouse import scan_report
 
 Key = tuple[int, bytes]
 
@@ -77,6 +82,8 @@ class KeyDecoder:
 
     def __init__(self) -> None:
         self.pending = b""
+        #: Read ``CSI M`` reports as UTF-8 (mode 1005); tmux 3.3a never asks for it.
+        self.utf8_mouse = False
 
     def feed(self, data: bytes, final: bool = False) -> list[Key]:
         """Keys in ``data`` (plus what was pending). With ``final`` (escape-time ran out) an
@@ -98,6 +105,18 @@ class KeyDecoder:
                     continue
                 nxt = buf[i + 1]
                 if nxt == 0x5B:  # CSI
+                    if i + 2 < n and (buf[i + 2] == 0x3C or buf[i + 2] == 0x4D):
+                        status, end = scan_report(buf, i, self.utf8_mouse)
+                        if status == 1 and not final:
+                            self.pending = buf[i:]
+                            break
+                        if status == 0:
+                            out.append((K.KEYC_MOUSE, buf[i:end]))
+                            i = end
+                            continue
+                        if status == -2:  # a wheel release some terminals send: dropped
+                            i = end
+                            continue
                     end = _csi_end(buf, i)
                     if end < 0:
                         if not final:

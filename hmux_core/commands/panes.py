@@ -11,6 +11,7 @@ from ..keys import KEYC_NONE, KEYC_UNKNOWN, encode_key, send_keys_bytes, string_
 from ..layout import LayoutError, parse_percentage, parse_split_size
 from ..model import Environ, apply_layout
 from ..modes import reset_mode_all
+from ..mouse import mouse_pane, mouse_window, pane_key, resize_update
 from ..options import strtonum
 from ..spawn import SpawnContext, SpawnError, spawn_split
 from .layout_cmds import pop_zoom, push_zoom
@@ -310,7 +311,12 @@ def cmd_send_keys(item: CmdItem) -> int:
             return item.error("not in a mode")
         return wp.modes[0].command(item)
     if args.has("M"):
-        return item.error("no mouse target")
+        m = getattr(item.state, "event", None)
+        got = mouse_pane(m)
+        if got is None:
+            return item.error("no mouse target")
+        pane_key(item.target_client or item.client, got[2], m.key, m)
+        return CMD_RETURN_NORMAL
     if args.has("R"):
         wp.screen.reset()
     keys = [a for a in args.argv if isinstance(a, str)]
@@ -435,6 +441,14 @@ def cmd_resize_pane(item: CmdItem) -> int:
     if args.has("T"):
         return CMD_RETURN_NORMAL
     if args.has("M"):
+        m = getattr(item.state, "event", None)
+        got = mouse_window(m)
+        c = item.client
+        att = getattr(c, "attached", None) if c is not None else None
+        if got is None or att is None or c.session is not got[0]:
+            return CMD_RETURN_NORMAL
+        att.mouse.drag_update = resize_update
+        resize_update(c, m)
         return CMD_RETURN_NORMAL
     if args.has("Z"):
         if lay.zoomed:

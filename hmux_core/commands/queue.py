@@ -106,7 +106,8 @@ class CmdItem:
         """Resolve another target (e.g. a second -s); reports the error itself."""
         try:
             return T.find_target(self.server.model, target, kind, flags,
-                                 current=self.state.current, client=self.client)
+                                 current=self.state.current, client=self.client,
+                                 event=self.state.event)
         except T.TargetError as e:
             if str(e):
                 self.error(str(e))
@@ -129,7 +130,7 @@ def _find_flag(item: CmdItem, spec_flag: tuple[str, str, int] | None, dest: T.St
     value = item.args.get(letter)
     try:
         st = T.find_target(item.server.model, value, kind, flags, current=item.state.current,
-                           client=item.client)
+                           client=item.client, event=item.state.event)
     except T.TargetError as e:
         if str(e):
             item.error(str(e))

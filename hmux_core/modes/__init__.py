@@ -35,6 +35,10 @@ class Mode:
     def key(self, client: Any, key: int) -> None:
         """A key no binding took (tmux's ``mode->key``); nothing by default."""
 
+    def mouse(self, client: Any, key: int, event: Any) -> None:
+        """A mouse key no binding took, with its event (tmux's ``mode->key`` with a mouse
+        event); nothing by default, as for copy mode."""
+
     def resize(self, sx: int, sy: int) -> None: ...
 
     def free(self) -> None: ...

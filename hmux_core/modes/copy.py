@@ -15,6 +15,7 @@ import time
 from bisect import bisect_left
 from typing import Any
 
+from ..mouse import copy_move_mouse, copy_start_drag, is_wheel
 from ..screen.cells import DEFAULT_STYLE, Style, char_width, sgr_change
 from . import Mode, redraw, reset_mode
 
@@ -438,6 +439,9 @@ class CopyMode(Mode):
         if not argv:
             return 0
         name = argv[0]
+        m = getattr(item.state, "event", None)
+        if m is not None and m.valid and not is_wheel(m.b):
+            copy_move_mouse(m)  # a mouse binding's command starts where the mouse is
         entry = _COMMANDS.get(name)
         action = NOTHING
         clear = CLEAR_NEVER
@@ -1647,6 +1651,10 @@ def _c_append(cm: CopyMode, item: Any, argv: list[str], cancel: bool = False) ->
 
 
 def _c_begin_selection(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    m = getattr(item.state, "event", None)
+    if m is not None and m.valid:  # from a mouse binding: select by dragging
+        copy_start_drag(item.target_client or item.client, m)
+        return NOTHING
     cm.lineflag = LINE_NONE
     cm.selflag = SEL_CHAR
     cm._start_selection()

@@ -1,0 +1,289 @@
+"""The mouse for attached clients: hmux and tmux 3.3a attached in two panes of an outer tmux,
+the same raw SGR mouse reports written into both terminals (outer ``send-keys -H``), and the
+results compared: the active pane and window, pane sizes after a border drag, copy mode from
+the wheel, a selection dragged into a buffer, a double-clicked word, and the report an
+application that asked for the mouse receives. Plus the report decoder on its own."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+from harness import HMUX, TMUX, base_env, wait_for
+from test_attach import ROWS, Outer
+
+from hmux_core import keys as K
+from hmux_core.mouse import MouseState, encode_for_pane, parse_report
+from hmux_core.tty_keys import KeyDecoder
+
+READER = r"""
+import os, sys, termios, tty
+tty.setraw(0)
+os.write(1, b"\x1b[?1000h\x1b[?1006hREADY\r\n")
+while True:
+    d = os.read(0, 256)
+    if not d:
+        break
+    for part in d.split(b"\x1b"):  # one report a line, however the reads split them
+        if part:
+            os.write(1, repr(b"\x1b" + part).encode() + b"\r\n")
+"""
+
+
+@pytest.fixture
+def outer(muxdir, request) -> Outer:
+    o = Outer(muxdir, base_env(muxdir))
+    request.addfinalizer(o.mux.kill)
+    return o
+
+
+def _sgr(b: int, x: int, y: int, release: bool = False) -> bytes:
+    """An SGR report for 0-based x, y."""
+    return f"\x1b[<{b};{x + 1};{y + 1}{'m' if release else 'M'}".encode()
+
+
+def _inject(outer: Outer, target: str, data: bytes) -> None:
+    """Bytes straight into the attached client's terminal input."""
+    outer.mux.ok("send-keys", "-t", target, "-H", *(f"{c:02x}" for c in data))
+
+
+def _attach(outer, hmux, tmux, setup, mouse: bool = True) -> tuple[str, str]:
+    """The same session in both, attached in the outer tmux; ``setup(m)`` builds it."""
+    targets = []
+    for prog, m, name in ((HMUX, hmux, "h"), ([TMUX], tmux, "t")):
+        m.ok("new-session", "-d", "-s", "m", "-x", "80", "-y", str(ROWS - 1), "-n", "w", "cat")
+        m.ok("set", "-g", "mouse", "on" if mouse else "off")
+        m.ok("setw", "-g", "automatic-rename", "off")
+        m.ok("set", "-g", "status-right", "R")
+        setup(m)
+        t = outer.run(prog + m.socket_args + ["attach", "-t", "m"], name)
+        wait_for(lambda t=t: "[m]" in outer.screen(t)[-1])
+        targets.append(t)
+    want = "11" if mouse else "00"
+    for t in targets:
+        # The client asked its terminal for mouse reports (button mode, SGR) or not.
+        wait_for(lambda t=t: outer.mux.ok("display", "-p", "-t", t, "#{mouse_button_flag}"
+                                          "#{mouse_sgr_flag}").strip() == want)
+    return targets[0], targets[1]
+
+
+def _both(outer, pair, data: bytes) -> None:
+    for t in pair:
+        _inject(outer, t, data)
+
+
+def _same(hmux, tmux, fmt: str, *args: str, cmd: str = "display") -> str:
+    """``fmt`` comes out the same on both (polled: the report is read asynchronously)."""
+    def get(m):
+        argv = [cmd, "-p", fmt] if cmd == "display" else [cmd, *args]
+        if cmd == "display" and args:
+            argv = [cmd, "-p", *args, fmt]
+        r = m.cmd(*argv)
+        return r.out if r.rc == 0 else f"rc={r.rc} {r.err}"
+
+    try:
+        wait_for(lambda: get(tmux) == get(hmux), timeout=5)
+    except AssertionError:
+        raise AssertionError(f"hmux {get(hmux)!r} tmux {get(tmux)!r}") from None
+    return get(tmux)
+
+
+def _two_panes(m) -> None:
+    m.ok("split-window", "-h", "-t", "m", "cat")
+    m.ok("new-window", "-d", "-t", "m:1", "-n", "x", "cat")
+
+
+# -- attached clients, compared with tmux ----------------------------------------------------------
+
+
+def test_click_selects_pane_and_status_selects_window(outer, hmux, tmux):
+    pair = _attach(outer, hmux, tmux, _two_panes)
+    assert _same(hmux, tmux, "#{pane_index}") == "1\n"
+    _both(outer, pair, _sgr(0, 5, 5) + _sgr(0, 5, 5, release=True))
+    wait_for(lambda: hmux.ok("display", "-p", "#{pane_index}") == "0\n")
+    assert _same(hmux, tmux, "#{pane_index}") == "0\n"
+    # A click on window 1's name in the status line selects it.
+    line = outer.screen(pair[1])[-1]
+    assert outer.screen(pair[0])[-1] == line
+    x = line.index("1:x")
+    # Another button first: a press of button 1 this soon would be a second click.
+    _both(outer, pair, _sgr(1, 0, 0) + _sgr(1, 0, 0, release=True))
+    _both(outer, pair, _sgr(0, x + 1, ROWS - 1) + _sgr(0, x + 1, ROWS - 1, release=True))
+    wait_for(lambda: hmux.ok("display", "-p", "#{window_index}") == "1\n")
+    assert _same(hmux, tmux, "#{window_index}") == "1\n"
+    # The wheel on the status line moves between windows.
+    _both(outer, pair, _sgr(64, x, ROWS - 1))  # on a window's name: WheelUpStatus
+    wait_for(lambda: hmux.ok("display", "-p", "#{window_index}") == "0\n")
+    assert _same(hmux, tmux, "#{window_index}") == "0\n"
+
+
+def test_border_drag_resizes_panes(outer, hmux, tmux):
+    pair = _attach(outer, hmux, tmux, _two_panes)
+    widths = _same(hmux, tmux, "", "-F", "#{pane_width}", cmd="list-panes")
+    border = int(widths.split()[0])
+    data = _sgr(0, border, 5) + _sgr(32, border - 3, 5) + _sgr(32, border - 9, 6) + \
+        _sgr(0, border - 9, 6, release=True)
+    _both(outer, pair, data)
+    wait_for(lambda: hmux.ok("list-panes", "-F", "#{pane_width}") != widths)
+    got = _same(hmux, tmux, "", "-F", "#{pane_width}", cmd="list-panes")
+    assert got.split()[0] == str(border - 9)
+
+
+def test_wheel_enters_copy_mode_and_scrolls(outer, hmux, tmux):
+    def setup(m):
+        m.ok("send-keys", "-t", "m", "-l", "x")  # cat: keep it simple, fill from a printf
+        m.ok("respawn-pane", "-k", "-t", "m", "seq 1 100; exec cat")
+
+    pair = _attach(outer, hmux, tmux, setup)
+    wait_for(lambda: "100" in hmux.capture("m"))
+    wait_for(lambda: "100" in tmux.capture("m"))
+    _both(outer, pair, _sgr(64, 10, 10))
+    assert _same(hmux, tmux, "#{pane_in_mode} #{scroll_position}") == "1 0\n"
+    _both(outer, pair, _sgr(64, 10, 10))
+    assert _same(hmux, tmux, "#{pane_in_mode} #{scroll_position}") == "1 5\n"
+    _both(outer, pair, _sgr(64, 10, 10) + _sgr(64, 10, 10))
+    assert _same(hmux, tmux, "#{pane_in_mode} #{scroll_position}") == "1 15\n"
+    _both(outer, pair, _sgr(65, 10, 10))
+    assert _same(hmux, tmux, "#{pane_in_mode} #{scroll_position}") == "1 10\n"
+    # copy-mode -e: scrolling back to the bottom leaves copy mode.
+    _both(outer, pair, _sgr(65, 10, 10) + _sgr(65, 10, 10))
+    assert _same(hmux, tmux, "#{pane_in_mode}") == "0\n"
+
+
+def test_drag_selects_into_a_buffer(outer, hmux, tmux):
+    def setup(m):
+        m.ok("respawn-pane", "-k", "-t", "m",
+             "printf 'alpha beta gamma\\ndelta epsilon zeta\\n'; exec cat")
+
+    pair = _attach(outer, hmux, tmux, setup)
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: "zeta" in m.capture("m"))
+    data = _sgr(0, 2, 0) + _sgr(32, 5, 0) + _sgr(32, 8, 1) + _sgr(0, 8, 1, release=True)
+    _both(outer, pair, data)
+    wait_for(lambda: hmux.cmd("show-buffer").rc == 0)
+    assert _same(hmux, tmux, "", cmd="show-buffer") == "pha beta gamma\ndelta ep"
+    assert _same(hmux, tmux, "#{pane_in_mode}") == "0\n"
+
+
+def test_double_click_copies_the_word(outer, hmux, tmux):
+    def setup(m):
+        m.ok("respawn-pane", "-k", "-t", "m", "printf 'one two-three four\\n'; exec cat")
+
+    pair = _attach(outer, hmux, tmux, setup)
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: "four" in m.capture("m"))
+    click = _sgr(0, 5, 0) + _sgr(0, 5, 0, release=True)
+    _both(outer, pair, click + click)
+    wait_for(lambda: hmux.cmd("show-buffer").rc == 0)
+    assert _same(hmux, tmux, "", cmd="show-buffer") == "two"  # "-" is a word separator
+
+
+def test_application_gets_the_report_in_its_pane(outer, hmux, tmux, muxdir):
+    script = os.path.join(muxdir, "reader.py")
+    with open(script, "w") as f:
+        f.write(READER)
+
+    def setup(m):
+        m.ok("split-window", "-h", "-t", "m", f"{sys.executable} {script}")
+        wait_for(lambda: "READY" in m.capture("m.1"))
+
+    pair = _attach(outer, hmux, tmux, setup)
+    for m in (hmux, tmux):
+        assert m.ok("display", "-p", "-t", "m.1", "#{mouse_standard_flag}#{mouse_sgr_flag}") \
+            == "11\n"
+    x0 = int(hmux.ok("display", "-p", "-t", "m.1", "#{pane_left}"))
+    # A press and release in the right pane and a wheel there, in pane coordinates; a drag
+    # is not asked for (1000 has no motion).
+    data = (_sgr(0, x0 + 3, 4) + _sgr(32, x0 + 4, 4) + _sgr(0, x0 + 4, 4, release=True)
+            + _sgr(65, x0 + 7, 2))
+    _both(outer, pair, data)
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: "'\\x1b[<65;8;3M'" in m.capture("m.1"))
+    assert hmux.capture("m.1") == tmux.capture("m.1")
+    assert "b'\\x1b[<0;4;5M'\nb'\\x1b[<0;5;5m'\nb'\\x1b[<65;8;3M'" in tmux.capture("m.1")
+
+
+def test_mouse_off_reports_are_not_asked_for_or_used(outer, hmux, tmux):
+    pair = _attach(outer, hmux, tmux, _two_panes, mouse=False)
+    _both(outer, pair, _sgr(0, 5, 5) + _sgr(0, 5, 5, release=True) + b"z")
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: "z" in m.capture("m.1"))
+    assert _same(hmux, tmux, "#{pane_index}") == "1\n"
+    assert hmux.capture("m.1") == tmux.capture("m.1")
+    # Turned on, the terminal is asked for reports at the next redraw.
+    for m in (hmux, tmux):
+        m.ok("set", "-g", "mouse", "on")
+        m.ok("refresh-client")
+    for t in pair:
+        wait_for(lambda t=t: outer.mux.ok("display", "-p", "-t", t, "#{mouse_button_flag}")
+                 == "1\n")
+
+
+# -- the decoder -----------------------------------------------------------------------------------
+
+
+def test_decoder_mouse_reports():
+    d = KeyDecoder()
+    assert d.feed(b"a\x1b[<0;12;5Mb") == [(97, b"a"), (K.KEYC_MOUSE, b"\x1b[<0;12;5M"),
+                                         (98, b"b")]
+    # Split across reads: nothing comes out until the report is whole.
+    assert d.feed(b"\x1b[<35;1") == []
+    assert d.feed(b"00;2") == []
+    assert d.feed(b"0mx") == [(K.KEYC_MOUSE, b"\x1b[<35;100;20m"), (120, b"x")]
+    assert d.feed(b"\x1b[M") == []
+    assert d.feed(b" !") == []
+    assert d.feed(b"\"") == [(K.KEYC_MOUSE, b"\x1b[M !\"")]
+    # A wheel release (PuTTY) is dropped; malformed reports are not mouse.
+    assert d.feed(b"\x1b[<64;3;3m") == []
+    keys = d.feed(b"\x1b[<0;0;5M")
+    assert keys and keys[0][0] != K.KEYC_MOUSE
+    keys = d.feed(b"\x1b[<1a;2;3M", final=True)
+    assert all(k != K.KEYC_MOUSE for k, _ in keys)
+    keys = d.feed(b"\x1b[M\x10!!", final=True)
+    assert all(k != K.KEYC_MOUSE for k, _ in keys)
+    # Ordinary CSI keys are untouched.
+    assert d.feed(b"\x1b[A") == [(K.string_to_key("Up"), b"\x1b[A")]
+    # An unfinished report flushed after escape-time is not a mouse key.
+    assert d.feed(b"\x1b[<0;1") == []
+    assert all(k != K.KEYC_MOUSE for k, _ in d.feed(b"", final=True))
+
+
+def test_report_values_and_utf8_mode():
+    assert parse_report(b"\x1b[<0;12;5M")[2:] == (0, 11, 4, "M", 0)
+    assert parse_report(b"\x1b[<2;1;1m")[2:] == (3, 0, 0, "m", 2)
+    assert parse_report(b"\x1b[M !\"")[2:] == (0, 0, 1, " ", 0)
+    d = KeyDecoder()
+    d.utf8_mouse = True
+    # x = 200 needs two UTF-8 bytes in mode 1005.
+    raw = b"\x1b[M " + chr(200 + 33).encode() + b"!"
+    assert d.feed(raw) == [(K.KEYC_MOUSE, raw)]
+    assert parse_report(raw, 0, True)[2:5] == (0, 200, 0)
+    st = MouseState()
+    m1 = st.event(b"\x1b[<0;3;4M")
+    m2 = st.event(b"\x1b[<32;5;4M")
+    assert m1 is not None and m2 is not None
+    assert (m2.lx, m2.ly, m2.lb, m2.x, m2.b) == (2, 3, 0, 4, 32)
+
+
+class _Scr:
+    def __init__(self, **kw):
+        self.mouse_standard = self.mouse_button = self.mouse_any = False
+        self.mouse_utf8 = self.mouse_sgr = False
+        self.__dict__.update(kw)
+
+
+def test_encoding_for_the_application():
+    st = MouseState()
+    press = st.event(b"\x1b[<0;10;10M")
+    drag = st.event(b"\x1b[<32;11;10M")
+    release = st.event(b"\x1b[<0;11;10m")
+    sgr = _Scr(mouse_standard=True, mouse_sgr=True)
+    assert encode_for_pane(sgr, press, 2, 3) == b"\x1b[<0;3;4M"
+    assert encode_for_pane(sgr, drag, 2, 3) is None  # 1000 has no motion
+    assert encode_for_pane(sgr, release, 2, 3) == b"\x1b[<0;3;4m"
+    x10 = _Scr(mouse_button=True)
+    assert encode_for_pane(x10, drag, 2, 3) == b"\x1b[M@#$"
+    assert encode_for_pane(x10, release, 300, 3) == b"\x1b[M#\xff$"  # clamped
+    utf8 = _Scr(mouse_standard=True, mouse_utf8=True)
+    assert encode_for_pane(utf8, press, 200, 0) == b"\x1b[M \xc3\xa9!"
