@@ -110,12 +110,26 @@ def cmd_switch_client(item: CmdItem) -> int:
         if s is None or not s.alive:
             return item.error("can't find last session")
     else:
-        st = item.find(args.get("t"), T.FIND_SESSION, 0)
+        tflag = args.get("t")
+        pane = bool(tflag) and any(ch in tflag for ch in ":.%")
+        st = item.find(tflag, T.FIND_PANE if pane else T.FIND_SESSION, 0)
         if st is None:
             return -1
         s = st.s
-        if st.wl is not None and args.get("t") and any(ch in args.get("t") for ch in ":."):
-            s.curw = st.wl
+        if pane and st.wl is not None:
+            # A pane target: it becomes its window's active pane (the zoom kept with -Z),
+            # the window the session's current one, the old one its last (tmux's
+            # window_set_active_pane and session_set_current).
+            from ..model import apply_layout
+            from .layout_cmds import pop_zoom, push_zoom
+
+            w = st.wl.window
+            if st.wp is not None and st.wp is not w.active:
+                push_zoom(w, args.has("Z"))
+                w.set_active(st.wp)
+                pop_zoom(w)
+                apply_layout(w)
+            s.set_current(st.wl)
     if s is None:
         return item.error("can't find session")
     if s is not cur:

@@ -11,6 +11,8 @@ the same cells tmux puts in its mode screen.
 
 from __future__ import annotations
 
+import sys
+import time
 from typing import Any
 
 from .. import keys as K
@@ -317,7 +319,8 @@ def _clear_tagged(items: list[Item]) -> None:
         _clear_tagged(it.children)
 
 
-_NO_TAG = object()  # UINT64_MAX: no current item yet
+_NO_TAG = object()
+UPDATE_INTERVAL = 1.0  # UINT64_MAX: no current item yet
 
 
 class TreeMode(Mode):
@@ -362,6 +365,8 @@ class TreeMode(Mode):
         self.zoomed = -1
         self.dead = False
         self.started = False
+        self.from_client = True
+        self.built_at = 0.0
 
     # -- window_mode ---------------------------------------------------------------------------
 
@@ -409,6 +414,9 @@ class TreeMode(Mode):
         self.draw()
 
     def row_runs(self, y: int) -> list[tuple[str, Style]]:
+        if y == 0 and self.started and not self.dead \
+                and time.monotonic() - self.built_at >= UPDATE_INTERVAL:
+            self.update()  # server_client_check_modes, at most once a second
         if y >= len(self.canvas.rows):
             return [(" " * self.sx, DEFAULT_STYLE)]
         return self.canvas.runs(y)
@@ -501,6 +509,7 @@ class TreeMode(Mode):
         if self.no_matches:
             self.build_items(tag, None)
         self.saved = []
+        self.built_at = time.monotonic()
         self.lines = []
         self._build_lines(self.children, 0)
         if tag[0] is _NO_TAG and self.lines:
@@ -770,6 +779,8 @@ class TreeMode(Mode):
                     current.tagged = True
                 else:
                     current.tagged = False
+                if self.from_client:
+                    self.down(False)
         elif key == ord("T"):
             for ln in self.lines:
                 ln.item.tagged = False
@@ -862,8 +873,12 @@ class TreeMode(Mode):
             return
         queue_commands(self.server, client, cmdlist, QueueState(current=fs))
 
-    def key(self, client: Any, key: int) -> None:
+    def key(self, client: Any, key: int, *extra: Any) -> None:
         key &= ~K.KEYC_MASK_FLAGS
+        # A key from a client comes with its mouse event in tmux (window_pane_key), one from
+        # send-keys without; only the first moves down after tagging with t.
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        self.from_client = caller != "hmux_core.commands.panes"
         before = self.current_item()
         finished, key = self.tree_key(client, key)
         item = self.current_item()
