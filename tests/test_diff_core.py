@@ -22,7 +22,7 @@ from engines import server_engine_difference
 from harness import HMUX, TMUX, Mux, Result, _alive, base_env, normalise, socket_path, wait_for
 
 # Polling is not under test, so it goes through the fast C client of the same server.
-WAIT_TIMEOUT = 5.0
+WAIT_TIMEOUT = 20.0  # a bound, not a delay: a loaded machine can be slow to rename or reap
 
 
 def _label(m: Mux) -> str:

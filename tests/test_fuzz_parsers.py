@@ -1,5 +1,5 @@
 """Property tests for the text parsers a user or a file feeds the server: the command parser,
-the config-file parser (seeded with tmux's own regress/conf corpus) and target resolution.
+the config-file parser (seeded with tests/corpus/conf and, when HMUX_TMUX_SRC names a tmux source tree, its regress/conf) and target resolution.
 
 Each may refuse input only with its own error type (which the server turns into a tmux-style
 message); anything else escaping would be a server bug. ``fuzz/run.py`` runs these far longer.
@@ -95,10 +95,13 @@ def test_argv_commands_raise_only_command_errors(argv: list[str]) -> None:
 
 # -- the config-file parser, seeded with tmux's corpus --------------------------------------------
 
-_CONF_DIR = "/tmp/tmux33/regress/conf"
+# Config files of the shapes people write (tests/corpus/conf: prefix remaps, vi copy mode, status
+# themes, %if on versions, blocks, %hidden and variables, continuations, errors); tmux's own
+# regress/conf files join them where a tmux source tree is unpacked (HMUX_TMUX_SRC).
+_CONF_DIRS = [os.path.join(os.path.dirname(__file__), "corpus", "conf"),
+              os.path.join(os.environ.get("HMUX_TMUX_SRC", "/nonexistent"), "regress", "conf")]
 CORPUS = [open(f, encoding="utf-8", errors="surrogateescape").read()
-          for f in sorted(glob.glob(os.path.join(_CONF_DIR, "*.conf")))] or [
-    "set -g status on\nbind a { display x }\n%if #{a}\nX=1\n%endif\n"]
+          for d in _CONF_DIRS for f in sorted(glob.glob(os.path.join(d, "*.conf")))]
 
 
 def _mutate(text: str, edits: list[tuple[int, int, str]]) -> str:
@@ -133,9 +136,9 @@ def test_config_corpus_mutations(index: int, edits, stdio: bool, cut: int) -> No
     assert all(isinstance(n, str) and "=" not in n for n, _v, _h in assigned)
 
 
-def test_corpus_is_tmux_regress_set():
-    """The seeds are tmux's own configuration tests (a missing source tree would weaken the fuzz)."""
-    assert len(CORPUS) >= 10
+def test_corpus_is_there():
+    """The seeds ship with the tests (a missing corpus would weaken the fuzz)."""
+    assert len(CORPUS) >= 12
 
 
 # -- target resolution ----------------------------------------------------------------------------
