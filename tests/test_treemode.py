@@ -243,7 +243,7 @@ DETACHED = [
     ("choose-client", "-t", "a"),  # no clients: no mode
     ("display", "-p", "-t", "a", "#{pane_in_mode}"),
     ("choose-tree", "-t", "a", "-s"),
-    ("display", "-p", "-t", "a", "#{pane_in_mode} #{pane_mode}"),
+    ("display", "-p", "-t", "a", "#{pane_in_mode} #{pane_mode} [#{copy_cursor_x}]"),
     ("send-keys", "-t", "a", "j", "Enter"),  # no client: the mode does not get them
     ("display", "-p", "-t", "a", "#{pane_in_mode} #{pane_mode} #{window_index}"),
     ("set-buffer", "xyz"),
@@ -268,3 +268,36 @@ def test_detached_commands_match_tmux(hmux, tmux):
     for argv in DETACHED:
         a, b = hmux(*argv), tmux(*argv)
         assert (a.rc, a.out, a.err) == (b.rc, b.out, b.err), argv
+
+
+def test_mouse_picks_lines_and_preview_windows(outer, hmux, tmux, muxdir):
+    """With mouse on, a click (MouseDown1Pane: send -M) makes a line current; a click in
+    the preview chooses."""
+    from test_mouse import _inject, _sgr
+
+    def click(x: int, y: int, times: int = 3) -> None:
+        # Three clicks in one write are a click, a second and a triple click whatever the
+        # timing, and leave no click pending (server_client_check_mouse): the next is a
+        # click again. The tree takes the first; the other two do nothing in it.
+        data = (_sgr(0, x, y) + _sgr(0, x, y, release=True)) * times
+        for target in (h, t):
+            _inject(outer, target, data)
+
+    h, t = _pair(outer, hmux, tmux, muxdir)
+    for m in (hmux, tmux):
+        m.ok("set", "-g", "mouse", "on")
+    _keys(outer, (h, t), "C-b", "w")
+    wait_for(lambda: _state(hmux) == "tree-mode|1\n")
+    click(5, 3)  # line 3: session other
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: "other (sort" in "\n".join(outer.screen(h if m is hmux else t)))
+    _same(outer, h, t)
+    click(5, 2)  # window two, expanded: its panes side by side in the preview
+    _keys(outer, (h, t), "l")
+    # A click on a pane in the preview is Enter on the line that was current: window two
+    # (its active pane). tmux's item is freed when the click has to expand the line first,
+    # so only an expanded line is clicked through.
+    click(60, 16, times=1)
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: _where(m) == "c:1.0 0\n")
+    assert _state(hmux) == _state(tmux) == "|0\n"

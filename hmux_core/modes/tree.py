@@ -338,7 +338,7 @@ class TreeMode(Mode):
         self.args = args
         has = args.has if args is not None else (lambda f: False)
         get = args.get if args is not None else (lambda f: None)
-        self.format = get("F") if has("F") else self.default_format
+        self.item_format = get("F") if has("F") else self.default_format
         self.key_format = get("K") if has("K") else DEFAULT_KEY_FORMAT
         cmd = args.string(0) if args is not None and args.nargs else None
         self.template = cmd if cmd is not None else self.default_command
@@ -367,6 +367,8 @@ class TreeMode(Mode):
         self.started = False
         self.from_client = True
         self.built_at = 0.0
+        self.event: Any = None  # the mouse event of the key being handled
+        self.mouse_x = 0
 
     # -- window_mode ---------------------------------------------------------------------------
 
@@ -737,7 +739,7 @@ class TreeMode(Mode):
         from .. import prompt as PR
 
         if K.is_mouse_key(key):
-            return False, K.KEYC_NONE
+            return self._tree_mouse(client, key)
         if not self.lines:
             return key in (ord("q"), 0x1B, 0x07), key
         line = self.lines[self.current]
@@ -873,12 +875,46 @@ class TreeMode(Mode):
             return
         queue_commands(self.server, client, cmdlist, QueueState(current=fs))
 
+    def _tree_mouse(self, client: Any, key: int) -> tuple[bool, int]:
+        """mode_tree_key for a mouse key: a click picks a line, a double click is Enter;
+        in the preview the key stays for the mode (window-tree picks a window there)."""
+        from ..mouse import mouse_at
+
+        m = self.event
+        pos = mouse_at(self.wp, m) if m is not None else None
+        if pos is None:
+            return False, K.KEYC_NONE
+        x, y = pos
+        self.mouse_x = x
+        down1 = K.mouse_key("MouseDown1", "Pane")
+        down3 = K.mouse_key("MouseDown3", "Pane")
+        double1 = K.mouse_key("DoubleClick1", "Pane")
+        if x > self.width or y > self.height:
+            return False, key if self.preview else K.KEYC_NONE
+        if self.offset + y < len(self.lines):
+            if key in (down1, down3, double1):
+                self.current = self.offset + y
+            if key == double1:
+                return False, ord("\r")
+        return False, K.KEYC_NONE
+
+    def mouse(self, client: Any, key: int, event: Any) -> None:
+        """A mouse key with its event (send -M from the default mouse bindings)."""
+        self.event = event
+        try:
+            self._key(client, key & ~K.KEYC_MASK_FLAGS)
+        finally:
+            self.event = None
+
     def key(self, client: Any, key: int, *extra: Any) -> None:
         key &= ~K.KEYC_MASK_FLAGS
         # A key from a client comes with its mouse event in tmux (window_pane_key), one from
         # send-keys without; only the first moves down after tagging with t.
         caller = sys._getframe(1).f_globals.get("__name__", "")
         self.from_client = caller != "hmux_core.commands.panes"
+        self._key(client, key)
+
+    def _key(self, client: Any, key: int) -> None:
         before = self.current_item()
         finished, key = self.tree_key(client, key)
         item = self.current_item()
@@ -959,6 +995,7 @@ class WindowTreeMode(TreeMode):
         self.squash_groups = not (args is not None and args.has("G"))
         self.hoffset = 0  # data->offset: the preview scrolled sideways with < and >
         self.left = self.right = -1
+        self.p_start = self.p_end = self.p_each = 0
         self.entered: str | None = None
 
     def started_done(self) -> None:
@@ -1036,7 +1073,7 @@ class WindowTreeMode(TreeMode):
 
     def _build_window(self, s: Any, wl: Any, parent: Item, flt: str | None) -> bool:
         d = TreeData(WINDOW, s.id, wl.idx, -1)
-        text = self._expand(self.format, s, wl, None)
+        text = self._expand(self.item_format, s, wl, None)
         expanded = 0 if self.type in (SESSION, WINDOW) else 1
         it = self.add(parent, d, ("wl", id(wl)), str(wl.idx), text, expanded)
         panes = list(wl.window.panes)
@@ -1054,12 +1091,12 @@ class WindowTreeMode(TreeMode):
             return False
         for p in _sorted(keep, self._cmp_pane, self.reversed):
             self.add(it, TreeData(PANE, s.id, wl.idx, p.id), ("p", p.id),
-                     str(wl.window.pane_index(p)), self._expand(self.format, s, wl, p), -1)
+                     str(wl.window.pane_index(p)), self._expand(self.item_format, s, wl, p), -1)
         return True
 
     def _build_session(self, s: Any, flt: str | None) -> None:
         d = TreeData(SESSION, s.id, -1, -1)
-        text = self._expand(self.format, s, None, None)
+        text = self._expand(self.item_format, s, None, None)
         it = self.add(None, d, ("s", s.id), s.name, text, 0 if self.type == SESSION else 1)
         wls = _sorted(list(s.windows.values()), self._cmp_window, self.reversed)
         empty = 0
@@ -1163,6 +1200,7 @@ class WindowTreeMode(TreeMode):
             c.puts(">", DEFAULT_STYLE)
         else:
             self.right = -1
+        self.p_start, self.p_end, self.p_each = start, end, each
         opts = s.options
         colour = int(opts.get("display-panes-colour"))
         active_colour = int(opts.get("display-panes-active-colour"))
@@ -1295,6 +1333,51 @@ class WindowTreeMode(TreeMode):
         self._done(c)
         return 0
 
+    def _preview_mouse(self, key: int, item: Item) -> int:
+        """window_tree_mouse: a click on a window (pane) of the preview chooses it."""
+        if key != K.mouse_key("MouseDown1", "Pane"):
+            return K.KEYC_NONE
+        x = self.mouse_x
+        if self.left != -1 and x <= self.left:
+            return ord("<")
+        if self.right != -1 and x >= self.right:
+            return ord(">")
+        if self.left != -1:
+            x -= self.left
+        elif x != 0:
+            x -= 1
+        if x == 0 or self.p_end == 0:
+            x = 0
+        else:
+            x = x // self.p_each if self.p_each else 0
+            if self.p_start + x >= self.p_end:
+                x = self.p_end - 1
+        s, wl, wp = self.pull(item.data)
+        t = item.data.type
+        if t == SESSION:
+            if s is None:
+                return K.KEYC_NONE
+            self._expand_current()
+            wls = s.sorted_winlinks()
+            if self.p_start + x < len(wls):
+                self.set_current(("wl", id(wls[self.p_start + x])))
+            return ord("\r")
+        if t == WINDOW:
+            if wl is None:
+                return K.KEYC_NONE
+            self._expand_current()
+            panes = list(wl.window.panes)
+            if self.p_start + x < len(panes):
+                self.set_current(("p", panes[self.p_start + x].id))
+            return ord("\r")
+        return K.KEYC_NONE
+
+    def _expand_current(self) -> None:
+        it = self.current_item()
+        if it is not None and not it.expanded:
+            it.expanded = True
+            self.build()
+
     def mode_key(self, client: Any, key: int, item: Item | None, finished: bool) -> bool:
         from .. import prompt as PR
 
@@ -1302,6 +1385,10 @@ class WindowTreeMode(TreeMode):
             self.hoffset = 0
         self._last_item = item
         fs = self.fs
+        if K.is_mouse_key(key) and self.event is not None and item is not None:
+            # Enter then chooses the item current before the click (tmux's item), the
+            # session or window whose preview it was, not the window or pane clicked.
+            key = self._preview_mouse(key, item)
         if key == ord("<"):
             self.hoffset -= 1
         elif key == ord(">"):
@@ -1398,7 +1485,7 @@ class BufferMode(TreeMode):
             ctx = self._context(pb)
             if flt is not None and not F.format_true(F.expand(flt, ctx)):
                 continue
-            text = F.expand(self.format, self._context(pb))
+            text = F.expand(self.item_format, self._context(pb))
             self.add(None, pb.name, pb.order, pb.name, text, -1)
 
     def draw_preview(self, item: Item, c: Canvas, sx: int, sy: int) -> None:
@@ -1501,7 +1588,7 @@ class ClientMode(TreeMode):
                 if not F.format_true(F.expand(flt, ModelContext(self.server, c, None, None,
                                                                 None))):
                     continue
-            text = F.expand(self.format, ModelContext(self.server, c, None, None, None))
+            text = F.expand(self.item_format, ModelContext(self.server, c, None, None, None))
             self.add(None, c, id(c), c.name, text, -1)
 
     def draw_preview(self, item: Item, c: Canvas, sx: int, sy: int) -> None:
