@@ -244,8 +244,8 @@ class Attached:
 
     def mouse_input(self, m: MouseEvent, key: int) -> None:
         """server_client_handle_key for a mouse event (KEYC_MOUSE, or KEYC_DOUBLECLICK from
-        the click timer): a message is cleared, a prompt sees it; an overlay drops it (menus
-        and popups take no mouse here); then it is checked in queue order."""
+        the click timer): a message is cleared, a menu or the prompt sees it first; then it is
+        checked in queue order."""
         c = self.client
         if c.session is None:
             return
@@ -253,8 +253,19 @@ class Attached:
             if getattr(c, "message_text", None):
                 c.message_text = None
                 self.redraw()
-            if getattr(c, "overlay", None) is not None:
-                return
+            ov = getattr(c, "overlay", None)
+            if ov is not None:
+                # A menu takes the report as it came; other overlays drop it.
+                fn = getattr(ov, "mouse", None)
+                r = fn(self.server, c, m) if fn is not None and key == K.KEYC_MOUSE else 0
+                if r == 0:
+                    self.redraw()
+                    return
+                from .overlays import clear_overlay
+
+                clear_overlay(self.server, c)
+                if r == 1:
+                    return
             p = getattr(c, "prompt", None)
             if p is not None and p.key(self.server, c, key) == 0:
                 return

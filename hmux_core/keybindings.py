@@ -643,7 +643,7 @@ def binding_items(server: Any, client: Any, bd: Binding, *, current: Any = None,
     if event is not None:
         from .mouse import formats
 
-        state.formats.update(formats(event))
+        state.formats.update(formats(event, server))
     return items_from(server, client, bd.cmdlist, state)
 
 

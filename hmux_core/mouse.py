@@ -517,7 +517,10 @@ def terminal_mode(server: Any, client: Any, wp: Any) -> int:
     active pane's, or with ``mouse`` on button mode (all-motion if a pane wants it)."""
     s = client.session
     mode = 0
-    if not wp.modes:
+    ov = getattr(client, "overlay", None)
+    if ov is not None and hasattr(ov, "mouse_modes"):  # overlay_mode: a menu's own screen
+        mode = ov.mouse_modes()
+    elif not wp.modes:
         scr = wp.screen
         if scr.mouse_any:
             mode = MODE_MOUSE_ALL
@@ -526,7 +529,7 @@ def terminal_mode(server: Any, client: Any, wp: Any) -> int:
         elif scr.mouse_standard:
             mode = MODE_MOUSE_STANDARD
     if s.options.get("mouse"):
-        if getattr(client, "overlay", None) is None:
+        if ov is None:
             mode = 0
             for p in wp.window.panes:
                 if not p.modes and p.screen.mouse_any:
@@ -717,7 +720,7 @@ def copy_drag_release(client: Any, m: MouseEvent) -> None:
         att.cancel_drag_timer()
 
 
-def formats(m: MouseEvent | None) -> dict[str, str]:
+def formats(m: MouseEvent | None, server: Any) -> dict[str, str]:
     """The mouse_* format variables a mouse binding's commands see (format_cb_mouse_*);
     mouse_word and mouse_line only for a pane in copy mode."""
     if m is None or not m.valid:
@@ -735,11 +738,67 @@ def formats(m: MouseEvent | None) -> dict[str, str]:
             if cm is not None:
                 word = cm[1]._screen_word(pos[0], pos[1])
                 line = cm[1]._screen_line(pos[1])
-                if word is not None:
-                    out["mouse_word"] = word
-                if line is not None:
-                    out["mouse_line"] = line
+            elif not wp.modes:
+                chars = _row_chars(wp.screen, pos[1])
+                ws = str(server.session_options.get("word-separators") or "")  # global
+                word, line = _grid_word(chars, pos[0], ws), "".join(chars).rstrip() or None
+            else:
+                word = line = None
+            if word is not None:
+                out["mouse_word"] = word
+            if line is not None:
+                out["mouse_line"] = line
     if pos is None and ((m.statusat == 0 and m.y < m.statuslines)
                         or (m.statusat > 0 and m.y >= m.statusat)):
         out["mouse_x"], out["mouse_y"] = str(m.x), str(m.y)
     return out
+
+
+def _row_chars(scr: Any, y: int) -> list[str]:
+    """A screen row as one string per cell ("" for the second half of a wide character)."""
+    from .screen.cells import char_width
+
+    chars: list[str] = []
+    for text, _ in scr.row_runs(y):
+        for ch in text:
+            w = char_width(ch) if ord(ch) >= 0x80 else 1
+            if w == 0 and chars:
+                chars[-1] += ch
+                continue
+            chars.append(ch)
+            if w == 2:
+                chars.append("")
+    while chars and chars[-1] == " ":
+        chars.pop()
+    return chars
+
+
+def _grid_word(chars: list[str], x: int, ws: str) -> str | None:
+    """format_grid_word on one row: the word around column ``x``, between separators."""
+    def cell(px: int) -> str:
+        return chars[px] if px < len(chars) else " "
+
+    found = False
+    while True:
+        c = cell(x)
+        if c == "":
+            break
+        if c in ws or c == " ":
+            found = True
+            break
+        if x == 0:
+            break
+        x -= 1
+    out: list[str] = []
+    end = len(chars)
+    while True:
+        if found:
+            if end == 0 or x == end - 1:
+                break
+            x += 1
+        found = True
+        c = cell(x)
+        if c == "" or c in ws or c == " ":
+            break
+        out.append(c)
+    return "".join(out) or None

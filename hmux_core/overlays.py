@@ -186,8 +186,10 @@ class Menu(Overlay):
 
     def __init__(self, title: str, items: list[tuple[str | None, int, str | None]],
                  width: int, px: int, py: int, choose: Callable[[int], None],
-                 stay_open: bool = False, tab: bool = False) -> None:
+                 stay_open: bool = False, tab: bool = False, nomouse: bool = True) -> None:
         self.tab = tab  # MENU_TAB: Tab moves down (closing after the last), BSpace closes
+        # MENU_NOMOUSE: a menu not opened by the mouse ignores it and starts on its first item.
+        self.nomouse = nomouse
         self.title = title
         self.items = items
         self.width = width
@@ -195,7 +197,8 @@ class Menu(Overlay):
         self.choose = choose
         self.stay_open = stay_open
         self.choice = next((i for i, it in enumerate(items)
-                            if it[0] is not None and not it[0].startswith("-")), -1)
+                            if it[0] is not None and not it[0].startswith("-")), -1
+                           ) if nomouse else -1
 
     def _selectable(self, i: int) -> bool:
         name = self.items[i][0]
@@ -279,6 +282,37 @@ class Menu(Overlay):
             return self._chosen()
         if code in (0x1B, 0x03, 0x07, ord("q")):
             return 1
+        return 0
+
+    def mouse_modes(self) -> int:
+        """The mouse modes the menu asks the terminal for: all motion, to follow the mouse."""
+        from .mouse import MODE_MOUSE_ALL, MODE_MOUSE_BUTTON
+
+        return 0 if self.nomouse else MODE_MOUSE_ALL | MODE_MOUSE_BUTTON
+
+    def mouse(self, server: Any, client: Any, m: Any) -> int:
+        """menu_key_cb for a mouse report: a release on an item chooses it (any press with
+        -O), a release outside closes the menu, moving over the items highlights them."""
+        from .mouse import buttons, is_drag, is_release, is_wheel
+
+        if self.nomouse:
+            return 1 if buttons(m.b) != 0 else 0
+        count = len(self.items)
+        if (m.x < self.px or m.x > self.px + 4 + self.width or m.y < self.py + 1
+                or m.y > self.py + count):
+            if not self.stay_open:
+                if is_release(m.b):
+                    return 1
+            elif not is_release(m.b) and not is_wheel(m.b) and not is_drag(m.b):
+                return 1
+            self.choice = -1
+            return 0
+        if not self.stay_open:
+            if is_release(m.b):
+                return self._chosen()
+        elif not is_wheel(m.b) and not is_drag(m.b):
+            return self._chosen()
+        self.choice = m.y - (self.py + 1)
         return 0
 
     def _chosen(self) -> int:

@@ -48,7 +48,8 @@ def _inject(outer: Outer, target: str, data: bytes) -> None:
     outer.mux.ok("send-keys", "-t", target, "-H", *(f"{c:02x}" for c in data))
 
 
-def _attach(outer, hmux, tmux, setup, mouse: bool = True) -> tuple[str, str]:
+def _attach(outer, hmux, tmux, setup, mouse: bool = True, want: str | None = None
+            ) -> tuple[str, str]:
     """The same session in both, attached in the outer tmux; ``setup(m)`` builds it."""
     targets = []
     for prog, m, name in ((HMUX, hmux, "h"), ([TMUX], tmux, "t")):
@@ -60,7 +61,8 @@ def _attach(outer, hmux, tmux, setup, mouse: bool = True) -> tuple[str, str]:
         t = outer.run(prog + m.socket_args + ["attach", "-t", "m"], name)
         wait_for(lambda t=t: "[m]" in outer.screen(t)[-1])
         targets.append(t)
-    want = "11" if mouse else "00"
+    if want is None:
+        want = "11" if mouse else "00"
     for t in targets:
         # The client asked its terminal for mouse reports (button mode, SGR) or not.
         wait_for(lambda t=t: outer.mux.ok("display", "-p", "-t", t, "#{mouse_button_flag}"
@@ -98,7 +100,14 @@ def _two_panes(m) -> None:
 
 
 def test_click_selects_pane_and_status_selects_window(outer, hmux, tmux):
-    pair = _attach(outer, hmux, tmux, _two_panes)
+    def setup(m):
+        _two_panes(m)
+        # A press of the same button within 300 ms of the last is a second click: bound
+        # the same way, the clicks below do not depend on how fast they are handled.
+        m.ok("bind", "-n", "SecondClick1Pane", "select-pane", "-t=")
+        m.ok("bind", "-n", "SecondClick1Status", "select-window", "-t=")
+
+    pair = _attach(outer, hmux, tmux, setup)
     assert _same(hmux, tmux, "#{pane_index}") == "1\n"
     _both(outer, pair, _sgr(0, 5, 5) + _sgr(0, 5, 5, release=True))
     wait_for(lambda: hmux.ok("display", "-p", "#{pane_index}") == "0\n")
@@ -107,8 +116,6 @@ def test_click_selects_pane_and_status_selects_window(outer, hmux, tmux):
     line = outer.screen(pair[1])[-1]
     assert outer.screen(pair[0])[-1] == line
     x = line.index("1:x")
-    # Another button first: a press of button 1 this soon would be a second click.
-    _both(outer, pair, _sgr(1, 0, 0) + _sgr(1, 0, 0, release=True))
     _both(outer, pair, _sgr(0, x + 1, ROWS - 1) + _sgr(0, x + 1, ROWS - 1, release=True))
     wait_for(lambda: hmux.ok("display", "-p", "#{window_index}") == "1\n")
     assert _same(hmux, tmux, "#{window_index}") == "1\n"
@@ -179,6 +186,36 @@ def test_double_click_copies_the_word(outer, hmux, tmux):
     assert _same(hmux, tmux, "", cmd="show-buffer") == "two"  # "-" is a word separator
 
 
+def test_triple_click_copies_the_line(outer, hmux, tmux):
+    def setup(m):
+        m.ok("respawn-pane", "-k", "-t", "m", "printf 'one two-three four\\n'; exec cat")
+
+    pair = _attach(outer, hmux, tmux, setup)
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: "four" in m.capture("m"))
+    click = _sgr(0, 5, 0) + _sgr(0, 5, 0, release=True)
+    _both(outer, pair, click + click + click)
+    wait_for(lambda: hmux.cmd("show-buffer").rc == 0)
+    assert _same(hmux, tmux, "", cmd="show-buffer") == "one two-three four"
+
+
+def test_drag_in_copy_mode_selects_from_where_it_started(outer, hmux, tmux):
+    def setup(m):
+        m.ok("respawn-pane", "-k", "-t", "m", "seq 1 60; exec cat")
+
+    pair = _attach(outer, hmux, tmux, setup)
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: "60" in m.capture("m"))
+    _both(outer, pair, _sgr(64, 3, 3) + _sgr(64, 3, 3))
+    assert _same(hmux, tmux, "#{pane_in_mode} #{scroll_position}") == "1 5\n"
+    _both(outer, pair, _sgr(0, 0, 2) + _sgr(32, 1, 3) + _sgr(32, 1, 5)
+          + _sgr(0, 1, 5, release=True))
+    wait_for(lambda: hmux.cmd("show-buffer").rc == 0)
+    got = _same(hmux, tmux, "", cmd="show-buffer")
+    assert got == "36\n37\n38\n3"  # rows 2 to 5 of the view 5 lines up
+    assert _same(hmux, tmux, "#{pane_in_mode}") == "0\n"
+
+
 def test_application_gets_the_report_in_its_pane(outer, hmux, tmux, muxdir):
     script = os.path.join(muxdir, "reader.py")
     with open(script, "w") as f:
@@ -202,6 +239,26 @@ def test_application_gets_the_report_in_its_pane(outer, hmux, tmux, muxdir):
         wait_for(lambda m=m: "'\\x1b[<65;8;3M'" in m.capture("m.1"))
     assert hmux.capture("m.1") == tmux.capture("m.1")
     assert "b'\\x1b[<0;4;5M'\nb'\\x1b[<0;5;5m'\nb'\\x1b[<65;8;3M'" in tmux.capture("m.1")
+
+
+def test_mouse_off_the_active_application_still_gets_reports(outer, hmux, tmux, muxdir):
+    script = os.path.join(muxdir, "reader.py")
+    with open(script, "w") as f:
+        f.write(READER)
+
+    def setup(m):
+        m.ok("split-window", "-h", "-t", "m", f"{sys.executable} {script}")
+        wait_for(lambda: "READY" in m.capture("m.1"))
+
+    # The active pane asked for 1000 and 1006: so is the terminal, without button mode.
+    pair = _attach(outer, hmux, tmux, setup, mouse=False, want="01")
+    for t in pair:
+        assert outer.mux.ok("display", "-p", "-t", t, "#{mouse_standard_flag}") == "1\n"
+    x0 = int(hmux.ok("display", "-p", "-t", "m.1", "#{pane_left}"))
+    _both(outer, pair, _sgr(0, x0 + 2, 3) + _sgr(0, x0 + 2, 3, release=True))
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: "b'\\x1b[<0;3;4m'" in m.capture("m.1"))
+    assert hmux.capture("m.1") == tmux.capture("m.1")
 
 
 def test_mouse_off_reports_are_not_asked_for_or_used(outer, hmux, tmux):
@@ -287,3 +344,27 @@ def test_encoding_for_the_application():
     assert encode_for_pane(x10, release, 300, 3) == b"\x1b[M#\xff$"  # clamped
     utf8 = _Scr(mouse_standard=True, mouse_utf8=True)
     assert encode_for_pane(utf8, press, 200, 0) == b"\x1b[M \xc3\xa9!"
+
+
+def test_right_click_menu_follows_the_mouse(outer, hmux, tmux):
+    def setup(m):
+        m.ok("respawn-pane", "-k", "-t", "m", "printf 'hello world\\n'; exec cat")
+
+    pair = _attach(outer, hmux, tmux, setup)
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: "world" in m.capture("m"))
+    # Button 3 down on a word opens the pane menu there, with the word in it.
+    _both(outer, pair, _sgr(2, 1, 0))
+    for t in pair:
+        wait_for(lambda t=t: "Horizontal Split" in "\n".join(outer.screen(t)))
+    wait_for(lambda: outer.screen(pair[0]) == outer.screen(pair[1]))
+    rows = outer.screen(pair[1])
+    assert any("Copy hello" in r for r in rows)
+    y = next(i for i, r in enumerate(rows) if "Horizontal Split" in r)
+    x = rows[y].index("Horizontal Split")
+    # Held down and moved onto an item, released there: the item runs.
+    _both(outer, pair, _sgr(34, x, y - 1) + _sgr(34, x, y) + _sgr(2, x, y, release=True))
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: m.ok("display", "-p", "#{window_panes}") == "2\n")
+    for t in pair:
+        wait_for(lambda t=t: "Horizontal Split" not in "\n".join(outer.screen(t)))

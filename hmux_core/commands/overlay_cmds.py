@@ -95,6 +95,15 @@ def menu_position(item: CmdItem, tc: Any, w: int, h: int) -> tuple[int, int] | N
             extra["popup_window_status_line_y"] = str(line + 1 + h if at_top
                                                       else sy - lines + line)
     extra["popup_width"], extra["popup_height"] = str(w), str(h)
+    m = item.state.event
+    if m is not None and m.valid:
+        extra["popup_mouse_x"], extra["popup_mouse_y"] = str(m.x), str(m.y)
+        extra["popup_mouse_centre_x"] = str(max(m.x - w // 2, 0))
+        n = m.y - h // 2
+        extra["popup_mouse_centre_y"] = str(sy - h if n + h >= sy else n)
+        n = m.y + h
+        extra["popup_mouse_top"] = str(sy - 1 if n >= sy else n)
+        extra["popup_mouse_bottom"] = str(max(m.y - h, 0))
     extra["popup_centre_x"] = str(max((sx - 1) // 2 - w // 2, 0))
     n = (sy - 1) // 2 + h // 2
     extra["popup_centre_y"] = str(sy - h if n >= sy else n)
@@ -192,9 +201,12 @@ async def cmd_display_menu(item: CmdItem) -> int:
         except CommandError as e:
             queue_error(server, tc, str(e))
             return
-        queue_commands(server, tc, cmdlist, QueueState(current=target))
+        # The chosen item's commands see the event that opened the menu (its = targets).
+        queue_commands(server, tc, cmdlist, QueueState(current=target, event=m))
 
-    ov = O.Menu(title, items, width, px, py, choose, stay_open=args.has("O"))
+    m = item.state.event
+    ov = O.Menu(title, items, width, px, py, choose, stay_open=args.has("O"),
+                nomouse=m is None or not m.valid)
     ov.free_cb = answer.done.set
     O.set_overlay(server, tc, ov, 0)
     await answer.finish()
