@@ -301,3 +301,38 @@ def test_mouse_picks_lines_and_preview_windows(outer, hmux, tmux, muxdir):
     for m in (hmux, tmux):
         wait_for(lambda m=m: _where(m) == "c:1.0 0\n")
     assert _state(hmux) == _state(tmux) == "|0\n"
+
+
+def test_search_zoom_and_unzoom(outer, hmux, tmux, muxdir):
+    """-Z zooms a pane of a split window for the mode and unzooms it after; / searches
+    names (the next match with n); the last buffer deleted ends buffer mode."""
+    h, t = _pair(outer, hmux, tmux, muxdir)
+    for m in (hmux, tmux):
+        m.ok("select-window", "-t", "c:1")
+        wait_for(lambda m=m: _where(m) == "c:1.0 0\n")
+    for target in (h, t):  # (two panes: the border is compared as text only)
+        outer.keys(target, "C-b")
+    _keys(outer, (h, t), "s")
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: _where(m) == "c:1.0 1\n")  # zoomed for the mode
+    _same(outer, h, t)
+    _keys(outer, (h, t), "/")
+    for target in (h, t):
+        outer.keys(target, "-l", "o1")
+    _keys(outer, (h, t), "Enter")  # session other expanded, window o1 current
+    _keys(outer, (h, t), "n")
+    for target in (h, t):
+        outer.keys(target, "q")
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: _where(m) == "c:1.0 0\n")  # unzoomed again
+    wait_for(lambda: outer.screen(h) == outer.screen(t))  # text: see the test above
+    for m in (hmux, tmux):
+        m.ok("set-buffer", "only")
+    for target in (h, t):
+        outer.keys(target, "C-b")
+    _keys(outer, (h, t), "=")
+    for target in (h, t):
+        outer.keys(target, "d")  # no buffer left: the mode ends
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: _state(m) == "|0\n" and _where(m) == "c:1.0 0\n")
+    wait_for(lambda: outer.screen(h) == outer.screen(t))
