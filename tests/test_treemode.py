@@ -336,3 +336,22 @@ def test_search_zoom_and_unzoom(outer, hmux, tmux, muxdir):
     for m in (hmux, tmux):
         wait_for(lambda m=m: _state(m) == "|0\n" and _where(m) == "c:1.0 0\n")
     wait_for(lambda: outer.screen(h) == outer.screen(t))
+
+
+def test_right_click_menu(outer, hmux, tmux, muxdir):
+    """A right click on a line (MouseDown3Pane: send -M in a tree mode) opens the mode's
+    menu for it; an item's key runs that key on that line."""
+    from test_mouse import _inject, _sgr
+
+    h, t = _pair(outer, hmux, tmux, muxdir)
+    for m in (hmux, tmux):
+        m.ok("set", "-g", "mouse", "on")
+    _keys(outer, (h, t), "C-b", "w")
+    wait_for(lambda: _state(hmux) == "tree-mode|1\n")
+    for target in (h, t):
+        _inject(outer, target, _sgr(2, 10, 3))  # pressed, not released: the menu stays
+    wait_for(lambda: "Kill Tagged" in "\n".join(outer.screen(h)))
+    _same(outer, h, t)
+    _keys(outer, (h, t), "t")  # Tag: session other tagged, the menu gone
+    wait_for(lambda: "Kill Tagged" not in "\n".join(outer.screen(h)))
+    _same(outer, h, t)

@@ -323,10 +323,16 @@ _NO_TAG = object()
 UPDATE_INTERVAL = 1.0  # UINT64_MAX: no current item yet
 
 
+OUTSIDE_MENU: tuple[tuple[str, int], ...] = (
+    ("Scroll Left", ord("<")), ("Scroll Right", ord(">")), ("", K.KEYC_NONE),
+    ("Cancel", ord("q")))
+
+
 class TreeMode(Mode):
     """mode_tree_data plus the window_mode callbacks every tree mode shares."""
 
     sort_list: tuple[str, ...] = ()
+    menu: tuple[tuple[str, int], ...] = ()
     default_format = ""
     default_command = ""
 
@@ -890,13 +896,61 @@ class TreeMode(Mode):
         down3 = K.mouse_key("MouseDown3", "Pane")
         double1 = K.mouse_key("DoubleClick1", "Pane")
         if x > self.width or y > self.height:
+            if key == down3:
+                self._display_menu(client, x, y, True)
             return False, key if self.preview else K.KEYC_NONE
         if self.offset + y < len(self.lines):
             if key in (down1, down3, double1):
                 self.current = self.offset + y
             if key == double1:
                 return False, ord("\r")
+        if key == down3:
+            self._display_menu(client, x, y, False)
         return False, K.KEYC_NONE
+
+    def _display_menu(self, client: Any, x: int, y: int, outside: bool) -> None:
+        """mode_tree_display_menu: the mode's menu for a line (right click), or the one
+        for outside the list; a choice is that key on that line."""
+        from .. import overlays as O
+        from ..format import format_width
+
+        a = getattr(client, "attached", None)
+        if a is None or not self.lines or getattr(client, "overlay", None) is not None:
+            return
+        line = self.current if self.offset + y > len(self.lines) - 1 else self.offset + y
+        it = self.lines[line].item
+        title = "" if outside else f"#[align=centre]{it.name}"
+        width = format_width(title)
+        items: list[tuple[str | None, int, str | None]] = []
+        for name, key in (OUTSIDE_MENU if outside else self.menu):
+            if not name:
+                if items:
+                    items.append((None, K.KEYC_NONE, None))
+                continue
+            shown = name
+            if key not in (K.KEYC_UNKNOWN, K.KEYC_NONE):
+                shown += f"#[default] #[align=right]({K.key_to_string(key)})"
+            width = max(width, format_width(shown))
+            items.append((shown, key, None))
+        sx, sy = a.tty.sx, a.tty.sy
+        if sx < width + 4 or sy < len(items) + 2:
+            return
+        x = x - (width + 4) // 2 if x >= (width + 4) // 2 else 0
+        px = min(x, sx - width - 4)
+        py = min(y, sy - len(items) - 2)
+
+        def choose(index: int) -> None:
+            key = items[index][1]
+            if self.dead or key == K.KEYC_NONE or line >= len(self.lines):
+                return
+            if not (self.wp.modes and self.wp.modes[0] is self):
+                return
+            self.current = line
+            self.from_client = False  # window_tree_menu: the key without a mouse event
+            self._key(client, key)
+
+        O.set_overlay(self.server, client, O.Menu(title, items, width, px, py, choose,
+                                                  nomouse=False), 0)
 
     def mouse(self, client: Any, key: int, event: Any) -> None:
         """A mouse key with its event (send -M from the default mouse bindings)."""
@@ -981,6 +1035,10 @@ class TreeData:
 class WindowTreeMode(TreeMode):
     name = "tree-mode"
     sort_list = ("index", "name", "time")
+    menu = (("Select", ord("\r")), ("Expand", K.KEYC_RIGHT), ("Mark", ord("m")), ("", K.KEYC_NONE),
+            ("Tag", ord("t")), ("Tag All", 0x14), ("Tag None", ord("T")), ("", K.KEYC_NONE),
+            ("Kill", ord("x")), ("Kill Tagged", ord("X")), ("", K.KEYC_NONE),
+            ("Cancel", ord("q")))
     default_format = WINDOW_TREE_DEFAULT_FORMAT
     default_command = WINDOW_TREE_DEFAULT_COMMAND
 
@@ -1446,6 +1504,10 @@ class WindowTreeMode(TreeMode):
 class BufferMode(TreeMode):
     name = "buffer-mode"
     sort_list = ("time", "name", "size")
+    menu = (("Paste", ord("p")), ("Paste Tagged", ord("P")), ("", K.KEYC_NONE),
+            ("Tag", ord("t")), ("Tag All", 0x14), ("Tag None", ord("T")), ("", K.KEYC_NONE),
+            ("Delete", ord("d")), ("Delete Tagged", ord("D")), ("", K.KEYC_NONE),
+            ("Cancel", ord("q")))
     default_format = BUFFER_DEFAULT_FORMAT
     default_command = BUFFER_DEFAULT_COMMAND
 
@@ -1556,6 +1618,9 @@ def clients_attached(server: Any) -> int:
 class ClientMode(TreeMode):
     name = "client-mode"
     sort_list = ("name", "size", "creation", "activity")
+    menu = (("Detach", ord("d")), ("Detach Tagged", ord("D")), ("", K.KEYC_NONE),
+            ("Tag", ord("t")), ("Tag All", 0x14), ("Tag None", ord("T")), ("", K.KEYC_NONE),
+            ("Cancel", ord("q")))
     default_format = CLIENT_DEFAULT_FORMAT
     default_command = CLIENT_DEFAULT_COMMAND
 
