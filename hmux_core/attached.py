@@ -257,7 +257,12 @@ class Attached:
             if ov is not None:
                 # A menu takes the report as it came; other overlays drop it.
                 fn = getattr(ov, "mouse", None)
-                r = fn(self.server, c, m) if fn is not None and key == K.KEYC_MOUSE else 0
+                r = 0
+                if fn is not None and key == K.KEYC_MOUSE:
+                    try:
+                        r = fn(self.server, c, m)
+                    except Exception:
+                        self.server.log_exception("overlay mouse failed")
                 if r == 0:
                     self.redraw()
                     return

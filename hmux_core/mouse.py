@@ -25,6 +25,7 @@ MASK_SHIFT = 4
 MASK_META = 8
 MASK_CTRL = 16
 MASK_DRAG = 32
+MASK_MODIFIERS = MASK_SHIFT | MASK_META | MASK_CTRL
 WHEEL_UP = 64
 WHEEL_DOWN = 65
 #: The button bits of a report and the name its keys use (MouseDown1 ... MouseDown11).

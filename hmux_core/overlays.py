@@ -349,6 +349,8 @@ class Popup(Overlay):
         self.close_exit = close_exit  # 0, 1 (-E) or 2 (-EE)
         self.running = True
         self.status = 128 + 1  # 128 + SIGHUP until the command exits (it is hung up)
+        self.dragging = ""  # "move" or "size" while the mouse drags the popup
+        self.dx = self.dy = 0
 
     @property
     def inner(self) -> tuple[int, int]:
@@ -422,6 +424,73 @@ class Popup(Overlay):
             if data:
                 self.pane.write(data)
         return 0
+
+    def mouse_modes(self) -> int:
+        """popup_mode_cb: the command's own mouse modes."""
+        from .mouse import MODE_MOUSE_ALL, MODE_MOUSE_BUTTON, MODE_MOUSE_STANDARD
+
+        scr = self.pane.screen
+        if scr.mouse_any:
+            return MODE_MOUSE_ALL
+        if scr.mouse_button:
+            return MODE_MOUSE_BUTTON
+        return MODE_MOUSE_STANDARD if scr.mouse_standard else 0
+
+    def mouse(self, server: Any, client: Any, m: Any) -> int:
+        """popup_key_cb for a mouse report: M-drag (or a drag on the border) with button 1
+        moves the popup, with button 3 resizes it; inside, the command gets the report if it
+        asked for the mouse. (tmux's popup menu on button 3 is not here.)"""
+        from .mouse import MASK_META, MASK_MODIFIERS, buttons, encode_for_pane, is_drag
+
+        if self.dragging:
+            self._drag(client, m)
+            return 0
+        if (m.x < self.px or m.x > self.px + self.sx - 1 or m.y < self.py
+                or m.y > self.py + self.sy - 1):
+            return 0
+        border = False
+        if self.lines != "none":
+            border = m.x in (self.px, self.px + self.sx - 1) or m.y in (self.py,
+                                                                        self.py + self.sy - 1)
+        if (m.b & MASK_MODIFIERS) == MASK_META or border:
+            if not is_drag(m.b):
+                return 0
+            if buttons(m.lb) == 0:
+                self.dragging = "move"
+            elif buttons(m.lb) == 2:
+                self.dragging = "size"
+            self.dx, self.dy = m.lx - self.px, m.ly - self.py
+            return 0
+        if self.running:
+            ix, iy = self.inner
+            data = encode_for_pane(self.pane.screen, m, m.x - self.px - ix, m.y - self.py - iy)
+            if data:
+                self.pane.write(data)
+        return 0
+
+    def _drag(self, client: Any, m: Any) -> None:
+        """popup_handle_drag."""
+        from .mouse import is_drag
+
+        a = getattr(client, "attached", None)
+        if a is None or not is_drag(m.b):
+            self.dragging = ""
+            return
+        tsx, tsy = a.tty.sx, a.tty.sy
+        if self.dragging == "move":
+            self.px = 0 if m.x < self.dx else (tsx - self.sx if m.x - self.dx + self.sx > tsx
+                                               else m.x - self.dx)
+            self.py = 0 if m.y < self.dy else (tsy - self.sy if m.y - self.dy + self.sy > tsy
+                                               else m.y - self.dy)
+            self.dx, self.dy = m.x - self.px, m.y - self.py
+        else:
+            least = 1 if self.lines == "none" else 3
+            if m.x < self.px + least or m.y < self.py + least:
+                return
+            self.sx, self.sy = m.x - self.px, m.y - self.py
+            ix, iy = self.inner
+            self.pane.resize(self.sx - 2 * ix, self.sy - 2 * iy)
+        _redraw(client)
 
     def free(self) -> None:
         self.pane.destroy()

@@ -125,6 +125,35 @@ def test_click_selects_pane_and_status_selects_window(outer, hmux, tmux):
     assert _same(hmux, tmux, "#{window_index}") == "0\n"
 
 
+def test_status_line_on_top_shifts_the_panes(outer, hmux, tmux):
+    def setup(m):
+        _two_panes(m)
+        m.ok("split-window", "-v", "-t", "m:0.0", "cat")
+
+    pair = _attach(outer, hmux, tmux, setup)
+    for m in (hmux, tmux):
+        m.ok("set", "-g", "status-position", "top")
+    wait_for(lambda: "[m]" in outer.screen(pair[0])[0] and "[m]" in outer.screen(pair[1])[0])
+    start = _same(hmux, tmux, "#{pane_index}")
+    # Row 1 of the terminal is row 0 of the window: the top-left pane; the bottom row is
+    # in the pane below it.
+    _both(outer, pair, _sgr(0, 3, 1) + _sgr(0, 3, 1, release=True))
+    wait_for(lambda: hmux.ok("display", "-p", "#{pane_index}") != start)
+    assert _same(hmux, tmux, "#{pane_index} #{pane_top}") == "0 0\n"
+    for m in (hmux, tmux):
+        m.ok("bind", "-n", "SecondClick1Pane", "select-pane", "-t=")
+        m.ok("bind", "-n", "SecondClick1Status", "select-window", "-t=")
+    _both(outer, pair, _sgr(0, 3, ROWS - 1) + _sgr(0, 3, ROWS - 1, release=True))
+    wait_for(lambda: hmux.ok("display", "-p", "#{pane_index}") == "1\n")
+    assert _same(hmux, tmux, "#{pane_index}") == "1\n"
+    line = outer.screen(pair[1])[0]
+    assert outer.screen(pair[0])[0] == line
+    x = line.index("1:x")
+    _both(outer, pair, _sgr(0, x, 0) + _sgr(0, x, 0, release=True))
+    wait_for(lambda: hmux.ok("display", "-p", "#{window_index}") == "1\n")
+    assert _same(hmux, tmux, "#{window_index}") == "1\n"
+
+
 def test_border_drag_resizes_panes(outer, hmux, tmux):
     pair = _attach(outer, hmux, tmux, _two_panes)
     widths = _same(hmux, tmux, "", "-F", "#{pane_width}", cmd="list-panes")
@@ -368,3 +397,40 @@ def test_right_click_menu_follows_the_mouse(outer, hmux, tmux):
         wait_for(lambda m=m: m.ok("display", "-p", "#{window_panes}") == "2\n")
     for t in pair:
         wait_for(lambda t=t: "Horizontal Split" not in "\n".join(outer.screen(t)))
+
+
+def test_meta_drag_moves_a_popup(outer, hmux, tmux):
+    def setup(m):
+        m.ok("bind", "-n", "F5", "display-popup", "-x", "10", "-y", "12", "-w", "30", "-h",
+             "6", "printf 'in the popup'; exec cat")
+
+    pair = _attach(outer, hmux, tmux, setup)
+    for t in pair:
+        outer.keys(t, "F5")
+    for t in pair:
+        wait_for(lambda t=t: "in the popup" in "\n".join(outer.screen(t)))
+    wait_for(lambda: outer.screen(pair[0]) == outer.screen(pair[1]))
+    rows = outer.screen(pair[1])
+    top = next(i for i, r in enumerate(rows) if "┌" in r)
+    left = rows[top].index("┌")
+    # M-button 1 down inside, dragged 7 columns right and 3 rows up, released.
+    x, y = left + 3, top + 2
+    data = (_sgr(8, x, y) + _sgr(40, x + 1, y) + _sgr(40, x + 7, y - 3)
+            + _sgr(8, x + 7, y - 3, release=True))
+    _both(outer, pair, data)
+    for t in pair:
+        wait_for(lambda t=t: "┌" in outer.screen(t)[top - 3])
+    wait_for(lambda: outer.screen(pair[0]) == outer.screen(pair[1]))
+    assert outer.screen(pair[1])[top - 3].index("┌") == left + 7
+    # Button 3 dragged from the bottom-right corner resizes it.
+    rows = outer.screen(pair[1])
+    top = next(i for i, r in enumerate(rows) if "┌" in r)
+    bottom = next(i for i, r in enumerate(rows) if "┘" in r)
+    right = rows[bottom].index("┘")
+    data = (_sgr(2, right, bottom) + _sgr(34, right - 1, bottom) + _sgr(34, right + 6, bottom + 2)
+            + _sgr(2, right + 6, bottom + 2, release=True))
+    _both(outer, pair, data)
+    for t in pair:
+        # The size is up to the mouse: the corner ends one row above it.
+        wait_for(lambda t=t: "┘" in outer.screen(t)[bottom + 1])
+    wait_for(lambda: outer.screen(pair[0]) == outer.screen(pair[1]))
