@@ -1076,10 +1076,16 @@ class Server:
             self.redraw_clients(full=True)
         self.wake()
 
-    def best_client(self, s: Session) -> ClientConn | None:
+    def best_client(self, s: Session | None) -> ClientConn | None:
+        """cmd_find_best_client: the most recently active client of ``s``, or of any
+        session when nothing is attached to ``s``."""
+        if s is not None and not any(c.session is s for c in self.clients):
+            s = None
         best = None
         for c in self.clients:
-            if c.session is s and (best is None or c.activity_time > best.activity_time):
+            if c.session is None or (s is not None and c.session is not s):
+                continue
+            if best is None or c.activity_time > best.activity_time:
                 best = c
         return best
 

@@ -78,6 +78,8 @@ def _same(outer, h, t) -> None:
         a, b = _norm(_cells(outer, h)), _norm(_cells(outer, t))
         diff = [f"{i}: hmux {x!r}\n    tmux {y!r}"
                 for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        diff += [f"cursor hmux {outer.mux.ok('display', '-p', '-t', h, fmt)!r} "
+                 f"tmux {outer.mux.ok('display', '-p', '-t', t, fmt)!r}"]
         raise AssertionError("screens differ:\n" + "\n".join(diff)) from None
 
 
@@ -355,3 +357,37 @@ def test_right_click_menu(outer, hmux, tmux, muxdir):
     _keys(outer, (h, t), "t")  # Tag: session other tagged, the menu gone
     wait_for(lambda: "Kill Tagged" not in "\n".join(outer.screen(h)))
     _same(outer, h, t)
+
+
+def test_options_groups_resize_and_bad_command(outer, hmux, tmux, muxdir):
+    """-F, -K, -O, -r, -N and -G (grouped sessions shown, not squashed) as given from the
+    command line; the tree follows a resize; a template that does not parse is shown as an
+    error on the status line."""
+    h, t = _pair(outer, hmux, tmux, muxdir)
+    fmt = "#{?pane_format,P#{pane_index},#{?window_format,W#{window_name},S#{session_name}}}"
+    keyfmt = "#{?#{e|<:#{line},3},#{a:#{e|+:65,#{line}}},}"
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "zgrp", "-t", "other")
+        m.ok("choose-tree", "-t", "c", "-G", "-O", "name", "-r", "-F", fmt, "-K", keyfmt,
+             "nosuchcommand '%%'")
+    _same(outer, h, t)
+    for m in (hmux, tmux):
+        m.ok("send-keys", "-t", "c", "q")
+        m.ok("choose-tree", "-t", "c", "-N", "-s")  # squashed groups, no preview
+    _same(outer, h, t)
+    for m in (hmux, tmux):
+        m.ok("send-keys", "-t", "c", "q")
+        m.ok("choose-tree", "-t", "c", "-G", "-O", "name", "-r", "-F", fmt, "-K", keyfmt,
+             "nosuchcommand '%%'")
+    outer.mux.ok("resize-window", "-t", h, "-x", "60", "-y", "18")
+    outer.mux.ok("resize-window", "-t", t, "-x", "60", "-y", "18")
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "c", "#{window_width}") == "60\n")
+    _same(outer, h, t)
+    for m in (hmux, tmux):
+        m.ok("set", "-g", "display-time", "0")  # the message stays until a key
+    for target in (h, t):
+        outer.keys(target, "B")  # the second line's key: Enter with a bad template
+    wait_for(lambda: "Unknown command: nosuchcommand" in "\n".join(outer.screen(h)))
+    # Cells only: tmux hides the cursor while a message shows (TTY_NOCURSOR), hmux not yet.
+    wait_for(lambda: _norm(_cells(outer, h)) == _norm(_cells(outer, t)))
