@@ -434,3 +434,22 @@ def test_meta_drag_moves_a_popup(outer, hmux, tmux):
         # The size is up to the mouse: the corner ends one row above it.
         wait_for(lambda t=t: "┘" in outer.screen(t)[bottom + 1])
     wait_for(lambda: outer.screen(pair[0]) == outer.screen(pair[1]))
+
+
+def test_status_menus_open_where_tmux_opens_them(outer, hmux, tmux):
+    pair = _attach(outer, hmux, tmux, _two_panes)
+    # Button 3 on the session name (status-left), then on a window's name.
+    _both(outer, pair, _sgr(2, 1, ROWS - 1))
+    for t in pair:
+        wait_for(lambda t=t: "New Session" in "\n".join(outer.screen(t)))
+    wait_for(lambda: outer.screen(pair[0]) == outer.screen(pair[1]))
+    for t in pair:
+        outer.keys(t, "Escape")
+    for t in pair:
+        wait_for(lambda t=t: "New Session" not in "\n".join(outer.screen(t)))
+    x = outer.screen(pair[1])[-1].index("1:x")
+    _both(outer, pair, _sgr(2, x, ROWS - 1))
+    for t in pair:
+        wait_for(lambda t=t: "Swap Left" in "\n".join(outer.screen(t)))
+    wait_for(lambda: outer.screen(pair[0]) == outer.screen(pair[1]))
+    assert any("1:x" in r for r in outer.screen(pair[1])[:-1])  # the window menu's title
