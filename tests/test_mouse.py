@@ -453,3 +453,71 @@ def test_status_menus_open_where_tmux_opens_them(outer, hmux, tmux):
         wait_for(lambda t=t: "Swap Left" in "\n".join(outer.screen(t)))
     wait_for(lambda: outer.screen(pair[0]) == outer.screen(pair[1]))
     assert any("1:x" in r for r in outer.screen(pair[1])[:-1])  # the window menu's title
+
+
+class _Opts(dict):
+    def get(self, name, default=None):  # noqa: D102 - the options interface check() reads
+        return super().get(name, default)
+
+
+class _Att:
+    """Enough of an attached client for MouseState.check: two panes side by side, 80x24,
+    the status line at the bottom with the window list at columns 10-13."""
+
+    def __init__(self):
+        from types import SimpleNamespace as NS
+
+        self.w = NS(sx=80, sy=23, zoomed=False, alive=True, active=None)
+        self.left = NS(id=0, xoff=0, yoff=0, sx=40, sy=23, window=self.w)
+        self.right = NS(id=1, xoff=41, yoff=0, sx=39, sy=23, window=self.w)
+        self.w.panes = [self.left, self.right]
+        self.w.active = self.left
+        wl = NS(window=self.w, idx=0)
+        s = NS(options=_Opts(status="on"), curw=wl, windows={0: wl}, alive=True)
+        self.client = NS(session=s)
+        self.tty = NS(sx=80, sy=24)
+        self.timers = 0
+
+    def status_range(self, x, row):
+        return ("window", 0) if 10 <= x < 14 else None
+
+    def arm_click_timer(self):
+        self.timers += 1
+
+    def cancel_click_timer(self):
+        pass
+
+
+def _keys(st, att, *reports):
+    out = []
+    for r in reports:
+        m = st.event(r)
+        out.append(K.key_to_string(st.check(att, m)))
+    return out
+
+
+def test_check_names_the_keys_like_tmux():
+    att = _Att()
+    st = MouseState()
+    press, release = _sgr(0, 5, 5), _sgr(0, 5, 5, release=True)
+    assert _keys(st, att, press, release) == ["MouseDown1Pane", "MouseUp1Pane"]
+    assert _keys(st, att, press) == ["SecondClick1Pane"]
+    assert _keys(st, att, release, press) == ["MouseUp1Pane", "TripleClick1Pane"]
+    st.double = st.triple = False  # the click timer ran out
+    # A drag starts where the button went down (the border); later reports are where the
+    # mouse is, and an unmoved one is nothing.
+    assert _keys(st, att, _sgr(0, 40, 3), _sgr(32, 38, 3), _sgr(32, 38, 3), _sgr(32, 36, 4),
+                 _sgr(0, 36, 4, release=True)) == [
+        "MouseDown1Border", "MouseDrag1Border", "Unknown", "MouseDrag1Pane",
+        "MouseDragEnd1Pane"]
+    st.double = st.triple = False
+    assert _keys(st, att, _sgr(64, 11, 23), _sgr(65, 2, 23), _sgr(65 | 8, 50, 1)) == [
+        "WheelUpStatus", "WheelDownStatusDefault", "M-WheelDownPane"]
+    # Modifiers, the right button, and tmux 3.3a's MouseUp1 for button 10.
+    assert _keys(st, att, _sgr(2 | 16, 45, 2)) == ["C-MouseDown3Pane"]
+    st.double = st.triple = False
+    assert _keys(st, att, _sgr(130, 45, 2), _sgr(130, 45, 2, release=True)) == [
+        "MouseDown10Pane", "MouseUp1Pane"]
+    # A press of another button while waiting for a second click is lost, as in tmux.
+    st.double = st.triple = False
+    assert _keys(st, att, _sgr(0, 45, 2), _sgr(1, 45, 2)) == ["MouseDown1Pane", "Unknown"]
