@@ -167,14 +167,16 @@ def caps(server: Any, attached: Any) -> dict[str, str]:
     if got is None:
         c = attached.client
         feats = server.options.get_array("terminal-features") or {}
+        overrides = server.options.get_array("terminal-overrides") or {}
         got = tty_term.capabilities(getattr(c, "term", "") or "unknown", list(feats.values()),
-                                    getattr(c, "features", 0) or 0)
+                                    getattr(c, "features", 0) or 0, list(overrides.values()))
         attached.term_caps = got
     return got
 
 
 def client_title(server: Any, attached: Any) -> bytes:
-    """server_client_set_title: set-titles-string for the client, sent when it changed."""
+    """server_client_set_title and _set_path: set-titles-string, and the active pane's OSC 7
+    directory for a terminal with the osc7 feature, each sent when it changed."""
     c = attached.client
     s = c.session
     if s is None or s.curw is None or not s.options.get("set-titles"):
@@ -182,12 +184,18 @@ def client_title(server: Any, attached: Any) -> bytes:
     from .format import EXPAND_TIME, expand
     from .formats_vars import context_for
 
-    ctx = context_for(server, c, s, s.curw, s.curw.window.active)
+    wp = s.curw.window.active
+    ctx = context_for(server, c, s, s.curw, wp)
     title = expand(str(s.options.get("set-titles-string")), ctx, flags=EXPAND_TIME)
-    if title == getattr(attached, "title", None):
-        return b""
-    attached.title = title
-    return tty_term.title_sequence(caps(server, attached), title) or b""
+    out = b""
+    if title != getattr(attached, "title", None):
+        attached.title = title
+        out = tty_term.title_sequence(caps(server, attached), title) or b""
+    path = (getattr(wp.screen, "path", "") or "") if wp is not None else ""
+    if path != getattr(attached, "path", None):
+        attached.path = path
+        out += tty_term.path_sequence(caps(server, attached), path) or b""
+    return out
 
 
 def client_modes(server: Any, attached: Any) -> bytes:

@@ -669,8 +669,17 @@ VARIABLES["client_name"] = _cl(lambda c: c.name)
 VARIABLES["client_pid"] = _cl(lambda c: str(c.pid))
 VARIABLES["client_tty"] = _cl(lambda c: c.ttyname)
 VARIABLES["client_termname"] = _cl(lambda c: c.term)
-VARIABLES["client_termtype"] = _cl(lambda c: "")
-VARIABLES["client_termfeatures"] = _cl(lambda c: "")
+VARIABLES["client_termtype"] = _cl(lambda c: getattr(c, "term_type", "") or "")
+
+
+def _termfeatures(c: ClientConn) -> str:
+    """The features its terminal was found to have (terminfo, terminal-features, -T, DA)."""
+    a = getattr(c, "attached", None)
+    caps = getattr(a, "term_caps", None) if a is not None else None
+    return caps.get("+features", "") if caps else ""
+
+
+VARIABLES["client_termfeatures"] = _cl(_termfeatures)
 VARIABLES["client_utf8"] = _cl(lambda c: _b(c.utf8))
 VARIABLES["client_readonly"] = _cl(lambda c: _b(c.readonly))
 VARIABLES["client_control_mode"] = _cl(lambda c: _b(c.control))

@@ -22,6 +22,7 @@ from .screen.cells import (
     DEFAULT_STYLE,
     Style,
     char_width,
+    fit_style,
     sgr_change,
 )
 
@@ -68,14 +69,14 @@ def _place_runs(row: list[Cell], x0: int, width: int, runs: list[tuple[str, Any]
                 x += 1
 
 
-def _row_string(row: list[Cell]) -> str:
+def _row_string(row: list[Cell], depth: Depth = None) -> str:
     out: list[str] = ["\x1b[0m"]
     last = DEFAULT_STYLE
     for ch, style in row:
         if not ch:
             continue  # the second half of a wide character
         if style != last:
-            out.append(_sgr(last, style))
+            out.append(_sgr(last, style, depth))
             last = style
         out.append(ch)
     return "".join(out)
@@ -118,24 +119,30 @@ def _palette_colour(c: int, pal: dict[int, int]) -> int:
     return pal.get(n, c)
 
 
-_SGR: dict[tuple[Style, Style], str] = {}
+#: A terminal's colours as ``tty_term.colour_depth`` gives them; None: RGB, draw as stored.
+Depth = tuple[bool, int] | None
+_SGR: dict[tuple[Style, Style, Depth], str] = {}
 
 
-def _sgr(last: Style, cur: Style) -> str:
-    """sgr_change, memoised: a frame asks for the same few changes over and over."""
-    code = _SGR.get((last, cur))
+def _sgr(last: Style, cur: Style, depth: Depth = None) -> str:
+    """sgr_change, memoised: a frame asks for the same few changes over and over. Colours the
+    terminal does not have are changed as tmux's tty_check_fg/bg change them."""
+    key = (last, cur, depth)
+    code = _SGR.get(key)
     if code is None:
         if len(_SGR) > 4096:
             _SGR.clear()
         if cur == DEFAULT_STYLE:
             code = "\x1b[0m\x0f" if last[0] & ATTR_CHARSET else "\x1b[0m"
-        else:
+        elif depth is None:
             code = sgr_change(last, cur, terminal=True)
-        _SGR[(last, cur)] = code
+        else:
+            code = sgr_change(fit_style(last, *depth), fit_style(cur, *depth), terminal=True)
+        _SGR[key] = code
     return code
 
 
-def _runs_string(runs: list[tuple[str, Style]], edge: bool) -> str:
+def _runs_string(runs: list[tuple[str, Style]], edge: bool, depth: Depth = None) -> str:
     """A pane row's runs as text and SGR codes. At the terminal's right edge trailing default
     blanks become one erase-to-end-of-line, which is most of a short line's bytes."""
     tail = ""
@@ -149,22 +156,22 @@ def _runs_string(runs: list[tuple[str, Style]], edge: bool) -> str:
     last = DEFAULT_STYLE
     for text, style in runs:
         if style != last:
-            out.append(_sgr(last, style))
+            out.append(_sgr(last, style, depth))
             last = style
         out.append(text)
     if tail:
         if last != DEFAULT_STYLE:
-            out.append(_sgr(last, DEFAULT_STYLE))
+            out.append(_sgr(last, DEFAULT_STYLE, depth))
         out.append(tail)
     return "".join(out)
 
 
-def _clipped(runs: list[tuple[str, Style]], width: int) -> str:
+def _clipped(runs: list[tuple[str, Style]], width: int, depth: Depth = None) -> str:
     """A pane row cut to the ``width`` columns the terminal has room for (slow path: a window
     larger than this client)."""
     row = [BLANK] * width
     _place_runs(row, 0, width, runs)
-    return _row_string(row)
+    return _row_string(row, depth)
 
 
 def _border_style(server: Any, w: Any, name: str) -> OptStyle | None:
@@ -201,6 +208,17 @@ class Renderer:
         self._panes: dict[int, _PaneRows] = {}
         self._borders_key: Any = None
         self._border_segs: list[tuple[int, int, str]] = []
+        self.depth: Depth = None
+
+    def set_depth(self, depth: Depth) -> None:
+        """The terminal's colours (learned at attach, and again from its DA replies)."""
+        if depth is not None and depth[0] and depth[1] >= 256:
+            depth = None  # RGB: everything is drawn as stored
+        if depth != self.depth:
+            self.depth = depth
+            self._panes = {}
+            self._borders_key = None
+            self.invalidate()
 
     def invalidate(self) -> None:
         self.shown = {}
@@ -245,7 +263,7 @@ class Renderer:
                 # output alone does not change it.
                 cells = self.status_cells = self._status(server, client, sx)
                 self.status_time = now
-                self.status_text = _row_string(cells)
+                self.status_text = _row_string(cells, self.depth)
             status_text = self.status_text
         places = (sx, sy, area_y, area_h, status_row, overlay is not None,
                   [(p.id, p.xoff, p.yoff, p.sx, p.sy) for p in panes])
@@ -327,7 +345,8 @@ class Renderer:
             runs = src.row_runs(y)
             if pal:
                 runs = _palette_runs(runs, pal)
-            text = _runs_string(runs, edge) if full else _clipped(runs, width)
+            text = (_runs_string(runs, edge, self.depth) if full
+                    else _clipped(runs, width, self.depth))
             if text != strings[y]:
                 strings[y] = text
                 changed.append(y)
@@ -366,7 +385,7 @@ class Renderer:
                 x0 = x
                 while x < width and not cov[x]:
                     x += 1
-                segs.append((area_y + y, x0, _row_string(rows[y][x0:x])))
+                segs.append((area_y + y, x0, _row_string(rows[y][x0:x], self.depth)))
         self._borders_key, self._border_segs = key, segs
         return segs
 
@@ -391,7 +410,8 @@ class Renderer:
             self._borders(w, rows, covered, area_y, min(area_h, w.sy), min(sx, w.sx), panes,
                           server)
         overlay.draw(server, client, rows, area_y, sx, area_h)
-        return [(y, 0, _row_string(row)) for y, row in enumerate(rows) if y != status_row]
+        return [(y, 0, _row_string(row, self.depth)) for y, row in enumerate(rows)
+                if y != status_row]
 
     @staticmethod
     def _cursor(w: Any, wp: Any, prompt: Any, overlay: Any, status_row: int, sx: int,

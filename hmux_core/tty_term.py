@@ -21,8 +21,9 @@ from collections.abc import Sequence
 FEATURES = ("256", "bpaste", "ccolour", "clipboard", "cstyle", "extkeys", "focus", "margins",
             "mouse", "osc7", "overline", "rectfill", "RGB", "strikethrough", "sync", "title",
             "usstyle")
-#: Not terminfo names: tmux's term flags (TERM_256COLOURS, TERM_VT100LIKE), in the same dict.
-FLAG_256, FLAG_VT100 = "+256", "+vt100"
+#: Not terminfo names: tmux's term flags (TERM_256COLOURS, TERM_VT100LIKE) and the features the
+#: terminal ended up with (``client_termfeatures``), in the same dict.
+FLAG_256, FLAG_VT100, FEATURE_LIST = "+256", "+vt100", "+features"
 #: The capabilities a feature sets, for those hmux uses.
 FEATURE_CAPS = {
     "title": {"tsl": "\033]0;", "fsl": "\007"},
@@ -33,9 +34,10 @@ FEATURE_CAPS = {
     "RGB": {"setrgbf": "\033[38;2;%p1%d;%p2%d;%p3%dm", "setrgbb": "\033[48;2;%p1%d;%p2%d;%p3%dm",
             FLAG_256: ""},
     "256": {FLAG_256: ""},
+    "osc7": {"Swd": "\033]7;", "fsl": "\007"},
 }
 _WANTED = ("clear", "tsl", "fsl", "Ms", "Enbp", "Dsbp", "Ss", "Se", "Cs", "Cr", "colors", "Tc",
-           "RGB", "setrgbf", "setrgbb", "XT")
+           "RGB", "setrgbf", "setrgbb", "XT", "Swd")
 _ESCAPES = {"E": "\033", "e": "\033", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f",
             "s": " ", "0": "\200", "\\": "\\", ",": ",", ":": ":", "^": "^", "l": "\n"}
 
@@ -121,6 +123,7 @@ def capabilities(term: str, terminal_features: Sequence[str], client_features: i
     for f in feats:
         caps.update(FEATURE_CAPS.get(f, {}))
     _apply_overrides(caps, term, terminal_overrides)
+    caps[FEATURE_LIST] = ",".join(f for f in FEATURES if f in feats)
     return caps
 
 
@@ -136,9 +139,47 @@ def colour_depth(caps: dict[str, str]) -> tuple[bool, int]:
         return rgb, 0
 
 
-def feature_names(caps_features: int) -> str:
-    """tty_get_features: the feature bits as tmux lists them (``client_termfeatures``)."""
-    return ",".join(f for i, f in enumerate(FEATURES) if caps_features & (1 << i))
+#: tty_default_features: what a terminal that names itself in its DA or XTVERSION reply has.
+_MODERN_XTERM = "256,RGB,bpaste,clipboard,mouse,strikethrough,title"
+DEFAULT_FEATURES = {
+    "mintty": _MODERN_XTERM + ",ccolour,cstyle,extkeys,margins,overline,usstyle",
+    "tmux": _MODERN_XTERM + ",ccolour,cstyle,focus,overline,usstyle",
+    "rxvt-unicode": "256,bpaste,ccolour,cstyle,mouse,title",
+    "iTerm2": _MODERN_XTERM + ",cstyle,extkeys,margins,usstyle,sync,osc7",
+    "XTerm": _MODERN_XTERM + ",ccolour,cstyle,extkeys,focus",
+}
+
+
+def feature_bits(names: str) -> int:
+    """MSG_IDENTIFY_FEATURES bits for a comma list of feature names (unknown names ignored)."""
+    bits = 0
+    for name in names.split(","):
+        if name in FEATURES:
+            bits |= 1 << FEATURES.index(name)
+    return bits
+
+
+def reply_features(reply: bytes) -> tuple[int, str | None] | None:
+    """The features a DA2 (``ESC [ > … c``) or XTVERSION (``ESC P > | … ESC \\``) reply brings,
+    and the terminal's name from XTVERSION (``client_termtype``); None for anything else.
+    tty_keys_device_attributes / tty_keys_extended_device_attributes."""
+    if reply.startswith(b"\x1bP>|") and reply.endswith(b"\x1b\\"):
+        text = reply[4:-2].decode("utf-8", "replace")
+        for prefix, name in (("iTerm2 ", "iTerm2"), ("tmux ", "tmux"), ("XTerm(", "XTerm"),
+                             ("mintty ", "mintty")):
+            if text.startswith(prefix):
+                return feature_bits(DEFAULT_FEATURES[name]), text
+        return 0, text
+    if reply.startswith((b"\x1b[>", b"\x1b[?")) and reply.endswith(b"c"):
+        if reply[2:3] == b"?":
+            return 0, None  # a primary DA answer some terminals give: ignored
+        first = reply[3:-1].split(b";")[0]
+        n = int(first) if first.isdigit() else 0
+        name = {ord("M"): "mintty", ord("T"): "tmux", ord("U"): "rxvt-unicode"}.get(n)
+        if n == 41:
+            return feature_bits("margins,rectfill"), None
+        return (feature_bits(DEFAULT_FEATURES[name]) if name else 0), None
+    return None
 
 
 def title_sequence(caps: dict[str, str], title: str) -> bytes | None:
@@ -147,6 +188,14 @@ def title_sequence(caps: dict[str, str], title: str) -> bytes | None:
     if not tsl or not fsl:
         return None
     return (tsl + title + fsl).encode("utf-8", "surrogateescape")
+
+
+def path_sequence(caps: dict[str, str], path: str) -> bytes | None:
+    """tty_set_path: Swd, the directory, fsl; None without the osc7 feature."""
+    swd, fsl = caps.get("Swd"), caps.get("fsl")
+    if not swd or not fsl:
+        return None
+    return (swd + path + fsl).encode("utf-8", "surrogateescape")
 
 
 def selection_sequence(caps: dict[str, str], data: bytes) -> bytes | None:

@@ -34,12 +34,14 @@ class PtyTerminal:
     """A terminal owned by the test: an hmux client runs on its slave side; what the server
     draws is read from the master (or, to stall it, left unread) and fed to an emulator."""
 
-    def __init__(self, mux: Mux, argv: list[str], cols: int = 80, rows: int = 24) -> None:
+    def __init__(self, mux: Mux, argv: list[str], cols: int = 80, rows: int = 24,
+                 env: dict[str, str] | None = None) -> None:
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
         self.tty = os.ttyname(slave)
         self.proc = subprocess.Popen(
-            HMUX + mux.socket_args + argv, env=mux.env, cwd=mux.cwd, stdin=slave, stdout=slave,
+            list(mux.argv0) + mux.socket_args + argv, env={**mux.env, **(env or {})},
+            cwd=mux.cwd, stdin=slave, stdout=slave,
             stderr=slave, start_new_session=True,
             preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
         os.close(slave)
@@ -48,6 +50,7 @@ class PtyTerminal:
         self.screen = screen_mod.Screen(cols, rows, 0)
         self.frames = 0
         self.feed = True
+        self.seen: bytearray | None = None  # a bytearray: everything read is kept in it too
         self._tail = b""
 
     def pump(self) -> int:
@@ -64,6 +67,8 @@ class PtyTerminal:
             both = self._tail + data
             self.frames += both.count(b"\x1b[?2026h") - self._tail.count(b"\x1b[?2026h")
             self._tail = both[-8:]
+            if self.seen is not None:
+                self.seen += data
             if self.feed:
                 self.screen.feed(data)
 

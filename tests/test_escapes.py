@@ -261,7 +261,7 @@ def test_terminal_capabilities_from_terminfo_and_features():
     vt = tty_term.capabilities("vt100", [])
     assert "tsl" in vt and "Enbp" in vt and "Ms" not in vt and "Ss" not in vt
     # an unknown terminal has nothing, unless the client asked for features (-T): bit 15 title
-    assert tty_term.capabilities("no-such-term", FEATURES) == {}
+    assert tty_term.capabilities("no-such-term", FEATURES) == {tty_term.FEATURE_LIST: ""}
     assert tty_term.title_sequence(tty_term.capabilities("no-such-term", [], 1 << 15), "x") \
         == b"\x1b]0;x\x07"
     custom = tty_term.capabilities("no-such-term", ["no-such*:clipboard"])
