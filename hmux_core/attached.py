@@ -19,7 +19,7 @@ from typing import Any
 
 import trio
 
-from . import escapes
+from . import escapes, tty_term
 from . import keys as K
 from .mouse import CLICK_TIMEOUT, DRAG_REPEAT, MouseEvent, MouseState
 from .render import Renderer
@@ -44,6 +44,7 @@ class Attached:
         self.client = client
         self.tty = Tty(client.fd, client)
         self.keys = KeyDecoder()
+        self._awaiting: set[str] = set()  # "da", "xda": the terminal's answers not yet in
         self.renderer = Renderer()
         self.repeating = False
         self.repeat_deadline = 0.0
@@ -75,7 +76,42 @@ class Attached:
     def start(self, nursery: trio.Nursery) -> None:
         self.tty.start()
         self.client.sx, self.client.sy = self.tty.sx, self.tty.sy  # client_width, new windows
+        caps = escapes.caps(self.server, self)
+        self.renderer.set_depth(tty_term.colour_depth(caps))
+        if tty_term.FLAG_VT100 in caps:
+            # tty_send_requests: what the terminal says it is may add features (RGB, ...).
+            self._awaiting = {"da", "xda"}
+            self.keys.want_dcs = True
+            self.tty.write(b"\x1b[>c\x1b[>q")
+            nursery.start_soon(self._stop_awaiting)
         nursery.start_soon(self._run)
+
+    async def _stop_awaiting(self) -> None:
+        """tty_start_timer_callback: answers that have not come are not waited for. tmux waits
+        a second; three keep a late answer from a loaded machine out of the pane."""
+        await trio.sleep(3)
+        self._awaiting = set()
+        self.keys.want_dcs = False
+
+    def _reply(self, raw: bytes) -> bool:
+        """A DA2 or XTVERSION answer (tty_keys_device_attributes and _extended_): its features
+        are the terminal's from now on, and everything is drawn again with them."""
+        kind = "xda" if raw[1:2] == b"P" else "da"
+        got = tty_term.reply_features(raw) if kind in self._awaiting else None
+        if got is None:
+            return False
+        self._awaiting.discard(kind)
+        if kind == "xda":
+            self.keys.want_dcs = False
+        bits, name = got
+        c = self.client
+        if name is not None:
+            c.term_type = name
+        c.features = (getattr(c, "features", 0) or 0) | bits
+        self.term_caps = None
+        self.renderer.set_depth(tty_term.colour_depth(escapes.caps(self.server, self)))
+        self.redraw(full=True)
+        return True
 
     async def _run(self) -> None:
         try:
@@ -210,6 +246,8 @@ class Attached:
         from .overlays import clear_overlay
 
         c = self.client
+        if key == K.KEYC_UNKNOWN and self._awaiting and self._reply(raw):
+            return
         if c.session is None:
             return
         if key == K.KEYC_MOUSE:

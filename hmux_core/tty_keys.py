@@ -84,6 +84,9 @@ class KeyDecoder:
         self.pending = b""
         #: Read ``CSI M`` reports as UTF-8 (mode 1005); tmux 3.3a never asks for it.
         self.utf8_mouse = False
+        #: Until the terminal's XTVERSION answer came (or the wait ended), ``ESC P`` starts a
+        #: reply that comes out whole, up to its ST, rather than M-P.
+        self.want_dcs = False
 
     def feed(self, data: bytes, final: bool = False) -> list[Key]:
         """Keys in ``data`` (plus what was pending). With ``final`` (escape-time ran out) an
@@ -127,6 +130,15 @@ class KeyDecoder:
                     out.append((table.get(seq, K.KEYC_UNKNOWN), seq))
                     i = end
                     continue
+                if nxt == 0x50 and self.want_dcs:  # DCS: an XTVERSION answer, say
+                    end = buf.find(b"\x1b\\", i + 2, i + 132)
+                    if end < 0 and n - i < 132 and not final:
+                        self.pending = buf[i:]
+                        break
+                    if end >= 0:
+                        out.append((K.KEYC_UNKNOWN, buf[i:end + 2]))
+                        i = end + 2
+                        continue
                 if nxt == 0x4F:  # SS3
                     if i + 2 >= n:
                         if not final:
