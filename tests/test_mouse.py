@@ -287,7 +287,8 @@ def test_mouse_off_the_active_application_still_gets_reports(outer, hmux, tmux, 
     _both(outer, pair, _sgr(0, x0 + 2, 3) + _sgr(0, x0 + 2, 3, release=True))
     for m in (hmux, tmux):
         wait_for(lambda m=m: "b'\\x1b[<0;3;4m'" in m.capture("m.1"))
-    assert hmux.capture("m.1") == tmux.capture("m.1")
+    got, want = hmux.capture("m.1"), tmux.capture("m.1")
+    assert got == want, f"hmux:\n{got}\ntmux:\n{want}"
 
 
 def test_mouse_off_reports_are_not_asked_for_or_used(outer, hmux, tmux):
