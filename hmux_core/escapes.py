@@ -239,8 +239,8 @@ def client_modes(server: Any, attached: Any) -> bytes:
         attached.bpaste = paste
     mode = mouse.terminal_mode(server, c, wp)
     if mode != getattr(attached, "mouse_mode", 0):
-        # tmux asks only a terminal with kmous; every terminal it is used in has it.
-        out.append(mouse.mode_sequence(mode))
+        if "kmous" in cp:  # as tmux: only a terminal that has mouse reports is asked
+            out.append(mouse.mode_sequence(mode))
         attached.mouse_mode = mode
     return "".join(out).encode("latin-1", "replace")
 

@@ -35,9 +35,10 @@ FEATURE_CAPS = {
             FLAG_256: ""},
     "256": {FLAG_256: ""},
     "osc7": {"Swd": "\033]7;", "fsl": "\007"},
+    "mouse": {"kmous": "\033[M"},
 }
 _WANTED = ("clear", "tsl", "fsl", "Ms", "Enbp", "Dsbp", "Ss", "Se", "Cs", "Cr", "colors", "Tc",
-           "RGB", "setrgbf", "setrgbb", "XT", "Swd")
+           "RGB", "setrgbf", "setrgbb", "XT", "Swd", "kmous")
 _ESCAPES = {"E": "\033", "e": "\033", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f",
             "s": " ", "0": "\200", "\\": "\\", ",": ",", ":": ":", "^": "^", "l": "\n"}
 
