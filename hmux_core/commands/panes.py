@@ -379,7 +379,7 @@ def _inject_mode_keys(item: CmdItem, wp: Any, codes: list[int], repeat: int) -> 
             if table is None:
                 tc = item.target_client
                 if tc is not None and getattr(tc, "session", None) is not None:
-                    mode.key(tc, key)  # window_pane_key: only with a client
+                    mode.key(tc, key, sent=True)  # window_pane_key: only with a client
                 continue
             bd = mode_key_binding(kt, table, key)
             if bd is not None:

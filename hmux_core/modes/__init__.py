@@ -32,8 +32,9 @@ class Mode:
     def command(self, item: Any) -> int:
         return item.error("not in a mode")
 
-    def key(self, client: Any, key: int) -> None:
-        """A key no binding took (tmux's ``mode->key``); nothing by default."""
+    def key(self, client: Any, key: int, sent: bool = False) -> None:
+        """A key no binding took (tmux's ``mode->key``); nothing by default. ``sent``: it came
+        from send-keys, not a client's terminal (tmux's window_pane_key without a mouse event)."""
 
     def mouse(self, client: Any, key: int, event: Any) -> None:
         """A mouse key no binding took, with its event (tmux's ``mode->key`` with a mouse

@@ -75,7 +75,7 @@ class ClockMode(Mode):
         self.sx, self.sy = sx, sy
         self._draw()
 
-    def key(self, client: Any, key: int) -> None:
+    def key(self, client: Any, key: int, sent: bool = False) -> None:
         reset_mode(self.server, self.wp)
 
     def _draw(self) -> None:

@@ -11,7 +11,6 @@ the same cells tmux puts in its mode screen.
 
 from __future__ import annotations
 
-import sys
 import time
 from typing import Any
 
@@ -960,12 +959,11 @@ class TreeMode(Mode):
         finally:
             self.event = None
 
-    def key(self, client: Any, key: int, *extra: Any) -> None:
+    def key(self, client: Any, key: int, sent: bool = False) -> None:
         key &= ~K.KEYC_MASK_FLAGS
         # A key from a client comes with its mouse event in tmux (window_pane_key), one from
         # send-keys without; only the first moves down after tagging with t.
-        caller = sys._getframe(1).f_globals.get("__name__", "")
-        self.from_client = caller != "hmux_core.commands.panes"
+        self.from_client = not sent
         self._key(client, key)
 
     def _key(self, client: Any, key: int) -> None:
