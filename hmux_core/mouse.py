@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import keys as K
+from .screen.cells import grid_word
 
 MASK_BUTTONS = 195
 MASK_SHIFT = 4
@@ -742,7 +743,7 @@ def formats(m: MouseEvent | None, server: Any) -> dict[str, str]:
             elif not wp.modes:
                 chars = _row_chars(wp.screen, pos[1])
                 ws = str(server.session_options.get("word-separators") or "")  # global
-                word, line = _grid_word(chars, pos[0], ws), "".join(chars).rstrip() or None
+                word, line = grid_word(chars, pos[0], ws), "".join(chars).rstrip() or None
             else:
                 word = line = None
             if word is not None:
@@ -772,34 +773,3 @@ def _row_chars(scr: Any, y: int) -> list[str]:
     while chars and chars[-1] == " ":
         chars.pop()
     return chars
-
-
-def _grid_word(chars: list[str], x: int, ws: str) -> str | None:
-    """format_grid_word on one row: the word around column ``x``, between separators."""
-    def cell(px: int) -> str:
-        return chars[px] if px < len(chars) else " "
-
-    found = False
-    while True:
-        c = cell(x)
-        if c == "":
-            break
-        if c in ws or c == " ":
-            found = True
-            break
-        if x == 0:
-            break
-        x -= 1
-    out: list[str] = []
-    end = len(chars)
-    while True:
-        if found:
-            if end == 0 or x == end - 1:
-                break
-            x += 1
-        found = True
-        c = cell(x)
-        if c == "" or c in ws or c == " ":
-            break
-        out.append(c)
-    return "".join(out) or None

@@ -16,7 +16,7 @@ from bisect import bisect_left
 from typing import Any
 
 from ..mouse import copy_move_mouse, copy_start_drag, is_wheel
-from ..screen.cells import DEFAULT_STYLE, Style, char_width, sgr_change
+from ..screen.cells import DEFAULT_STYLE, Style, char_width, grid_word, sgr_change
 from . import Mode, redraw, reset_mode
 
 WHITESPACE = " "
@@ -387,34 +387,7 @@ class CopyMode(Mode):
         """format_grid_word on the mode's screen (no wrapped lines: one row)."""
         chars = [c for c, _ in self._screen_cells(y, styled=False)]
         ws = str(self.server.session_options.get("word-separators") or "")  # the global one
-
-        def cell(px: int) -> str:
-            return chars[px] if px < len(chars) else " "
-
-        found = False
-        while True:
-            c = cell(x)
-            if c == "":
-                break
-            if c in ws or c == " ":
-                found = True
-                break
-            if x == 0:
-                break
-            x -= 1
-        out: list[str] = []
-        end = self._screen_line_length(chars)
-        while True:
-            if found:
-                if end == 0 or x == end - 1:
-                    break
-                x += 1
-            found = True
-            c = cell(x)
-            if c == "" or c in ws or c == " ":
-                break
-            out.append(c)
-        return "".join(out) or None
+        return grid_word(chars, x, ws)
 
     def _screen_line(self, y: int) -> str | None:
         chars = [c for c, _ in self._screen_cells(y, styled=False)]

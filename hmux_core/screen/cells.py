@@ -300,3 +300,37 @@ def sgr_change(last: Style, cur: Style, escape_c0: bool = False, terminal: bool 
     if not (attr & ATTR_CHARSET) and (lastattr & ATTR_CHARSET):
         out.append("\\017" if escape_c0 else "\017")
     return "".join(out)
+
+
+def grid_word(chars: list[str], x: int, ws: str) -> str | None:
+    """format_grid_word on one row of characters ("" for a wide character's second half): the
+    word around column ``x``, between separators (mouse_word, copy_cursor_word)."""
+    def cell(px: int) -> str:
+        return chars[px] if px < len(chars) else " "
+
+    found = False
+    while True:
+        c = cell(x)
+        if c == "":
+            break
+        if c in ws or c == " ":
+            found = True
+            break
+        if x == 0:
+            break
+        x -= 1
+    out: list[str] = []
+    end = len(chars)
+    while end > 0 and chars[end - 1] == " ":
+        end -= 1
+    while True:
+        if found:
+            if end == 0 or x == end - 1:
+                break
+            x += 1
+        found = True
+        c = cell(x)
+        if c == "" or c in ws or c == " ":
+            break
+        out.append(c)
+    return "".join(out) or None
