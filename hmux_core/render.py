@@ -361,7 +361,7 @@ class Renderer:
         active = _border_style(server, w, "pane-active-border-style")
         ap = w.active
         key = (sx, area_y, area_h, w.sx, w.sy, ap.id if ap is not None else None,
-               _style_tuple(normal), _style_tuple(active),
+               _style_tuple(normal), _style_tuple(active), w.options.get("pane-border-indicators"),
                [(p.xoff, p.yoff, p.sx, p.sy) for p in panes])
         if key == self._borders_key:
             return self._border_segs
@@ -444,11 +444,32 @@ class Renderer:
         normal = _style_tuple(_border_style(server, w, "pane-border-style"))
         active = _style_tuple(_border_style(server, w, "pane-active-border-style"))
         ap = w.active
+        split = w.options.get("pane-border-indicators") in ("colour", "both")
+        two = len(w.panes) == 2
+        # screen_redraw_two_panes: with two panes side by side (or one above the other) only
+        # the half of the border next to the active pane is coloured.
+        lr = split and two and w.panes[1].xoff != 0
+        tb = split and two and w.panes[1].yoff != 0
 
         def near_active(x: int, y: int) -> bool:
+            """screen_redraw_check_is: the cell is one of the active pane's borders."""
             if ap is None:
                 return False
-            return (ap.xoff - 1 <= x <= ap.xoff + ap.sx and ap.yoff - 1 <= y <= ap.yoff + ap.sy)
+            ex, ey = ap.xoff + ap.sx, ap.yoff + ap.sy
+            if lr:
+                if ap.xoff == 0 and x == ap.sx and y <= ap.sy // 2:
+                    return True
+                if ap.xoff != 0 and x == ap.xoff - 1 and y > ap.sy // 2:
+                    return True
+            elif (ap.yoff == 0 or y >= ap.yoff - 1) and y <= ey and (
+                    (ap.xoff != 0 and x == ap.xoff - 1) or x == ex):
+                return True
+            if tb:
+                if ap.yoff == 0 and y == ap.sy and x <= ap.sx // 2:
+                    return True
+                return ap.yoff != 0 and y == ap.yoff - 1 and x > ap.sx // 2
+            return ((ap.xoff == 0 or x >= ap.xoff - 1) and x <= ex
+                    and ((ap.yoff != 0 and y == ap.yoff - 1) or y == ey))
 
         for y in range(h):
             cov = covered[y]

@@ -88,6 +88,26 @@ def test_split_borders_and_reattach(outer, hmux, tmux):
     wait_for(lambda: _clock_free(outer.screen(h)) == _clock_free(outer.screen(t)))
 
 
+@pytest.mark.parametrize("split", ["-h", "-v"])
+def test_two_pane_border_colours(outer, hmux, tmux, split):
+    """With two panes only the half of the border next to the active pane is in the active
+    colour (pane-border-indicators colour); compared with colours, each pane active in turn,
+    then with indicators off (the whole border)."""
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
+        m.ok("split-window", split, "-t", "w", "cat")
+        m.ok("set", "-g", "status-right", "R")
+    argv = ["attach-session", "-t", "w"]
+    h = outer.run(HMUX + hmux.socket_args + argv, "h")
+    t = outer.run([TMUX] + tmux.socket_args + argv, "t")
+    wait_for(lambda: "[w]" in outer.screen(h)[-1] and "[w]" in outer.screen(t)[-1])
+    for step in (None, ["select-pane", "-t", "w.0"], ["set", "-g", "pane-border-indicators", "off"]):
+        if step:
+            for m in (hmux, tmux):
+                m.ok(*step)
+        wait_for(lambda: outer.screen(h, "-e") == outer.screen(t, "-e"))
+
+
 def test_resize_follows_the_terminal(outer, hmux):
     h = outer.run(HMUX + hmux.socket_args + ["-f", "/dev/null", "new-session", "-s", "r", "cat"],
                   "h")

@@ -134,9 +134,7 @@ def test_choose_tree_windows_preview_sort_and_enter(outer, hmux, tmux, muxdir):
         outer.keys(target, "Enter")  # the second pane of window two
     for m in (hmux, tmux):
         wait_for(lambda m=m: _where(m) == "c:1.1 0\n")
-    # Text only: tmux draws half of a two-pane window's active border in its colour, hmux
-    # not yet (see test_copymode_attach).
-    wait_for(lambda: outer.screen(h) == outer.screen(t))
+    _same(outer, h, t)
 
 
 def test_choose_tree_filter_kill_and_command(outer, hmux, tmux, muxdir):
@@ -312,7 +310,7 @@ def test_search_zoom_and_unzoom(outer, hmux, tmux, muxdir):
     for m in (hmux, tmux):
         m.ok("select-window", "-t", "c:1")
         wait_for(lambda m=m: _where(m) == "c:1.0 0\n")
-    for target in (h, t):  # (two panes: the border is compared as text only)
+    for target in (h, t):
         outer.keys(target, "C-b")
     _keys(outer, (h, t), "s")
     for m in (hmux, tmux):
@@ -327,7 +325,7 @@ def test_search_zoom_and_unzoom(outer, hmux, tmux, muxdir):
         outer.keys(target, "q")
     for m in (hmux, tmux):
         wait_for(lambda m=m: _where(m) == "c:1.0 0\n")  # unzoomed again
-    wait_for(lambda: outer.screen(h) == outer.screen(t))  # text: see the test above
+    _same(outer, h, t)
     for m in (hmux, tmux):
         m.ok("set-buffer", "only")
     for target in (h, t):
