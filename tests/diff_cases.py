@@ -132,7 +132,9 @@ case("ns-unknown-flag", NS("a"), ["new-session", "-Q"])
 case("ns-missing-arg", NS("a"), ["new-session", "-d", "-s"], ["list-sessions", "-F", "#S"])
 case("ns-bad-width", ["new-session", "-d", "-x", "abc", *CAT])
 case("ns-shell-command", NS("a", cmd=["printf hi; exec cat"]), Wait("a", "hi"), D("#{pane_start_command}"))
-case("ns-argv-command", NS("a"), ready(), Wait("a", "cat", "#W"), D("#{pane_start_command}|#{pane_current_command}|#W"))
+# (#W is left out: tmux names the window from the child before or after its exec, at random)
+case("ns-argv-command", NS("a"), ready(), Wait("a", "cat", "#{pane_current_command}"),
+     D("#{pane_start_command}|#{pane_current_command}"))
 
 # -- has-session -------------------------------------------------------------------------------
 
