@@ -4,8 +4,8 @@ Each scenario is a list of command lines (shell-quoted, as typed after ``tmux``)
 polls both servers until ``display -p FMT`` gives VALUE. Every step's exit status, stdout and
 stderr must match after normalising what must differ (pids, socket directories, times, byte
 counts). Each scenario also runs with the stock tmux client driving the hmux server. Panes whose
-window names are printed run ``cat -`` (two words, exec'd directly) because the automatic name of a
-``sh -c`` pane races with the exec in tmux too.
+window names are printed run ``cat -`` (two words, exec'd directly) and wait until tmux has renamed
+them: tmux names a new window from its child, which is still called ``tmux`` until its exec.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ SCENARIOS: dict[str, list[str]] = {
         "selectw -t a:named", "selectw -t a:nam", "selectw -t 'a:na*'", "display -p '#I'",
         "selectw -t a:^", "display -p '#I'", "selectw -t 'a:$'", "display -p '#I'",
         "selectw -t a:+1", "display -p '#I'", "selectw -t a:-2", "display -p '#I'",
-        "renamew -t a:0 zero", "lsw -t a -F '#I:#W'", "killw -t a:zero", "lsw -t a -F '#I'",
+        "!wait a|#{W:#{?#{==:#W,tmux},x,}}=", "renamew -t a:0 zero", "lsw -t a -F '#I:#W'", "killw -t a:zero", "lsw -t a -F '#I'",
         "set -g renumber-windows on", "killw -t a:1", "lsw -t a -F '#I'",
         "set -g base-index 10", "neww -d -t a -P", "killw -a -t a:0", "lsw -t a -F '#I:#W'",
         "lsw -a -F '#{session_name}:#I'", "lsw -t nosuch", "neww -t nosuch:",
