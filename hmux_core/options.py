@@ -270,13 +270,16 @@ _ALIGNS = {"left": "left", "centre": "centre", "right": "right",
            "absolute-centre": "absolute-centre"}
 
 
-def parse_style(s: str, base: Style | None = None) -> Style | None:
+def parse_style(s: str, base: Style | None = None, reset: Style | None = None) -> Style | None:
     """Parse a style string on top of `base` (tmux's style_parse); None if it is invalid.
 
-    The result is a new Style; `base` also supplies what "default" and fg=default reset to.
+    The result is a new Style; `reset` (else `base`) supplies what "default" and fg=default
+    reset to (format_draw parses over the running style, resetting to the current default).
     """
     sy = base.copy() if base is not None else Style()
-    bfg, bbg, battr = (base.fg, base.bg, base.attr) if base is not None else (8, 8, 0)
+    if reset is None:
+        reset = base
+    bfg, bbg, battr = (reset.fg, reset.bg, reset.attr) if reset is not None else (8, 8, 0)
     n = len(s)
     i = 0
     while True:

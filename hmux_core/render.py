@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import status
+from . import borders, status
 from .options import Style as OptStyle
 from .screen.cells import (
     ATTR_CHARSET,
@@ -174,19 +174,6 @@ def _clipped(runs: list[tuple[str, Style]], width: int, depth: Depth = None) -> 
     return _row_string(row, depth)
 
 
-def _border_style(server: Any, w: Any, name: str) -> OptStyle | None:
-    """A border style option, its formats expanded for the window's active pane (the default
-    active border is yellow while that pane is in a mode, red with synchronize-panes)."""
-    value = w.options.get(name)
-    if server is None or not isinstance(value, str) or "#{" not in value or w.active is None:
-        return w.options.get_style(name)
-    from .format import expand
-    from .formats_vars import context_for_pane
-
-    ctx = context_for_pane(server, w.active)
-    return w.options.get_style(name, lambda text: expand(text, ctx))
-
-
 class Renderer:
     """One client's frames; remembers what its terminal shows.
 
@@ -208,6 +195,10 @@ class Renderer:
         self._panes: dict[int, _PaneRows] = {}
         self._borders_key: Any = None
         self._border_segs: list[tuple[int, int, str]] = []
+        self._geo_key: Any = None
+        self._geo: Any = None
+        self._pstatus_segs: list[tuple[int, int, str]] | None = None
+        self._pstatus_time = 0.0
         self.depth: Depth = None
 
     def set_depth(self, depth: Depth) -> None:
@@ -295,8 +286,7 @@ class Renderer:
                     if y0 + y != status_row:
                         out.append(f"\x1b[{y0 + y + 1}{pos}")
                         out.append(strings[y])
-            segs = (self._border_cells(w, panes, sx, area_y, area_h, server)
-                    if len(panes) > 1 else [])
+            segs = self._border_cells(server, client, w, panes, sx, area_y, area_h)
         if status_row >= 0:
             segs = segs + [(status_row, 0, status_text)]
         shown = self.shown
@@ -307,6 +297,8 @@ class Renderer:
                 out.append(f"\x1b[{y + 1};{x + 1}H")
                 out.append(text)
         cursor = self._cursor(w, wp_active, prompt, overlay, status_row, sx, area_y)
+        if prompt is None and getattr(client, "message_text", None):
+            cursor = cursor.replace("\x1b[?25h", "")  # a message hides it (TTY_NOCURSOR)
         if not out and cursor == self.cursor:
             return b""
         self.cursor = cursor
@@ -354,40 +346,106 @@ class Renderer:
             cache.gens = gens[:h]
         return strings, range(h) if whole else changed
 
-    def _border_cells(self, w: Any, panes: list[Any], sx: int, area_y: int,
-                      area_h: int, server: Any = None) -> list[tuple[int, int, str]]:
-        """Segments of the borders between panes, built again only when they can change."""
-        normal = _border_style(server, w, "pane-border-style")
-        active = _border_style(server, w, "pane-active-border-style")
+    def _border_setup(self, server: Any, client: Any, w: Any, panes: list[Any], sx: int,
+                      area_h: int) -> tuple[Any, tuple, Any]:
+        """The window's border geometry (worked out again only when the layout changes),
+        what its cells look like as a key, and the arguments that draw them."""
+        opts = w.options
+        pstatus = borders.status_number(opts.get("pane-border-status"))
+        indicators = opts.get("pane-border-indicators")
         ap = w.active
-        key = (sx, area_y, area_h, w.sx, w.sy, ap.id if ap is not None else None,
-               _style_tuple(normal), _style_tuple(active), w.options.get("pane-border-indicators"),
-               [(p.xoff, p.yoff, p.sx, p.sy) for p in panes])
-        if key == self._borders_key:
+        gkey = (sx, area_h, w.sx, w.sy, ap.id if ap is not None else None, pstatus,
+                indicators in ("colour", "both"),
+                [(p.id, p.xoff, p.yoff, p.sx, p.sy) for p in panes],
+                [(p.xoff, p.yoff) for p in w.panes] if len(w.panes) == 2 else None)
+        if gkey != self._geo_key:
+            self._geo_key = gkey
+            self._geo = borders.Geometry(w, panes, ap, sx, max(area_h, 0), pstatus,
+                                         indicators in ("colour", "both"))
+            self._pstatus_segs = None
+        styles = {p.id: _style_tuple(self._pane_border_style(server, client, w, p))
+                  for p in panes}
+        no_pane = _style_tuple(self._pane_border_style(server, client, w, None))
+        m = server.model.marked if server is not None else None
+        s = client.session
+        marked = m[2] if m is not None and m[0] is s and m[1] is s.curw and m[2] in panes \
+            else None
+        lines = opts.get("pane-border-lines")
+        fill = borders.fill_character(opts.get("fill-character"))
+        key = (gkey, sorted(styles.items()), no_pane, lines, indicators, fill,
+               marked.id if marked is not None else None,
+               opts.get("pane-base-index") if lines == "number" else None)
+        args = (lambda p: no_pane if p is None else styles[p.id], lines,
+                indicators in ("arrows", "both"), marked, fill)
+        return self._geo, key, args
+
+    def _border_cells(self, server: Any, client: Any, w: Any, panes: list[Any], sx: int,
+                      area_y: int, area_h: int) -> list[tuple[int, int, str]]:
+        """Segments of the border cells and pane status lines."""
+        geo, key, args = self._border_setup(server, client, w, panes, sx, area_h)
+        if key != self._borders_key:
+            rows = [[BLANK] * sx for _ in range(max(area_h, 0))]
+            borders.draw(geo, rows, 0, *args)
+            segs = []
+            cells = geo.cells
+            i, n = 0, len(cells)
+            while i < n:
+                y, x0 = cells[i][0], cells[i][1]
+                j = i + 1
+                while j < n and cells[j][0] == y and cells[j][1] == x0 + (j - i):
+                    j += 1
+                segs.append((area_y + y, x0, _row_string(rows[y][x0:x0 + j - i], self.depth)))
+                i = j
+            self._borders_key, self._border_segs = key, segs
+        if not geo.status:
             return self._border_segs
-        h = max(area_h, 0)
-        covered = [[False] * sx for _ in range(h)]
-        for p in panes:
-            for ry in range(p.yoff, min(p.yoff + p.sy, h)):
-                cov = covered[ry]
-                cov[p.xoff:min(p.xoff + p.sx, sx)] = [True] * max(0, min(p.sx, sx - p.xoff))
-        rows = [[BLANK] * sx for _ in range(h)]
-        self._borders(w, rows, covered, 0, min(h, w.sy), min(sx, w.sx), panes, server)
-        segs = []
-        for y in range(min(h, w.sy)):
-            cov = covered[y]
-            x = 0
-            width = min(sx, w.sx)
-            while x < width:
-                if cov[x]:
-                    x += 1
-                    continue
-                x0 = x
-                while x < width and not cov[x]:
-                    x += 1
-                segs.append((area_y + y, x0, _row_string(rows[y][x0:x], self.depth)))
-        self._borders_key, self._border_segs = key, segs
-        return segs
+        now = time.monotonic()
+        if self._pstatus_segs is None or self.status_cells is None \
+                or now - self._pstatus_time >= 1.0:
+            self._pstatus_segs = [(area_y + y, x, _row_string(row, self.depth)) for y, x, row
+                                  in self._pane_status(server, client, w, geo, args[1], args[4])]
+            self._pstatus_time = now
+        return self._border_segs + self._pstatus_segs
+
+    @staticmethod
+    def _pane_border_style(server: Any, client: Any, w: Any, p: Any) -> OptStyle | None:
+        """The active or other border style of a pane (None: no pane), its formats expanded
+        for that pane (the default active border is yellow while the pane is in a mode, red
+        with synchronize-panes)."""
+        name = "pane-active-border-style" if p is not None and p is w.active \
+            else "pane-border-style"
+        value = w.options.get(name)
+        if server is None or not isinstance(value, str) or "#{" not in value:
+            return w.options.get_style(name)
+        from .format import expand
+        from .formats_vars import context_for
+
+        s = client.session if client is not None else None
+        ctx = context_for(server, client, s, s.curw if s is not None else None, p)
+        return w.options.get_style(name, lambda text: expand(text, ctx))
+
+    def _pane_status(self, server: Any, client: Any, w: Any, geo: Any, lines: str,
+                     fill: str) -> list[tuple[int, int, list[Cell]]]:
+        """screen_redraw_make_pane_status: each pane's pane-border-format drawn over its
+        border line in its border style, as (row, column, cells)."""
+        from .format import EXPAND_TIME, expand
+        from .formats_vars import context_for
+
+        s = client.session
+        out = []
+        for p, y, x0, kinds in geo.status:
+            sty = self._pane_border_style(server, client, w, p) or OptStyle()
+            st = _style_tuple(sty)
+            ctx = context_for(server, client, s, s.curw, p)
+            text = expand(str(p.options.get("pane-border-format")), ctx, flags=EXPAND_TIME)
+            drawn = [False] * len(kinds)
+            cells = status.draw(text, len(kinds), sty, drawn=drawn)
+            width = min(len(kinds), len(geo.cover[y]) - x0)
+            if width > 0:
+                out.append((y, x0, [cells[i] if drawn[i] else
+                                    (borders.line_char(lines, kinds[i], p, w, fill), st)
+                                    for i in range(width)]))
+        return out
 
     def _cells_frame(self, server: Any, client: Any, w: Any, panes: list[Any], overlay: Any,
                      sx: int, sy: int, area_y: int, area_h: int,
@@ -395,20 +453,17 @@ class Renderer:
         """The frame as whole rows of cells, for an overlay to draw over (display-panes,
         menus): slower, but overlays are shown briefly."""
         rows = [[BLANK] * sx for _ in range(sy)]
-        covered = [[False] * sx for _ in range(max(area_h, 0))]
         for p in panes:
             src = p.modes[0] if getattr(p, "modes", None) else p.screen
             if p.xoff >= sx:
                 continue
             for y in range(min(p.sy, area_h - p.yoff)):
-                ry = p.yoff + y
-                _place_runs(rows[area_y + ry], p.xoff, min(p.sx, sx - p.xoff), src.row_runs(y))
-                cov = covered[ry]
-                for x in range(p.xoff, min(p.xoff + p.sx, sx)):
-                    cov[x] = True
-        if len(panes) > 1:
-            self._borders(w, rows, covered, area_y, min(area_h, w.sy), min(sx, w.sx), panes,
-                          server)
+                _place_runs(rows[area_y + p.yoff + y], p.xoff, min(p.sx, sx - p.xoff),
+                            src.row_runs(y))
+        geo, _key, args = self._border_setup(server, client, w, panes, sx, area_h)
+        borders.draw(geo, rows, area_y, *args)
+        for y, x, cells in self._pane_status(server, client, w, geo, args[1], args[4]):
+            rows[area_y + y][x:x + len(cells)] = cells
         overlay.draw(server, client, rows, area_y, sx, area_h)
         return [(y, 0, _row_string(row, self.depth)) for y, row in enumerate(rows)
                 if y != status_row]
@@ -437,70 +492,6 @@ class Renderer:
         cy = area_y + wp.yoff + scr.cursor_y
         show = "\x1b[?25h" if scr.cursor_visible and not wp.dead else ""
         return f"\x1b[0m\x1b[{cy + 1};{cx + 1}H{show}"
-
-    @staticmethod
-    def _borders(w: Any, rows: list[list[Cell]], covered: list[list[bool]], area_y: int,
-                 h: int, width: int, panes: list[Any], server: Any = None) -> None:
-        normal = _style_tuple(_border_style(server, w, "pane-border-style"))
-        active = _style_tuple(_border_style(server, w, "pane-active-border-style"))
-        ap = w.active
-        split = w.options.get("pane-border-indicators") in ("colour", "both")
-        two = len(w.panes) == 2
-        # screen_redraw_two_panes: with two panes side by side (or one above the other) only
-        # the half of the border next to the active pane is coloured.
-        lr = split and two and w.panes[1].xoff != 0
-        tb = split and two and w.panes[1].yoff != 0
-
-        def near_active(x: int, y: int) -> bool:
-            """screen_redraw_check_is: the cell is one of the active pane's borders."""
-            if ap is None:
-                return False
-            ex, ey = ap.xoff + ap.sx, ap.yoff + ap.sy
-            if lr:
-                if ap.xoff == 0 and x == ap.sx and y <= ap.sy // 2:
-                    return True
-                if ap.xoff != 0 and x == ap.xoff - 1 and y > ap.sy // 2:
-                    return True
-            elif (ap.yoff == 0 or y >= ap.yoff - 1) and y <= ey and (
-                    (ap.xoff != 0 and x == ap.xoff - 1) or x == ex):
-                return True
-            if tb:
-                if ap.yoff == 0 and y == ap.sy and x <= ap.sx // 2:
-                    return True
-                return ap.yoff != 0 and y == ap.yoff - 1 and x > ap.sx // 2
-            return ((ap.xoff == 0 or x >= ap.xoff - 1) and x <= ex
-                    and ((ap.yoff != 0 and y == ap.yoff - 1) or y == ey))
-
-        for y in range(h):
-            cov = covered[y]
-            for x in range(width):
-                if cov[x]:
-                    continue
-                left = x > 0 and cov[x - 1]
-                right = x + 1 < width and cov[x + 1]
-                up = y > 0 and not covered[y - 1][x]
-                down = y + 1 < h and not covered[y + 1][x]
-                horiz_l = x > 0 and not cov[x - 1]
-                horiz_r = x + 1 < width and not cov[x + 1]
-                if (left or right) and not (horiz_l or horiz_r):
-                    ch = "│"
-                elif not (up or down):
-                    ch = "─"
-                elif up and down and horiz_l and horiz_r:
-                    ch = "┼"
-                elif up and down and horiz_r:
-                    ch = "├"
-                elif up and down and horiz_l:
-                    ch = "┤"
-                elif down and horiz_l and horiz_r:
-                    ch = "┬"
-                elif up and horiz_l and horiz_r:
-                    ch = "┴"
-                elif up or down:
-                    ch = "│" if not (horiz_l or horiz_r) else "─"
-                else:
-                    ch = "─"
-                rows[area_y + y][x] = (ch, active if near_active(x, y) else normal)
 
     @staticmethod
     def _status(server: Any, client: Any, sx: int) -> list[Cell]:

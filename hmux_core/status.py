@@ -74,7 +74,7 @@ def draw(expanded: str, width: int, base: OptStyle,
                 text.append(expanded[i:])
                 break
             flush()
-            parsed = parse_style(expanded[i + 2:end], cur)
+            parsed = parse_style(expanded[i + 2:end], cur, default)
             if parsed is not None:
                 if parsed.default_type == "push":
                     default = parsed.copy()

@@ -108,6 +108,68 @@ def test_two_pane_border_colours(outer, hmux, tmux, split):
         wait_for(lambda: outer.screen(h, "-e") == outer.screen(t, "-e"))
 
 
+def _same_screen(outer, h, t) -> None:
+    try:
+        wait_for(lambda: outer.screen(h, "-e") == outer.screen(t, "-e"))
+    except AssertionError:
+        raise AssertionError("\n".join(outer.screen(h, "-e") + ["----"]
+                                        + outer.screen(t, "-e"))) from None
+
+
+@pytest.mark.parametrize("opts", [
+    {"pane-border-status": "top"},
+    {"pane-border-status": "bottom", "pane-border-lines": "double"},
+    {"pane-border-lines": "heavy", "pane-border-indicators": "arrows"},
+    {"pane-border-lines": "simple", "pane-border-indicators": "both"},
+    {"pane-border-lines": "number", "pane-border-status": "top", "pane-border-indicators": "off",
+     "pane-border-format": "#[fg=red]#{pane_index}#[default]#[align=right]#{pane_width}"},
+    {"pane-border-status": "bottom", "pane-border-indicators": "both",
+     "pane-border-style": "fg=blue,bg=#{?pane_active,red,default}"},
+], ids=["status-top", "bottom-double", "heavy-arrows", "simple-both", "number-format",
+        "bottom-style"])
+def test_border_lines_and_pane_status(outer, hmux, tmux, opts):
+    """pane-border-lines, -indicators, -status and -format drawn as tmux draws them (with
+    colours), the marked pane's borders in reverse, each pane active in turn."""
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
+        m.ok("split-window", "-h", "-t", "w", "cat")
+        m.ok("split-window", "-v", "-t", "w", "cat")
+        m.ok("split-window", "-v", "-t", "w.0", "cat")
+        for i in range(4):
+            m.ok("select-pane", "-t", f"w.{i}", "-T", f"title{i}")
+        m.ok("set", "-g", "status-right", "R")
+        for name, value in opts.items():
+            m.ok("set", "-g", name, value)
+    argv = ["attach-session", "-t", "w"]
+    h = outer.run(HMUX + hmux.socket_args + argv, "h")
+    t = outer.run([TMUX] + tmux.socket_args + argv, "t")
+    wait_for(lambda: "[w]" in outer.screen(h)[-1] and "[w]" in outer.screen(t)[-1])
+    for step in (None, ["select-pane", "-t", "w.1", "-m"], ["select-pane", "-t", "w.0"],
+                 ["select-pane", "-t", "w.3"]):
+        if step:
+            for m in (hmux, tmux):
+                m.ok(*step)
+        _same_screen(outer, h, t)
+
+
+def test_window_smaller_than_the_terminal(outer, hmux, tmux):
+    """The frame around a window smaller than the terminal, the cells beyond it filled with
+    dots, then with fill-character."""
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "w", "-x", "50", "-y", "12", "cat")
+        m.ok("set", "-g", "window-size", "manual")
+        m.ok("split-window", "-h", "-t", "w", "cat")
+        m.ok("set", "-g", "status-right", "R")
+    argv = ["attach-session", "-t", "w"]
+    h = outer.run(HMUX + hmux.socket_args + argv, "h")
+    t = outer.run([TMUX] + tmux.socket_args + argv, "t")
+    wait_for(lambda: "[w]" in outer.screen(h)[-1] and "[w]" in outer.screen(t)[-1])
+    _same_screen(outer, h, t)
+    for m in (hmux, tmux):
+        m.ok("set", "-g", "fill-character", "x")
+    _same_screen(outer, h, t)
+
+
 def test_resize_follows_the_terminal(outer, hmux):
     h = outer.run(HMUX + hmux.socket_args + ["-f", "/dev/null", "new-session", "-s", "r", "cat"],
                   "h")
@@ -199,5 +261,12 @@ def test_display_message_on_the_status_line(outer, hmux, tmux, muxdir):
         m.ok("display-message", "hello from #{session_name}")
         wait_for(lambda target=target: "hello from m" in outer.screen(target)[-1])
     assert outer.screen(h, "-e")[-1] == outer.screen(t, "-e")[-1]
-    outer.keys(h, "x")
-    wait_for(lambda: "[m]" in outer.screen(h)[-1])
+
+    def cursor(target: str) -> str:
+        return outer.mux.ok("display", "-p", "-t", target, "#{cursor_flag}").strip()
+
+    wait_for(lambda: cursor(h) == cursor(t) == "0")  # a message hides the cursor
+    for target in (h, t):
+        outer.keys(target, "x")
+        wait_for(lambda target=target: "[m]" in outer.screen(target)[-1])
+    wait_for(lambda: cursor(h) == cursor(t) == "1")
