@@ -324,6 +324,73 @@ class Menu(Overlay):
         return 1
 
 
+def open_popup(server: Any, client: Any, argv: list[str], px: int, py: int, sx: int, sy: int,
+               lines: str, title: str, border: tuple[int, int, int, int], close_exit: int,
+               cwd: str, env: dict[str, str]) -> Popup:
+    """popup_display: ``argv`` on its own PTY inside a box at (px, py), shown on ``client``."""
+    from .pane import Pane
+
+    a = client.attached
+    jx, jy = (sx, sy) if lines == "none" else (sx - 2, sy - 2)
+    pane = Pane(-1, None, jx, jy, 0, client.session.curw.window.options)
+    pane.spawn(argv, server.default_shell(), cwd, env)
+    ov = Popup(pane, px, py, sx, sy, lines, title, border, close_exit)
+    pane.on_output = lambda p, events: a.redraw(status=False)
+    pane.on_exit = lambda p: ov.exited(server, client) if client.overlay is ov else None
+    assert server.nursery is not None
+    pane.start(server.nursery)
+    set_overlay(server, client, ov, 0)
+    return ov
+
+
+def popup_editor(server: Any, client: Any, data: bytes,
+                 done: Callable[[bytes | None], None]) -> bool:
+    """popup_editor: ``data`` in a temporary file opened with the ``editor`` option in a popup
+    of nine tenths of the terminal; ``done`` gets the file's contents when the editor exits 0
+    (None otherwise, or when the file is empty). False when there is no editor to run."""
+    import os
+    import shlex
+    import tempfile
+
+    from .commands.shell_cmds import job_environ
+
+    editor = str(server.options.get("editor") or "")
+    a = getattr(client, "attached", None)
+    if not editor or a is None or client.session is None:
+        return False
+    fd, path = tempfile.mkstemp(prefix="tmux.", dir="/tmp")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    tsx, tsy = a.tty.sx, a.tty.sy
+    sx, sy = tsx * 9 // 10, tsy * 9 // 10
+    wo = client.session.curw.window.options
+    lines = str(wo.get("popup-border-lines"))
+    bs = wo.get_style("popup-border-style")
+    border = (0, bs.fg, bs.bg, 0) if bs is not None else (0, 8, 8, 0)
+    try:
+        ov = open_popup(server, client, [server.default_shell(), "-c",
+                                         f"{editor} {shlex.quote(path)}"],
+                        tsx // 2 - sx // 2, tsy // 2 - sy // 2, sx, sy, lines, "", border, 1,
+                        "/tmp", job_environ(server, client.session))
+    except OSError:
+        os.unlink(path)
+        return False
+
+    def closed() -> None:
+        text = None
+        if ov.status == 0:
+            try:
+                with open(path, "rb") as f:
+                    text = f.read() or None
+            except OSError:
+                pass
+        os.unlink(path)
+        done(text)
+
+    ov.free_cb = closed
+    return True
+
+
 #: popup-border-lines: (corners tl tr bl br, horizontal, vertical); "none" has no box.
 BOX_LINES = {
     "single": ("┌┐└┘", "─", "│"), "rounded": ("╭╮╰╯", "─", "│"),

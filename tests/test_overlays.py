@@ -332,3 +332,31 @@ def test_ignore_size_client_does_not_size_windows(outer, hmux, tmux,  # noqa: F8
     flags = [m.ok("list-clients", "-F", "#{client_width} #{client_flags}") for m in (hmux, tmux)]
     # tmux also says "focused" for the client its outer terminal reports focus for.
     assert flags[0] == flags[1].replace("focused,", "")
+
+
+def test_choose_buffer_edits_a_buffer_in_a_popup_editor(outer, hmux, tmux, muxdir):  # noqa: F811
+    """choose-buffer's e: the buffer in the editor option's program in a popup; what it saved
+    replaces the buffer (the newline it added dropped), a failing editor changes nothing."""
+    h, t = _start(outer, hmux, tmux, muxdir)
+    edit = "sh -c 'cat \"$0\"; echo; echo EDITING; read x; echo more >> \"$0\"'"
+    for m in (hmux, tmux):
+        m.ok("set-buffer", "-b", "b1", "abc")
+        m.ok("set", "-s", "editor", edit)
+    for target in (h, t):
+        outer.keys(target, "C-b", "=")
+        wait_for(lambda target=target: "b1: " in "\n".join(outer.screen(target)))
+        outer.keys(target, "e")
+        wait_for(lambda target=target: "EDITING" in "\n".join(outer.screen(target)))
+    _same(outer, h, t, "-e", rows=slice(0, 20))  # the popup over the buffer list
+    for target in (h, t):
+        outer.keys(target, "Enter")
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: m.ok("show-buffer", "-b", "b1") == "abcmore")
+    _same(outer, h, t, "-e", rows=slice(0, 20))  # the list again, with the new sample
+    for m in (hmux, tmux):
+        m.ok("set", "-s", "editor", "false")
+    for target in (h, t):
+        outer.keys(target, "e")
+    _same(outer, h, t, "-e", rows=slice(0, 20))
+    for m in (hmux, tmux):
+        assert m.ok("show-buffer", "-b", "b1") == "abcmore"

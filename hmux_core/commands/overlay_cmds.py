@@ -219,7 +219,6 @@ async def cmd_display_popup(item: CmdItem) -> int:
     success; -C closes the client's popup)."""
     from ..options import parse_style
     from ..options_table import OPTIONS_BY_NAME
-    from ..pane import Pane
     from ..spawn import client_cwd
     from .shell_cmds import job_environ
 
@@ -277,21 +276,14 @@ async def cmd_display_popup(item: CmdItem) -> int:
         k, eq, v = entry.partition("=")
         if eq:
             env[k] = v
-    pane = Pane(-1, None, jx, jy, 0, wo)
+    title = item.expand(args.get("T")) if args.has("T") else ""
     try:
-        pane.spawn(argv, shell, cwd, env)
+        ov = O.open_popup(server, tc, argv, pos[0], pos[1], w, h, lines, title, border,
+                          min(args.count("E"), 2), cwd, env)
     except OSError as e:
         return item.error(f"popup failed: {e.strerror}")
-    title = item.expand(args.get("T")) if args.has("T") else ""
-    close_exit = min(args.count("E"), 2)
-    ov = O.Popup(pane, pos[0], pos[1], w, h, lines, title, border, close_exit)
     answer = Answer(item, True)
     ov.free_cb = answer.done.set
-    pane.on_output = lambda p, events: a.redraw(status=False)
-    pane.on_exit = lambda p: ov.exited(server, tc) if tc.overlay is ov else None
-    assert server.nursery is not None
-    pane.start(server.nursery)
-    O.set_overlay(server, tc, ov, 0)
     await answer.finish()
     c = item.client
     if c is not None and c.session is None and not getattr(c, "is_config", False):

@@ -1581,9 +1581,34 @@ class BufferMode(TreeMode):
         if self.server.buffers.get(item.data) is not None:
             self.run_command(client, None, self.template, item.data)
 
+    def _edit(self, item: Item, client: Any) -> None:
+        """window_buffer_start_edit: the buffer in the editor; what is saved replaces it (a
+        newline the editor added is dropped), if the buffer is still the same one."""
+        from ..overlays import popup_editor
+
+        pb = self.server.buffers.get(item.data)
+        if pb is None or client is None:
+            return
+
+        def done(data: bytes | None) -> None:
+            if not data or self.server.buffers.get(pb.name) is not pb:
+                return
+            if pb.data and not pb.data.endswith(b"\n") and data.endswith(b"\n"):
+                data = data[:-1]
+            if data:
+                pb.data = data
+            if self.wp.modes and self.wp.modes[0] is self:
+                self.build()
+                self.draw()
+                redraw(self)
+
+        popup_editor(self.server, client, pb.data, done)
+
     def mode_key(self, client: Any, key: int, item: Item | None, finished: bool) -> bool:
         if item is not None:
-            if key == ord("d"):
+            if key == ord("e"):
+                self._edit(item, client)
+            elif key == ord("d"):
                 self._delete(item, client, key)
                 self.build()
             elif key == ord("D"):
