@@ -199,6 +199,8 @@ class Renderer:
         self._geo: Any = None
         self._pstatus_segs: list[tuple[int, int, str]] | None = None
         self._pstatus_time = 0.0
+        self._styles_key: Any = None
+        self._styles: Any = None
         self.depth: Depth = None
 
     def set_depth(self, depth: Depth) -> None:
@@ -347,7 +349,7 @@ class Renderer:
         return strings, range(h) if whole else changed
 
     def _border_setup(self, server: Any, client: Any, w: Any, panes: list[Any], sx: int,
-                      area_h: int) -> tuple[Any, tuple, Any]:
+                      area_h: int) -> tuple[Any, Any, Any]:
         """The window's border geometry (worked out again only when the layout changes),
         what its cells look like as a key, and the arguments that draw them."""
         opts = w.options
@@ -363,9 +365,18 @@ class Renderer:
             self._geo = borders.Geometry(w, panes, ap, sx, max(area_h, 0), pstatus,
                                          indicators in ("colour", "both"))
             self._pstatus_segs = None
-        styles = {p.id: _style_tuple(self._pane_border_style(server, client, w, p))
-                  for p in panes}
-        no_pane = _style_tuple(self._pane_border_style(server, client, w, None))
+        geo = self._geo
+        if not geo.cells and not geo.status:
+            return geo, None, None
+        # The styles' formats are expanded again when the status line is (after a command,
+        # a mode change, once a second), not for every frame.
+        skey = (gkey, self.status_time if self.status_cells is not None else None)
+        if skey[1] is None or skey != self._styles_key:
+            self._styles_key = skey
+            self._styles = (
+                {p.id: _style_tuple(self._pane_border_style(server, client, w, p)) for p in panes},
+                _style_tuple(self._pane_border_style(server, client, w, None)))
+        styles, no_pane = self._styles
         m = server.model.marked if server is not None else None
         s = client.session
         marked = m[2] if m is not None and m[0] is s and m[1] is s.curw and m[2] in panes \
@@ -377,12 +388,14 @@ class Renderer:
                opts.get("pane-base-index") if lines == "number" else None)
         args = (lambda p: no_pane if p is None else styles[p.id], lines,
                 indicators in ("arrows", "both"), marked, fill)
-        return self._geo, key, args
+        return geo, key, args
 
     def _border_cells(self, server: Any, client: Any, w: Any, panes: list[Any], sx: int,
                       area_y: int, area_h: int) -> list[tuple[int, int, str]]:
         """Segments of the border cells and pane status lines."""
         geo, key, args = self._border_setup(server, client, w, panes, sx, area_h)
+        if args is None:
+            return []
         if key != self._borders_key:
             rows = [[BLANK] * sx for _ in range(max(area_h, 0))]
             borders.draw(geo, rows, 0, *args)
@@ -461,9 +474,10 @@ class Renderer:
                 _place_runs(rows[area_y + p.yoff + y], p.xoff, min(p.sx, sx - p.xoff),
                             src.row_runs(y))
         geo, _key, args = self._border_setup(server, client, w, panes, sx, area_h)
-        borders.draw(geo, rows, area_y, *args)
-        for y, x, cells in self._pane_status(server, client, w, geo, args[1], args[4]):
-            rows[area_y + y][x:x + len(cells)] = cells
+        if args is not None:
+            borders.draw(geo, rows, area_y, *args)
+            for y, x, cells in self._pane_status(server, client, w, geo, args[1], args[4]):
+                rows[area_y + y][x:x + len(cells)] = cells
         overlay.draw(server, client, rows, area_y, sx, area_h)
         return [(y, 0, _row_string(row, self.depth)) for y, row in enumerate(rows)
                 if y != status_row]

@@ -1201,10 +1201,21 @@ def main(argv: list[str] | None = None) -> int:
 
     server.on_listening = release_lock
 
+    profile = os.environ.get("HMUX_PROFILE")  # a cProfile dump of the server's life
+    prof = None
+    if profile:
+        import cProfile
+
+        prof = cProfile.Profile()
+        prof.enable()
     try:
         trio.run(server.run, ns.client_fd)
     except KeyboardInterrupt:
         pass
+    finally:
+        if prof is not None:
+            prof.disable()
+            prof.dump_stats(profile)
     return 0
 
 
