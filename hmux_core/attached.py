@@ -163,8 +163,10 @@ class Attached:
             if pane is self._echo_pane and now < self._echo_until:
                 self._echo_pane = None
                 self._draw(pane)  # the echo alone: a flooding pane beside it waits its frame
-                self._pending = True
-                self._dirty.set()
+                w = pane.window
+                if len(w.panes) > 1 and not w.zoomed:  # the other panes' rows are still due
+                    self._pending = True
+                    self._dirty.set()
                 return
             if now >= self._next:
                 self._draw()
