@@ -379,8 +379,9 @@ class Renderer:
         styles, no_pane = self._styles
         m = server.model.marked if server is not None else None
         s = client.session
-        marked = m[2] if m is not None and m[0] is s and m[1] is s.curw and m[2] in panes \
-            else None
+        # The marked pane's borders, even while it is hidden by a zoom (tmux looks at where
+        # it was).
+        marked = m[2] if m is not None and m[0] is s and m[1] is s.curw else None
         lines = opts.get("pane-border-lines")
         fill = borders.fill_character(opts.get("fill-character"))
         key = (gkey, sorted(styles.items()), no_pane, lines, indicators, fill,

@@ -129,7 +129,7 @@ def _same_screen(outer, h, t) -> None:
         "bottom-style"])
 def test_border_lines_and_pane_status(outer, hmux, tmux, opts):
     """pane-border-lines, -indicators, -status and -format drawn as tmux draws them (with
-    colours), the marked pane's borders in reverse, each pane active in turn."""
+    colours), the marked pane's borders in reverse, each pane active in turn, then zoomed."""
     for m in (hmux, tmux):
         m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
         m.ok("split-window", "-h", "-t", "w", "cat")
@@ -145,7 +145,7 @@ def test_border_lines_and_pane_status(outer, hmux, tmux, opts):
     t = outer.run([TMUX] + tmux.socket_args + argv, "t")
     wait_for(lambda: "[w]" in outer.screen(h)[-1] and "[w]" in outer.screen(t)[-1])
     for step in (None, ["select-pane", "-t", "w.1", "-m"], ["select-pane", "-t", "w.0"],
-                 ["select-pane", "-t", "w.3"]):
+                 ["select-pane", "-t", "w.3"], ["resize-pane", "-Z", "-t", "w.3"]):
         if step:
             for m in (hmux, tmux):
                 m.ok(*step)
