@@ -14,7 +14,6 @@ import os
 import select
 import signal
 import socket
-import subprocess
 import sys
 
 from . import protocol as P
@@ -79,6 +78,8 @@ def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd:
             argv += ["-f", f]
         if not config_files:
             argv += ["--no-config"]
+    import subprocess  # only when a server must be started: every client pays for an import
+
     pass_fds = [theirs.fileno()] + ([lockfd] if lockfd >= 0 else [])
     proc = subprocess.Popen(
         argv,

@@ -12,7 +12,6 @@ frames (no fds from the server) are identical in both encodings.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
 
 PROTOCOL_VERSION = 8
 HEADER = struct.Struct("=IIII")
@@ -89,12 +88,22 @@ class ProtocolError(Exception):
     """A peer sent something that cannot be a tmux frame; the connection must be dropped."""
 
 
-@dataclass(slots=True)
 class Message:
-    type: int
-    data: bytes
-    peerid: int = PROTOCOL_VERSION
-    fd: int | None = None
+    """One decoded frame (a plain class: the client imports this module, and dataclasses
+    would cost it more start-up time than the rest of the module)."""
+
+    __slots__ = ("type", "data", "peerid", "fd")
+
+    def __init__(self, type: int, data: bytes, peerid: int = PROTOCOL_VERSION,
+                 fd: int | None = None) -> None:
+        self.type, self.data, self.peerid, self.fd = type, data, peerid, fd
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Message) and (self.type, self.data, self.peerid, self.fd) == (
+            other.type, other.data, other.peerid, other.fd)
+
+    def __repr__(self) -> str:
+        return f"Message(type={self.type}, data={self.data!r}, peerid={self.peerid}, fd={self.fd})"
 
 
 def encode(msg_type: int, data: bytes = b"") -> bytes:
@@ -112,12 +121,12 @@ def encode_with_fd(msg_type: int, data: bytes = b"") -> bytes:
     )
 
 
-@dataclass
 class Decoder:
     """Incremental frame decoder: feed bytes and fds as they arrive, pop messages."""
 
-    buf: bytearray = field(default_factory=bytearray)
-    fds: list[int] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.buf = bytearray()
+        self.fds: list[int] = []
 
     def feed(self, data: bytes, fds: list[int] | None = None) -> None:
         self.buf += data
