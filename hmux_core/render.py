@@ -189,8 +189,8 @@ class Renderer:
         self.shown: dict[tuple[int, int], str] = {}
         self.places: Any = None  # what decides where segments are; a change clears the screen
         self.cursor = ""
-        self.status_cells: list[Cell] | None = None
-        self.status_text = ""
+        self.status_cells: list[list[Cell]] | None = None  # one list per status line
+        self.status_text: list[str] = []
         self.status_time = 0.0
         self._panes: dict[int, _PaneRows] = {}
         self._borders_key: Any = None
@@ -241,24 +241,25 @@ class Renderer:
         overlay = getattr(client, "overlay", None)
         prompt = getattr(client, "prompt", None)
         # A prompt or message takes the last status line, or the terminal's last (first)
-        # line when the status line is off (screen_redraw_set_context).
-        status_row = -1
-        if prompt is not None or getattr(client, "message_text", None):
-            status_row = (lines - 1 if top else sy - 1) if lines else (0 if top else sy - 1)
-        elif lines:
-            status_row = 0 if top else sy - lines
-        status_text = ""
-        if status_row >= 0:
+        # line when the status line is off (screen_redraw_set_context); the other lines show
+        # their status-format as usual.
+        msg = prompt is not None or bool(getattr(client, "message_text", None))
+        n = max(lines, 1) if msg else lines
+        first = (0 if top else sy - n) if n else -1
+        status_row = (first + n - 1 if msg else first) if n else -1
+        status_texts: list[str] = []
+        if n:
             now = time.monotonic()
-            cells = self.status_cells
-            if cells is None or len(cells) != sx or now - self.status_time >= 1.0:
+            rows = self.status_cells
+            if rows is None or len(rows) != n or len(rows[0]) != sx \
+                    or now - self.status_time >= 1.0:
                 # Expanded at most once a second unless something it shows changed; pane
                 # output alone does not change it.
-                cells = self.status_cells = self._status(server, client, sx)
+                rows = self.status_cells = self._status(server, client, sx, n, msg)
                 self.status_time = now
-                self.status_text = _row_string(cells, self.depth)
-            status_text = self.status_text
-        places = (sx, sy, area_y, area_h, status_row, overlay is not None,
+                self.status_text = [_row_string(cells, self.depth) for cells in rows]
+            status_texts = self.status_text
+        places = (sx, sy, area_y, area_h, first, n, overlay is not None,
                   [(p.id, p.xoff, p.yoff, p.sx, p.sy) for p in panes])
         out: list[str] = []
         whole = places != self.places
@@ -271,7 +272,7 @@ class Renderer:
                 self._panes = {p.id: self._panes[p.id] for p in panes if p.id in self._panes}
         if overlay is not None:
             segs = self._cells_frame(server, client, w, panes, overlay, sx, sy, area_y, area_h,
-                                     status_row)
+                                     range(first, first + n))
         else:
             # Pane rows: this client's row cache is what its terminal shows, so only rows
             # built again with different text are sent.
@@ -289,8 +290,8 @@ class Renderer:
                         out.append(f"\x1b[{y0 + y + 1}{pos}")
                         out.append(strings[y])
             segs = self._border_cells(server, client, w, panes, sx, area_y, area_h)
-        if status_row >= 0:
-            segs = segs + [(status_row, 0, status_text)]
+        if n:
+            segs = segs + [(first + i, 0, text) for i, text in enumerate(status_texts)]
         shown = self.shown
         for y, x, text in segs:
             key = (y, x)
@@ -463,7 +464,7 @@ class Renderer:
 
     def _cells_frame(self, server: Any, client: Any, w: Any, panes: list[Any], overlay: Any,
                      sx: int, sy: int, area_y: int, area_h: int,
-                     status_row: int) -> list[tuple[int, int, str]]:
+                     status_rows: range) -> list[tuple[int, int, str]]:
         """The frame as whole rows of cells, for an overlay to draw over (display-panes,
         menus): slower, but overlays are shown briefly."""
         rows = [[BLANK] * sx for _ in range(sy)]
@@ -481,7 +482,7 @@ class Renderer:
                 rows[area_y + y][x:x + len(cells)] = cells
         overlay.draw(server, client, rows, area_y, sx, area_h)
         return [(y, 0, _row_string(row, self.depth)) for y, row in enumerate(rows)
-                if y != status_row]
+                if y not in status_rows]
 
     @staticmethod
     def _cursor(w: Any, wp: Any, prompt: Any, overlay: Any, status_row: int, sx: int,
@@ -509,25 +510,38 @@ class Renderer:
         return f"\x1b[0m\x1b[{cy + 1};{cx + 1}H{show}"
 
     @staticmethod
-    def _status(server: Any, client: Any, sx: int) -> list[Cell]:
+    def _status(server: Any, client: Any, sx: int, n: int, msg: bool) -> list[list[Cell]]:
+        """The ``n`` status lines (status_redraw): each its status-format entry, in
+        status-style with status-fg/-bg over it; a prompt or message on the last."""
         from .format import EXPAND_TIME, expand
         from .formats_vars import context_for
 
         s = client.session
         wl = s.curw
-        message = getattr(client, "message_text", None)
-        base = s.options.get_style("status-style") or OptStyle()
-        prompt = getattr(client, "prompt", None)
-        if prompt is not None:
-            sty = s.options.get_style("message-style") or base
-            csty = s.options.get_style("message-command-style") or base
-            cells = prompt.cells(sx, sty, csty)
-        elif message:
-            sty = s.options.get_style("message-style") or base
-            cells = status.draw(message, sx, sty)
-        else:
-            fmts = s.options.get("status-format")
-            fmt = fmts[0] if fmts else ""
-            ctx = context_for(server, client, s, wl, wl.window.active)
-            cells = status.draw(expand(fmt, ctx, flags=EXPAND_TIME), sx, base)
-        return cells[:sx] + [BLANK] * (sx - len(cells))
+        opts = s.options
+        base = opts.get_style("status-style") or OptStyle()
+        fg, bg = opts.get("status-fg"), opts.get("status-bg")
+        if isinstance(fg, int) and fg != 8:
+            base.fg = fg
+        if isinstance(bg, int) and bg != 8:
+            base.bg = bg
+        out = []
+        fmts = opts.get_array("status-format") or {}
+        ctx = None
+        for i in range(n - 1 if msg else n):
+            fmt = fmts.get(i)
+            if fmt is None:
+                out.append([(" ", (base.attr, base.fg, base.bg, 0))] * sx)
+                continue
+            if ctx is None:
+                ctx = context_for(server, client, s, wl, wl.window.active)
+            out.append(status.draw(expand(fmt, ctx, flags=EXPAND_TIME), sx, base))
+        if msg:
+            prompt = getattr(client, "prompt", None)
+            sty = opts.get_style("message-style") or base
+            if prompt is not None:
+                csty = opts.get_style("message-command-style") or base
+                out.append(prompt.cells(sx, sty, csty))
+            else:
+                out.append(status.draw(getattr(client, "message_text", "") or "", sx, sty))
+        return [cells[:sx] + [BLANK] * (sx - len(cells)) for cells in out]

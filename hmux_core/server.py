@@ -1074,6 +1074,8 @@ class Server:
             for pane in list(self.model.panes.values()):
                 escapes.sync_options(pane)
             self.redraw_clients(full=True)
+        for s in self.model.sorted_sessions():  # recalculate_sizes: status, window-size...
+            self.resize_session_windows(s)
         self.wake()
 
     def best_client(self, s: Session | None) -> ClientConn | None:

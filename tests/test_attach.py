@@ -152,6 +152,30 @@ def test_border_lines_and_pane_status(outer, hmux, tmux, opts):
         _same_screen(outer, h, t)
 
 
+@pytest.mark.parametrize("position", ["bottom", "top"])
+def test_status_lines(outer, hmux, tmux, position):
+    """status 2-5: each line its status-format entry (the default second line lists the
+    panes), status-fg/-bg over status-style, a message on the last line."""
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
+        m.ok("split-window", "-h", "-t", "w", "cat")
+        m.ok("set", "-g", "status-right", "R")
+        m.ok("set", "-g", "status-position", position)
+        m.ok("set", "-g", "status", "3")
+        m.ok("set", "-g", "display-time", "0")
+    argv = ["attach-session", "-t", "w"]
+    h = outer.run(HMUX + hmux.socket_args + argv, "h")
+    t = outer.run([TMUX] + tmux.socket_args + argv, "t")
+    wait_for(lambda: "[w]" in "".join(outer.screen(h)) and "[w]" in "".join(outer.screen(t)))
+    _same_screen(outer, h, t)
+    for step in (["set", "-g", "status-format[2]", "#[align=right,fg=red]third #{session_name}"],
+                 ["set", "-g", "status-fg", "blue"], ["set", "-g", "status", "5"],
+                 ["display-message", "a message"]):
+        for m in (hmux, tmux):
+            m.ok(*step)
+        _same_screen(outer, h, t)
+
+
 def test_window_smaller_than_the_terminal(outer, hmux, tmux):
     """The frame around a window smaller than the terminal, the cells beyond it filled with
     dots, then with fill-character."""

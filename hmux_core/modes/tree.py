@@ -1734,11 +1734,11 @@ def _status_cells(server: Any, client: Any) -> list[Cell] | None:
     r = getattr(a, "renderer", None)
     if r is None:
         return None
-    cells = r.status_cells
-    if cells is None:
-        try:
-            sx = client.sx
-            cells = r._status(server, client, sx)
-        except Exception:
-            return None
-    return cells
+    rows = r.status_cells
+    if rows and not getattr(client, "message_text", None) and getattr(client, "prompt",
+                                                                        None) is None:
+        return rows[0]
+    try:
+        return r._status(server, client, client.sx, 1, False)[0]
+    except Exception:
+        return None
