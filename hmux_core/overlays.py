@@ -384,7 +384,10 @@ def popup_editor(server: Any, client: Any, data: bytes,
                     text = f.read() or None
             except OSError:
                 pass
-        os.unlink(path)
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
         done(text)
 
     ov.free_cb = closed

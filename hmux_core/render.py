@@ -259,6 +259,8 @@ class Renderer:
                 self.status_time = now
                 self.status_text = [_row_string(cells, self.depth) for cells in rows]
             status_texts = self.status_text
+        else:
+            self.status_cells = None  # nothing shown: the border styles' cache must not hold
         places = (sx, sy, area_y, area_h, first, n, overlay is not None,
                   [(p.id, p.xoff, p.yoff, p.sx, p.sy) for p in panes])
         out: list[str] = []
