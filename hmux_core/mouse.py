@@ -179,10 +179,8 @@ def status_tags(server: Any, client: Any, sx: int, row: int) -> list[tuple[str, 
     wl = s.curw
     if wl is None:
         return []
-    fmts = s.options.get("status-format")
-    try:
-        fmt = fmts[row] if fmts else ""
-    except (IndexError, KeyError, TypeError):
+    fmt = (s.options.get_array("status-format") or {}).get(row)
+    if fmt is None:
         return []
     base = s.options.get_style("status-style") or OptStyle()
     ctx = context_for(server, client, s, wl, wl.window.active)
