@@ -194,6 +194,38 @@ def test_window_smaller_than_the_terminal(outer, hmux, tmux):
     _same_screen(outer, h, t)
 
 
+def test_two_clients_of_different_sizes(outer, hmux, tmux):
+    """window-size smallest: the larger terminal frames the window and fills the rest;
+    largest: the smaller one shows the part of the window from its top left."""
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
+        m.ok("split-window", "-h", "-t", "w", "cat")
+        m.ok("select-pane", "-t", "w.0")
+        m.ok("set", "-g", "status-right", "R")
+        m.ok("set", "-g", "window-size", "smallest")
+    argv = ["attach-session", "-t", "w"]
+    big = (outer.run(HMUX + hmux.socket_args + argv, "h"),
+           outer.run([TMUX] + tmux.socket_args + argv, "t"))
+    small = (outer.run(HMUX + hmux.socket_args + argv, "hs"),
+             outer.run([TMUX] + tmux.socket_args + argv, "ts"))
+    for target in small:
+        outer.mux.ok("resize-window", "-t", target, "-x", "60", "-y", "16")
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "w", "#{window_width}x#{window_height}")
+                 == "60x15\n")
+    _same_screen(outer, *big)
+    # Text only for the smaller terminal (and after the resize below): hmux clears a row's
+    # blank end with EL where tmux writes blanks, and capture-pane -e then differs in the
+    # invisible colour of those blanks.
+    wait_for(lambda: outer.screen(small[0]) == outer.screen(small[1]))
+    for m in (hmux, tmux):
+        m.ok("set", "-g", "window-size", "largest")
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "w", "#{window_width}x#{window_height}")
+                 == f"{COLS}x{ROWS - 1}\n")
+    for h, t in (big, small):
+        wait_for(lambda h=h, t=t: outer.screen(h) == outer.screen(t))
+
+
 def test_resize_follows_the_terminal(outer, hmux):
     h = outer.run(HMUX + hmux.socket_args + ["-f", "/dev/null", "new-session", "-s", "r", "cat"],
                   "h")
