@@ -378,10 +378,17 @@ class MouseState:
             else:
                 py = y
             w = s.curw.window
-            m.ox = m.oy = 0  # the window is never bigger than the client here
-            wsx, wsy = min(w.sx, sx), min(w.sy, sy - m.statuslines)
+            area = sy - m.statuslines
+            if sx >= w.sx and area >= w.sy:
+                wsx, wsy, m.ox, m.oy = w.sx, w.sy, 0, 0
+            else:  # a window larger than the terminal is seen from an offset
+                from .render import window_offset
+
+                wsx, wsy = sx, area
+                m.ox, m.oy = window_offset(w, sx, area)
             if px > wsx or py > wsy:
                 return K.KEYC_UNKNOWN
+            px, py = px + m.ox, py + m.oy
             found = None
             if not w.zoomed:
                 for wp in w.panes:

@@ -174,6 +174,27 @@ def _clipped(runs: list[tuple[str, Style]], width: int, depth: Depth = None) -> 
     return _row_string(row, depth)
 
 
+def window_offset(w: Any, sx: int, area_h: int) -> tuple[int, int]:
+    """tty_window_offset: where a window larger than the client's terminal is seen from,
+    following the active pane's cursor (none when it is hidden)."""
+    if sx >= w.sx and area_h >= w.sy:
+        return 0, 0
+    wp = w.active
+    if wp is None:
+        return 0, 0
+    if wp.modes:
+        cur = wp.modes[0].cursor()
+    else:
+        scr = wp.screen
+        cur = (scr.cursor_x, scr.cursor_y) if scr.cursor_visible else None
+    if cur is None:
+        return 0, 0
+    cx, cy = wp.xoff + cur[0], wp.yoff + cur[1]
+    ox = 0 if cx < sx else (w.sx - sx if cx > w.sx - sx else cx - sx // 2)
+    oy = 0 if cy < area_h else (w.sy - area_h if cy > w.sy - area_h else cy - area_h // 2)
+    return max(ox, 0), max(oy, 0)
+
+
 class Renderer:
     """One client's frames; remembers what its terminal shows.
 
@@ -201,6 +222,7 @@ class Renderer:
         self._pstatus_time = 0.0
         self._styles_key: Any = None
         self._styles: Any = None
+        self.offset = (0, 0)  # where the view of a window larger than the terminal starts
         self.depth: Depth = None
 
     def set_depth(self, depth: Depth) -> None:
@@ -261,7 +283,9 @@ class Renderer:
             status_texts = self.status_text
         else:
             self.status_cells = None  # nothing shown: the border styles' cache must not hold
-        places = (sx, sy, area_y, area_h, first, n, overlay is not None,
+        ox, oy = window_offset(w, sx, area_h)
+        self.offset = (ox, oy)
+        places = (sx, sy, area_y, area_h, first, n, overlay is not None, ox, oy,
                   [(p.id, p.xoff, p.yoff, p.sx, p.sy) for p in panes])
         out: list[str] = []
         whole = places != self.places
@@ -278,9 +302,14 @@ class Renderer:
         else:
             # Pane rows: this client's row cache is what its terminal shows, so only rows
             # built again with different text are sent.
+            panned: list[tuple[int, int, str]] = []
             for p in panes:
-                if p.xoff >= sx or p.yoff >= area_h or (only is not None and p is not only
-                                                        and not whole):
+                if only is not None and p is not only and not whole:
+                    continue
+                if ox or oy:
+                    panned += self._panned_rows(p, ox, oy, sx, area_y, area_h)
+                    continue
+                if p.xoff >= sx or p.yoff >= area_h:
                     continue
                 width = min(p.sx, sx - p.xoff)
                 h = min(p.sy, area_h - p.yoff)
@@ -291,7 +320,7 @@ class Renderer:
                     if y0 + y != status_row:
                         out.append(f"\x1b[{y0 + y + 1}{pos}")
                         out.append(strings[y])
-            segs = self._border_cells(server, client, w, panes, sx, area_y, area_h)
+            segs = panned + self._border_cells(server, client, w, panes, sx, area_y, area_h)
         if n:
             segs = segs + [(first + i, 0, text) for i, text in enumerate(status_texts)]
         shown = self.shown
@@ -301,7 +330,7 @@ class Renderer:
                 shown[key] = text
                 out.append(f"\x1b[{y + 1};{x + 1}H")
                 out.append(text)
-        cursor = self._cursor(w, wp_active, prompt, overlay, status_row, sx, area_y)
+        cursor = self._cursor(w, wp_active, prompt, overlay, status_row, sx, area_y - oy, ox)
         if prompt is None and getattr(client, "message_text", None):
             cursor = cursor.replace("\x1b[?25h", "")  # a message hides it (TTY_NOCURSOR)
         if not out and cursor == self.cursor:
@@ -351,6 +380,24 @@ class Renderer:
             cache.gens = gens[:h]
         return strings, range(h) if whole else changed
 
+    def _panned_rows(self, p: Any, ox: int, oy: int, sx: int, area_y: int,
+                     area_h: int) -> list[tuple[int, int, str]]:
+        """The part of a pane a panned view shows (a window larger than the terminal), as
+        segments: rows are cut from the pane's runs each frame (the segments already sent
+        are not sent again)."""
+        x0, x1 = max(p.xoff, ox), min(p.xoff + p.sx, ox + sx)
+        y0, y1 = max(p.yoff, oy), min(p.yoff + p.sy, oy + area_h)
+        if x1 <= x0 or y1 <= y0:
+            return []
+        src = p.modes[0] if p.modes else p.screen
+        skip, width = x0 - p.xoff, x1 - x0
+        segs = []
+        for wy in range(y0, y1):
+            row = [BLANK] * (skip + width)
+            _place_runs(row, 0, skip + width, src.row_runs(wy - p.yoff))
+            segs.append((area_y + wy - oy, x0 - ox, _row_string(row[skip:], self.depth)))
+        return segs
+
     def _border_setup(self, server: Any, client: Any, w: Any, panes: list[Any], sx: int,
                       area_h: int) -> tuple[Any, Any, Any]:
         """The window's border geometry (worked out again only when the layout changes),
@@ -359,7 +406,9 @@ class Renderer:
         pstatus = borders.status_number(opts.get("pane-border-status"))
         indicators = opts.get("pane-border-indicators")
         ap = w.active
-        gkey = (sx, area_h, w.sx, w.sy, ap.id if ap is not None else None, pstatus,
+        ox, oy = self.offset
+        sx, area_h = sx + ox, area_h + oy  # the geometry is in window coordinates
+        gkey = (sx, area_h, ox, oy, w.sx, w.sy, ap.id if ap is not None else None, pstatus,
                 indicators in ("colour", "both"),
                 [(p.id, p.xoff, p.yoff, p.sx, p.sy) for p in panes],
                 [(p.xoff, p.yoff) for p in w.panes] if len(w.panes) == 2 else None)
@@ -400,18 +449,22 @@ class Renderer:
         geo, key, args = self._border_setup(server, client, w, panes, sx, area_h)
         if args is None:
             return []
+        ox, oy = self.offset
         if key != self._borders_key:
-            rows = [[BLANK] * sx for _ in range(max(area_h, 0))]
+            rows = [[BLANK] * (sx + ox) for _ in range(max(area_h + oy, 0))]
             borders.draw(geo, rows, 0, *args)
             segs = []
             cells = geo.cells
+            if ox or oy:
+                cells = [c for c in cells if c[0] >= oy and c[1] >= ox]
             i, n = 0, len(cells)
             while i < n:
                 y, x0 = cells[i][0], cells[i][1]
                 j = i + 1
                 while j < n and cells[j][0] == y and cells[j][1] == x0 + (j - i):
                     j += 1
-                segs.append((area_y + y, x0, _row_string(rows[y][x0:x0 + j - i], self.depth)))
+                segs.append((area_y + y - oy, x0 - ox,
+                             _row_string(rows[y][x0:x0 + j - i], self.depth)))
                 i = j
             self._borders_key, self._border_segs = key, segs
         if not geo.status:
@@ -419,8 +472,13 @@ class Renderer:
         now = time.monotonic()
         if self._pstatus_segs is None or self.status_cells is None \
                 or now - self._pstatus_time >= 1.0:
-            self._pstatus_segs = [(area_y + y, x, _row_string(row, self.depth)) for y, x, row
-                                  in self._pane_status(server, client, w, geo, args[1], args[4])]
+            self._pstatus_segs = []
+            for y, x, row in self._pane_status(server, client, w, geo, args[1], args[4]):
+                if y < oy or x + len(row) <= ox:
+                    continue
+                cut = max(ox - x, 0)
+                self._pstatus_segs.append((area_y + y - oy, x + cut - ox,
+                                           _row_string(row[cut:], self.depth)))
             self._pstatus_time = now
         return self._border_segs + self._pstatus_segs
 
@@ -470,25 +528,31 @@ class Renderer:
         """The frame as whole rows of cells, for an overlay to draw over (display-panes,
         menus): slower, but overlays are shown briefly."""
         rows = [[BLANK] * sx for _ in range(sy)]
+        ox, oy = self.offset
+        wsx, wsy = sx + ox, max(area_h + oy, 0)  # the window's part up to the view's end
+        wrows = [[BLANK] * wsx for _ in range(wsy)]
         for p in panes:
             src = p.modes[0] if getattr(p, "modes", None) else p.screen
-            if p.xoff >= sx:
+            if p.xoff >= wsx:
                 continue
-            for y in range(min(p.sy, area_h - p.yoff)):
-                _place_runs(rows[area_y + p.yoff + y], p.xoff, min(p.sx, sx - p.xoff),
+            for y in range(min(p.sy, wsy - p.yoff)):
+                _place_runs(wrows[p.yoff + y], p.xoff, min(p.sx, wsx - p.xoff),
                             src.row_runs(y))
         geo, _key, args = self._border_setup(server, client, w, panes, sx, area_h)
         if args is not None:
-            borders.draw(geo, rows, area_y, *args)
+            borders.draw(geo, wrows, 0, *args)
             for y, x, cells in self._pane_status(server, client, w, geo, args[1], args[4]):
-                rows[area_y + y][x:x + len(cells)] = cells
+                wrows[y][x:x + len(cells)] = cells
+                del wrows[y][wsx:]
+        for y in range(max(area_h, 0)):
+            rows[area_y + y] = wrows[oy + y][ox:ox + sx]
         overlay.draw(server, client, rows, area_y, sx, area_h)
         return [(y, 0, _row_string(row, self.depth)) for y, row in enumerate(rows)
                 if y not in status_rows]
 
     @staticmethod
     def _cursor(w: Any, wp: Any, prompt: Any, overlay: Any, status_row: int, sx: int,
-                area_y: int) -> str:
+                area_y: int, ox: int = 0) -> str:
         """Where the cursor goes after a frame, and whether it shows."""
         if prompt is not None:
             return f"\x1b[0m\x1b[{status_row + 1};{min(prompt.cursor, sx - 1) + 1}H"
@@ -503,10 +567,10 @@ class Renderer:
             cur = wp.modes[0].cursor()
             if cur is None:
                 return "\x1b[0m"
-            cx = min(wp.xoff + cur[0], sx - 1)
+            cx = min(wp.xoff + cur[0] - ox, sx - 1)
             return f"\x1b[0m\x1b[{area_y + wp.yoff + cur[1] + 1};{cx + 1}H\x1b[?25h"
         scr = wp.screen
-        cx = min(wp.xoff + min(scr.cursor_x, wp.sx - 1), sx - 1)
+        cx = min(wp.xoff - ox + min(scr.cursor_x, wp.sx - 1), sx - 1)
         cy = area_y + wp.yoff + scr.cursor_y
         show = "\x1b[?25h" if scr.cursor_visible and not wp.dead else ""
         return f"\x1b[0m\x1b[{cy + 1};{cx + 1}H{show}"

@@ -196,7 +196,7 @@ def test_window_smaller_than_the_terminal(outer, hmux, tmux):
 
 def test_two_clients_of_different_sizes(outer, hmux, tmux):
     """window-size smallest: the larger terminal frames the window and fills the rest;
-    largest: the smaller one shows the part of the window from its top left."""
+    largest: the smaller one shows the part of the window around the active pane's cursor."""
     for m in (hmux, tmux):
         m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
         m.ok("split-window", "-h", "-t", "w", "cat")
@@ -224,6 +224,17 @@ def test_two_clients_of_different_sizes(outer, hmux, tmux):
                  == f"{COLS}x{ROWS - 1}\n")
     for h, t in (big, small):
         wait_for(lambda h=h, t=t: outer.screen(h) == outer.screen(t))
+    # The view follows the active pane's cursor (tty_window_offset): right and down.
+    for m in (hmux, tmux):
+        m.ok("select-pane", "-t", "w.1")
+        for i in range(14):
+            m.ok("send-keys", "-t", "w.1", "-l", f"line{i}")
+            m.ok("send-keys", "-t", "w.1", "Enter")
+        m.ok("send-keys", "-t", "w.1", "-l", "x" * 30)
+    for h, t in (big, small):
+        wait_for(lambda h=h, t=t: outer.screen(h) == outer.screen(t))
+    shown = "\n".join(outer.screen(small[0]))
+    assert "x" * 10 in shown and "line13" in shown and "line0\n" not in shown + "\n"
 
 
 def test_resize_follows_the_terminal(outer, hmux):
