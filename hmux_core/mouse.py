@@ -385,7 +385,7 @@ class MouseState:
                 from .render import window_offset
 
                 wsx, wsy = sx, area
-                m.ox, m.oy = window_offset(w, sx, area)
+                m.ox, m.oy = window_offset(w, sx, area, c)
             if px > wsx or py > wsy:
                 return K.KEYC_UNKNOWN
             px, py = px + m.ox, py + m.oy

@@ -174,11 +174,18 @@ def _clipped(runs: list[tuple[str, Style]], width: int, depth: Depth = None) -> 
     return _row_string(row, depth)
 
 
-def window_offset(w: Any, sx: int, area_h: int) -> tuple[int, int]:
-    """tty_window_offset: where a window larger than the client's terminal is seen from,
-    following the active pane's cursor (none when it is hidden)."""
+def window_offset(w: Any, sx: int, area_h: int, client: Any = None) -> tuple[int, int]:
+    """tty_window_offset: where a window larger than the client's terminal is seen from:
+    where refresh-client -L/-R/-U/-D panned it, else following the active pane's cursor
+    (none when it is hidden)."""
     if sx >= w.sx and area_h >= w.sy:
+        if client is not None:
+            client.pan_window = None
         return 0, 0
+    if client is not None and getattr(client, "pan_window", None) is w:
+        client.pan_ox = 0 if sx >= w.sx else min(client.pan_ox, w.sx - sx)
+        client.pan_oy = 0 if area_h >= w.sy else min(client.pan_oy, w.sy - area_h)
+        return client.pan_ox, client.pan_oy
     wp = w.active
     if wp is None:
         return 0, 0
@@ -283,7 +290,7 @@ class Renderer:
             status_texts = self.status_text
         else:
             self.status_cells = None  # nothing shown: the border styles' cache must not hold
-        ox, oy = window_offset(w, sx, area_h)
+        ox, oy = window_offset(w, sx, area_h, client)
         self.offset = (ox, oy)
         places = (sx, sy, area_y, area_h, first, n, overlay is not None, ox, oy,
                   [(p.id, p.xoff, p.yoff, p.sx, p.sy) for p in panes])

@@ -235,6 +235,18 @@ def test_two_clients_of_different_sizes(outer, hmux, tmux):
         wait_for(lambda h=h, t=t: outer.screen(h) == outer.screen(t))
     shown = "\n".join(outer.screen(small[0]))
     assert "x" * 10 in shown and "line13" in shown and "line0\n" not in shown + "\n"
+    # refresh-client -L/-U pans the smaller view from where it is; -c follows the cursor.
+    for step in (["-L", "7"], ["-U", "3"], ["-R", "100"], ["-c"]):
+        for m in (hmux, tmux):
+            tty = next(line.split()[0] for line in m.ok(
+                "list-clients", "-F", "#{client_tty} #{client_width}").splitlines()
+                if line.endswith(" 60"))
+            m.ok("refresh-client", "-t", tty, *step)
+        try:
+            wait_for(lambda: outer.screen(small[0]) == outer.screen(small[1]))
+        except AssertionError:
+            raise AssertionError("\n".join([str(step), *outer.screen(small[0]), "----",
+                                            *outer.screen(small[1])])) from None
 
 
 def test_resize_follows_the_terminal(outer, hmux):

@@ -254,16 +254,24 @@ def cmd_refresh_client(item: CmdItem) -> int:
 
 
 def _pan(tc: Any, args: Any, adjust: int) -> None:
-    """The pan offsets tmux keeps for a client viewing part of a larger window. hmux windows
-    always fit their clients, so the offsets are kept and clamped but nothing moves."""
+    """refresh-client -L/-R/-U/-D: move the view of a window larger than the terminal from
+    where it is now (-c: follow the cursor again)."""
     if args.has("c") or tc.session is None or tc.session.curw is None:
         tc.pan_window = None
         return
     w = tc.session.curw.window
     a = tc.attached
-    osx, osy = (a.tty.sx, a.tty.sy) if a is not None else (w.sx, w.sy)
+    r = getattr(a, "renderer", None)
+    if a is not None:
+        lines = a.tty.sy - a.server.client_size(tc)[1]
+        osx, osy = a.tty.sx, a.tty.sy - lines
+        if osx >= w.sx and osy >= w.sy:
+            osx, osy = w.sx, w.sy
+    else:
+        osx, osy = w.sx, w.sy
     if getattr(tc, "pan_window", None) is not w:
-        tc.pan_window, tc.pan_ox, tc.pan_oy = w, 0, 0
+        tc.pan_window = w
+        tc.pan_ox, tc.pan_oy = r.offset if r is not None else (0, 0)
     ox, oy = tc.pan_ox, tc.pan_oy
     if args.has("L"):
         ox = max(ox - adjust, 0)
