@@ -956,15 +956,15 @@ class Options:
             raise KeyError(name)
         return int(v)
 
-    def to_string(self, name: str, numeric: bool = False) -> str | None:
-        """tmux's options_to_string of the effective entry ("name[i]" allowed); None if unset.
-        An array without index gives ""."""
+    def to_string(self, name: str, numeric: bool = False, local: bool = False) -> str | None:
+        """tmux's options_to_string of the effective entry ("name[i]" allowed), of this
+        store's own entry with ``local``; None if unset. An array without index gives ""."""
         parsed = parse_option_name(name)
         if parsed is None:
             return None
         base, idx = parsed
         base = OTHER_NAMES.get(base, base)
-        v = self._find(base)[1]
+        v = self._values.get(base, _MISSING) if local else self._find(base)[1]
         if v is _MISSING:
             return None
         return _entry_to_string(OPTIONS_BY_NAME.get(base), v, idx, numeric)

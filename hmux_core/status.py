@@ -68,7 +68,7 @@ def draw(expanded: str, width: int, base: OptStyle,
         text.clear()
 
     while i < n:
-        if expanded.startswith("#[", i):
+        if not cur.ignore and expanded.startswith("#[", i):
             end = expanded.find("]", i + 2)
             if end < 0:
                 text.append(expanded[i:])

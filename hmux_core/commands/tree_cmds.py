@@ -1,11 +1,12 @@
-"""choose-tree, choose-buffer, choose-client and find-window (tmux's cmd-choose-tree.c and
-cmd-find-window.c): put the target pane into one of the tree modes."""
+"""choose-tree, choose-buffer, choose-client, customize-mode and find-window (tmux's
+cmd-choose-tree.c and cmd-find-window.c): put the target pane into one of the tree modes."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..modes import set_mode
+from ..modes.customize import CustomizeMode
 from ..modes.tree import BufferMode, ClientMode, TreeMode, WindowTreeMode, clients_attached
 from .grammar import Args
 from .queue import CMD_RETURN_NORMAL, CmdItem
@@ -40,6 +41,11 @@ def cmd_choose_client(item: CmdItem) -> int:
     if clients_attached(item.server) == 0:
         return CMD_RETURN_NORMAL
     return _enter(item, ClientMode, item.args)
+
+
+@command("customize-mode")
+def cmd_customize_mode(item: CmdItem) -> int:
+    return _enter(item, CustomizeMode, item.args)
 
 
 def find_window_filter(args: Any, s: str) -> str:
