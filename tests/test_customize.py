@@ -184,3 +184,22 @@ def test_customize_key_bindings(outer, hmux, tmux, muxdir):
     _find(outer, ht, "F11")
     _keys(outer, ht, "t", "k", "D", "y")  # reset the tagged F11: no default, so unbound
     assert "F11" not in _both(hmux, tmux, *keys)
+
+
+def test_customize_format_no_preview_and_mouse(outer, hmux, tmux, muxdir):
+    h, t = _pair(outer, hmux, tmux, muxdir)
+    ht = (h, t)
+    fmt = "#{?is_option,#{option_name}=#{option_value}#{?option_is_array, (array),},key #{key}}"
+    for m in (hmux, tmux):
+        m.ok("set", "-g", "mouse", "on")
+        m.ok("customize-mode", "-N", "-t", "c", "-F", fmt)
+    wait_for(lambda: _state(hmux) == "options-mode|1\n")
+    _same(outer, h, t)
+    _keys(outer, ht, "M-+", "G", "l", "v", "C-b", "j")  # no preview; v brings it back
+    for target in ht:  # a right click on a line: the mode's menu there, Tag chosen
+        outer.keys(target, "-l", "\033[<2;5;3M")
+    _same(outer, h, t)
+    _keys(outer, ht, "t")
+    _keys(outer, ht, "q")
+    wait_for(lambda: _state(hmux) == "|0\n")
+    assert _state(tmux) == "|0\n"
