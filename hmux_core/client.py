@@ -148,6 +148,8 @@ class Client:
         self._std_taken: set[int] = set()
         self.exitval = 0
         self.exit_message: str | None = None
+        #: detach-client -E: (command, shell) this process becomes once the server lets go.
+        self.exec_command: tuple[str, str] | None = None
         self.exit_reason: str | None = None
         self.attached = False
         self.done = False
@@ -235,6 +237,12 @@ class Client:
                     pass
             else:
                 self.exit_reason = f"detached (from session {session})" if session else "detached"
+            self.send(P.MSG_EXITING)
+        elif t == P.MSG_EXEC:
+            command, _, rest = data.partition(b"\0")
+            shell = rest.split(b"\0", 1)[0]
+            self.exec_command = (command.decode("utf-8", "surrogateescape"),
+                                 shell.decode("utf-8", "surrogateescape"))
             self.send(P.MSG_EXITING)
         elif t == P.MSG_EXITED:
             self.done = True
@@ -370,6 +378,11 @@ class Client:
                 os.set_blocking(fd, True)
             except OSError:
                 pass
+        if self.exec_command is not None:
+            command, shell = self.exec_command
+            os.environ["SHELL"] = shell
+            sys.stdout.flush()
+            os.execl(shell, os.path.basename(shell), "-c", command)
         if self.attached:
             if self.exit_reason:
                 sys.stdout.write(f"[{self.exit_reason}]\n")

@@ -601,6 +601,21 @@ class Server:
         name = s.name if s is not None else ""
         c.send(P.MSG_DETACHKILL if kill else P.MSG_DETACH, P.pack_string(name))
 
+    def exec_client(self, c: ClientConn, command: str) -> None:
+        """detach-client -E (server_client_exec): the client gives its terminal back and
+        replaces itself with ``command`` run by the session's shell."""
+        if not command:
+            return
+        oo = c.session.options if c.session is not None else self.session_options
+        shell = str(oo.get("default-shell"))
+        from .options import check_shell
+
+        if not check_shell(shell):
+            shell = "/bin/sh"
+        self.release_terminal(c)
+        c.send(P.MSG_EXEC, command.encode("utf-8", "surrogateescape") + b"\0"
+               + shell.encode("utf-8", "surrogateescape") + b"\0")
+
     def client_lost_tty(self, c: ClientConn) -> None:
         self.detach_client(c, quiet=True)
         c.request_exit()

@@ -270,6 +270,30 @@ def test_stock_tmux_client_attaches_to_hmux(outer, hmux, muxdir):
     wait_for(lambda: "[detached (from session s)]" in "\n".join(outer.screen(h)))
 
 
+def test_detach_exec_replaces_the_client(outer, hmux, tmux, muxdir):
+    """detach-client -E: the terminal is given back and the client becomes the command, run
+    by the session's default-shell, as with tmux (for hmux's client and tmux's stock one)."""
+    path = os.path.join(muxdir, f"hmux-{os.getuid()}", hmux.socket_args[1])
+    panes = []
+    for m, argv in ((hmux, HMUX + hmux.socket_args), (tmux, [TMUX] + tmux.socket_args),
+                    (hmux, [TMUX, "-S", path])):
+        name = f"e{len(panes)}"
+        m.ok("new-session", "-d", "-s", name, "cat")
+        m.ok("set", "-t", name, "default-shell", "/bin/sh")
+        target = outer.run(argv + ["attach", "-t", name], name)
+        wait_for(lambda target=target, name=name: f"[{name}] 0:" in outer.screen(target)[-1])
+        m.ok("detach-client", "-s", name, "-E", "echo ran in $SHELL: $((6 * 7))")
+        panes.append(target)
+    for target in panes:
+        wait_for(lambda target=target: "EXITED" in "\n".join(outer.screen(target)))
+    screens = [[ln for ln in outer.screen(target) if ln.strip()] for target in panes]
+    assert screens[0] == screens[1] == screens[2] == \
+        ["ran in /bin/sh: 42", "EXITED"], screens
+    assert hmux.ok("list-clients") == ""
+    r, o = hmux.cmd("detach-client", "-a", "-E", "true"), tmux.cmd("detach-client", "-a", "-E", "true")
+    assert (r.rc, r.err) == (o.rc, o.err) == (1, "no current client\n")
+
+
 def test_session_end_and_sigkilled_client(outer, hmux):
     hmux.ok("new-session", "-d", "-s", "keep", "cat")
     h = outer.run(HMUX + hmux.socket_args + ["new-session", "-s", "gone", "cat"], "h")

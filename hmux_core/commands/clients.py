@@ -59,29 +59,35 @@ def cmd_attach_session(item: CmdItem) -> int:
 @command("detach-client")
 def cmd_detach_client(item: CmdItem) -> int:
     """Detach one client, every other client (-a) or every client of a session (-s); -P also
-    hangs up the client's parent shell (MSG_DETACHKILL)."""
+    hangs up the client's parent shell (MSG_DETACHKILL), -E replaces the client with a
+    shell command (MSG_EXEC)."""
     args = item.args
     server = item.server
-    if args.has("E"):
-        return item.error("detach-client -E: not supported yet")
     kill = args.has("P")
+    command = args.get("E")
+
+    def detach(c: Any) -> None:
+        if command is not None:
+            server.exec_client(c, command)
+        else:
+            server.detach_with_message(c, kill)
+
     tc = item.target_client
     if args.has("s"):
         s = item.source.s if item.source is not None else None
         for c in list(server.clients):
             if s is not None and c.session is s:
-                server.detach_with_message(c, kill)
+                detach(c)
         return CMD_RETURN_NORMAL
     if tc is None:
         return item.error("no current client")
     if args.has("a"):
         for c in list(server.clients):
             if c.session is not None and c is not tc:
-                server.detach_with_message(c, kill)
+                detach(c)
         return CMD_RETURN_NORMAL
-    server.detach_with_message(tc, kill)
+    detach(tc)
     return CMD_RETURN_NORMAL
-
 
 @command("switch-client")
 def cmd_switch_client(item: CmdItem) -> int:
