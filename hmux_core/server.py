@@ -34,7 +34,7 @@ from .acl import Acl
 from .commands.grammar import CommandError
 from .commands.queue import QueueState, items_from, parse_argv_list, parse_text, run_items
 from .model import Environ, Model, Session
-from .options import new_global_options
+from .options import check_shell, new_global_options
 
 log = logging.getLogger("hmux.server")
 
@@ -608,8 +608,6 @@ class Server:
             return
         oo = c.session.options if c.session is not None else self.session_options
         shell = str(oo.get("default-shell"))
-        from .options import check_shell
-
         if not check_shell(shell):
             shell = "/bin/sh"
         self.release_terminal(c)
