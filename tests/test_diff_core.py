@@ -14,6 +14,7 @@ import re
 import signal
 import time
 import uuid
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -106,7 +107,17 @@ def _wait(step: Wait, m: Mux) -> None:
         def cond() -> bool:
             r = poll.cmd("display-message", "-p", "-t", step.target, step.fmt, stdin="")
             return r.out == step.text + "\n"
-    wait_for(cond, timeout=WAIT_TIMEOUT)
+    wait_for(_reaping(cond, poll) if step.reap else cond, timeout=WAIT_TIMEOUT)
+
+
+def _reaping(cond: Callable[[], bool], poll: Mux) -> Callable[[], bool]:
+    """After each miss, give the server a child to reap (see ``Wait.reap``)."""
+    def reaping() -> bool:
+        if cond():
+            return True
+        poll.cmd("run-shell", "true", stdin="")
+        return False
+    return reaping
 
 
 def _run(case: Case, muxes: list[Mux]) -> Outcome:

@@ -122,10 +122,10 @@ SCENARIOS: dict[str, list[str]] = {
     "dead-panes": [
         "new -d -s r -x 60 -y 8 cat",
         "set -g remain-on-exit on",
-        "neww -t r 'echo bye; exit 3'", "!wait r:1|#{pane_dead}=1",
+        "neww -t r 'echo bye; exit 3'", "!reap-wait r:1|#{?pane_dead_time,t,}=t",
         "display -p -t r:1 '#{pane_dead} #{pane_dead_status}|#{pane_dead_signal}|#{?pane_dead_time,t,}'",
         "capturep -p -t r:1", "lsp -t r:1",
-        "neww -t r 'kill -9 $$'", "!wait r:2|#{pane_dead}=1",
+        "neww -t r 'kill -9 $$'", "!reap-wait r:2|#{?pane_dead_time,t,}=t",
         "display -p -t r:2 '#{pane_dead_status}|#{pane_dead_signal}'", "capturep -p -t r:2",
         # remain-on-exit failed is left out: tmux 3.3a itself crashes on it now and then.
         "lsw -t r -F '#I #{pane_dead}'",
@@ -144,7 +144,8 @@ SCENARIOS: dict[str, list[str]] = {
     ],
 }
 
-_WAIT = re.compile(r"^!wait (\S+?)\|(.+)=(.*)$")
+# !reap-wait also runs `run-shell true` after each miss: see diff_cases.Wait.reap.
+_WAIT = re.compile(r"^!(reap-)?wait (\S+?)\|(.+)=(.*)$")
 
 
 def _steps():
@@ -158,10 +159,15 @@ def _run(mux_a, mux_b, steps, tmpdir):
     for line in steps:
         m = _WAIT.match(line)
         if m:
-            target, fmt, want = m.groups()
+            reap, target, fmt, want = m.groups()
             for mux in (mux_a, mux_b):
-                wait_for(lambda mux=mux, t=target, f=fmt, w=want:
-                         mux.cmd("display", "-p", "-t", t, f).out.strip() == w)
+                def met(mux=mux, t=target, f=fmt, w=want, reap=reap) -> bool:
+                    if mux.cmd("display", "-p", "-t", t, f).out.strip() == w:
+                        return True
+                    if reap:
+                        mux.cmd("run-shell", "true")
+                    return False
+                wait_for(met)
             continue
         argv = shlex.split(line)
         a = mux_a.cmd(*argv)
