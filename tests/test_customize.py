@@ -170,9 +170,11 @@ def test_customize_key_bindings(outer, hmux, tmux, muxdir):
     _keys(outer, ht, "Enter", "C-u")
     _type(outer, ht, "no-such-command")
     _keys(outer, ht, "Enter")  # refused: "Unknown command: no-such-command"
-    # Unbound from the key's own line (from one of its child lines tmux 3.3a crashes): its
-    # lines go and the line above is current.
-    _keys(outer, ht, "k", "u", "y")
+    # Unbound from the key's own line, collapsed first: tmux 3.3a's unset of an expanded
+    # current item rebuilds the tree under the prompt callback, which then reads the freed item
+    # (it crashes, or unbinds more, now and then; from a child line every time). The line above
+    # becomes current.
+    _keys(outer, ht, "k", "h", "u", "y")
     assert "F12" not in _both(hmux, tmux, *keys)
     _find(outer, ht, "C-z")  # a default key changed, then reset
     _keys(outer, ht, "l", "j", "Enter", "C-u")
