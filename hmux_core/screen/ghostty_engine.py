@@ -59,7 +59,12 @@ _FLAGS = (
     ("overline", ATTR_OVERLINE),
 )
 # The scroll region, the DECSCUSR value, modifyOtherKeys (tmux's extended keys), ESC k renames
-# and OSC 52 are not exposed by libghostty-vt in tmux's terms; these are read from the stream (a sequence split across two reads is missed until the next one).
+# and OSC 52 are not exposed by libghostty-vt in tmux's terms; these are read from the stream (a
+# sequence split across two reads is missed until the next one). _SPECIAL finds them all in one
+# pass (possessive, so SGR-heavy output costs no backtracking); the exact patterns below then
+# parse each hit.
+_SPECIAL = re.compile(rb"\x1b(?:(?P<k>k)|(?P<c>c)|(?P<osc>\]52;)"
+                      rb"|\[(?:(?P<r>[0-9;]*+r)|(?P<q>[0-9]*+ q)|(?P<m>>4)))")
 _DECSTBM = re.compile(rb"\x1b\[(\d*)(?:;(\d*))?r")
 _DECSCUSR = re.compile(rb"\x1b\[(\d*) q")
 _MODKEYS = re.compile(rb"\x1b\[>4(?:;(\d*))?m")
@@ -346,44 +351,56 @@ class GhosttyScreen:
             if self._held:
                 data = self._held + data
                 self._held = b""
+            if b"\x1b" not in data:
+                lib.ghostty_terminal_vt_write(self._t, data, len(data))
+                return
+            hits = list(_SPECIAL.finditer(data))
             renames = None
-            if b"\x1b" in data[-1:] or b"\x1bk" in data:
+            if data[-1] == 0x1B or any(m.lastgroup == "k" for m in hits):
                 data = self._hold_rename(data)
-            if b"\x1bk" in data:  # tmux's window rename, which Ghostty would print as text
-                renames = [m.group(1) for m in _RENAME.finditer(data)]
-                data = _RENAME.sub(b"", data)
+                if b"\x1bk" in data:  # tmux's window rename, which Ghostty would print as text
+                    renames = [m.group(1) for m in _RENAME.finditer(data)]
+                    data = _RENAME.sub(b"", data)
+                hits = list(_SPECIAL.finditer(data))
             lib.ghostty_terminal_vt_write(self._t, data, len(data))
             # (renames and clipboard sets come after the chunk's bell/title/path events)
             for raw in renames or ():
                 name = _valid_text(raw.decode("latin-1"))
                 if name is not None:
                     self._events.append(("rename", name))
-            if b"r" in data and b"\x1b[" in data:
-                for m in _DECSTBM.finditer(data):
-                    top = int(m.group(1) or 1)
-                    bot = int(m.group(2) or self.rows)
-                    if bot > self.rows:
-                        bot = self.rows
-                    if top < bot:
-                        self.scroll_region_upper = top - 1
-                        self.scroll_region_lower = bot - 1
-            if b" q" in data:
-                for m in _DECSCUSR.finditer(data):
-                    n = int(m.group(1) or 0)
-                    self.cursor_style = n if n <= 6 else 0
-            if b"[>4" in data:
-                for m in _MODKEYS.finditer(data):
-                    self.extended_keys = m.group(1) in (b"1", b"2")
-            if b"\x1b]52;" in data:  # OSC 52 sets: Ghostty's clipboard callback is not used
-                for m in _OSC52.finditer(data):
-                    p = m.group(1).decode("latin-1")
-                    if p.partition(";")[2] not in ("", "?"):
-                        self._events.append(("clipboard", p))
-            if b"\x1bc" in data:
-                self.scroll_region_upper = 0
-                self.scroll_region_lower = self.rows - 1
+            for hit in hits:
+                self._special(hit.lastgroup, data, hit.start())
         except Exception:  # pragma: no cover - a callback failing must not stop the pane
             log.exception("ghostty feed failed")
+
+    def _special(self, kind: str | None, data: bytes, at: int) -> None:
+        """One sequence _SPECIAL found, in stream order."""
+        if kind == "r":
+            m = _DECSTBM.match(data, at)
+            if m:
+                top = int(m.group(1) or 1)
+                bot = min(int(m.group(2) or self.rows), self.rows)
+                if top < bot:
+                    self.scroll_region_upper = top - 1
+                    self.scroll_region_lower = bot - 1
+        elif kind == "q":
+            m = _DECSCUSR.match(data, at)
+            if m:
+                n = int(m.group(1) or 0)
+                self.cursor_style = n if n <= 6 else 0
+        elif kind == "m":
+            m = _MODKEYS.match(data, at)
+            if m:
+                self.extended_keys = m.group(1) in (b"1", b"2")
+        elif kind == "osc":  # OSC 52 sets: Ghostty's clipboard callback is not used
+            m = _OSC52.match(data, at)
+            if m:
+                p = m.group(1).decode("latin-1")
+                if p.partition(";")[2] not in ("", "?"):
+                    self._events.append(("clipboard", p))
+        elif kind == "c":
+            self.scroll_region_upper = 0
+            self.scroll_region_lower = self.rows - 1
 
     def _hold_rename(self, data: bytes) -> bytes:
         """Keep back an ``ESC k`` rename (or a final ESC that may start one) not yet ended by
