@@ -141,7 +141,7 @@ def compact(row: Row) -> HistLine:
         if any(sty):
             runs = array("I")
             for sid, grp in groupby(sty):
-                runs.append(sum(1 for _ in grp))
+                runs.append(len(list(grp)))
                 runs.append(sid)
     return HistLine(text, runs, used, row.wrapped, cellmap, size)
 

@@ -87,14 +87,15 @@ CONSUME_ST = 16
 _TOKEN = re.compile(
     r"([\x20-\x7e]+)"  # 1: printable ASCII run
     r"|(\r\n)"  # 2
-    r"|\x1b\[([<-?]?)([0-;]*)([ -/]*)([@-~])"  # 3-6: CSI private, params, intermediates, final
-    r"|([\x00-\x1a\x1c-\x1f])"  # 7: other C0
-    r"|([^\x00-\x7f]+)"  # 8: non-ASCII run
-    r"|\x1b\]([^\x00-\x1f]*)(\x07|\x1b\\)"  # 9-10: OSC without controls inside
-    r"|\x1b([0-OQ-WYZ\\`-jl-~])"  # 11: ESC final
-    r"|\x1b([ -/]+)([0-~])"  # 12-13: ESC intermediates final
-    r"|(\x7f)"  # 14: DEL (ignored)
-    r"|(\x1b)",  # 15: anything else: state machine
+    r"|\x1b\[([0-;]*)m"  # 3: SGR, the commonest sequence, before the general CSI
+    r"|\x1b\[([<-?]?)([0-;]*)([ -/]*)([@-~])"  # 4-7: CSI private, params, intermediates, final
+    r"|([\x00-\x1a\x1c-\x1f])"  # 8: other C0
+    r"|([^\x00-\x7f]+)"  # 9: non-ASCII run
+    r"|\x1b\]([^\x00-\x1f]*)(\x07|\x1b\\)"  # 10-11: OSC without controls inside
+    r"|\x1b([0-OQ-WYZ\\`-jl-~])"  # 12: ESC final
+    r"|\x1b([ -/]+)([0-~])"  # 13-14: ESC intermediates final
+    r"|(\x7f)"  # 15: DEL (ignored)
+    r"|(\x1b)",  # 16: anything else: state machine
     re.S,
 )
 _CTRL = re.compile(r"[\x00-\x1f]")
@@ -492,27 +493,25 @@ class Screen:
                     elif cy < self.rows - 1:
                         self.cursor_y = cy + 1
                     self._last = None
-                elif li == 6:
-                    final = m.group(6)
-                    if final == "m" and not m.group(3) and not m.group(5):
-                        self._sgr(m.group(4))
-                        self._last = None
-                    else:
-                        self._csi(m.group(3) + m.group(5), m.group(4), final)
+                elif li == 3:
+                    self._sgr(m.group(3))
+                    self._last = None
                 elif li == 7:
-                    self._c0(m.group(7))
+                    self._csi(m.group(4) + m.group(6), m.group(5), m.group(7))
                 elif li == 8:
+                    self._c0(m.group(8))
+                elif li == 9:
                     self._last = None
-                    self._put_bytes_uni(m.group(8))
-                elif li == 10:
-                    self._last = None
-                    self._osc(m.group(9), m.group(10) == "\x07")
+                    self._put_bytes_uni(m.group(9))
                 elif li == 11:
-                    self._esc("", m.group(11))
-                elif li == 13:
-                    if len(m.group(12)) <= 3:
-                        self._esc(m.group(12), m.group(13))
-                elif li == 15:
+                    self._last = None
+                    self._osc(m.group(10), m.group(11) == "\x07")
+                elif li == 12:
+                    self._esc("", m.group(12))
+                elif li == 14:
+                    if len(m.group(13)) <= 3:
+                        self._esc(m.group(13), m.group(14))
+                elif li == 16:
                     self._st = ESC_ENTER
                     self._f_clear()
                     return m.end()
@@ -1136,15 +1135,40 @@ class Screen:
 
     # -- SGR -----------------------------------------------------------------------------------
     def _sgr(self, params: str) -> None:
+        if params == "0" or not params:  # the reset: the commonest, the same from any style
+            self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
+            self._sid = 0  # DEFAULT_STYLE's id, kept by _compact_styles
+            if self._g1 if self._cs else self._g0:
+                self._update_psid()
+            else:
+                self._psid = 0
+            return
         key = (self._sid, params)
         sid = self._sgr_cache.get(key)
         if sid is None:
             if len(params) > 63:
                 return
-            vals = _split_params(params)
-            if vals is None:
-                return
-            self._sgr_apply(vals)
+            # Truecolour alone ("38;2;R;G;B", "48;2;R;G;B") is what syntax highlighters send
+            # per token; its values rarely repeat, so it misses the cache and is read here
+            # without the general walk.
+            parts = params.split(";")
+            if len(parts) == 5 and parts[1] == "2" and (parts[0] == "38" or parts[0] == "48"):
+                r, g, b = parts[2], parts[3], parts[4]
+                if r.isdigit() and g.isdigit() and b.isdigit() and len(r) < 4 and len(g) < 4 \
+                        and len(b) < 4:
+                    ri, gi, bi = int(r), int(g), int(b)
+                    if ri <= 255 and gi <= 255 and bi <= 255:
+                        if parts[0] == "38":
+                            self._fg = colour_rgb(ri, gi, bi)
+                        else:
+                            self._bg = colour_rgb(ri, gi, bi)
+                        self._update_psid()
+                        parts = None
+            if parts is not None:
+                vals = _split_params(params)
+                if vals is None:
+                    return
+                self._sgr_apply(vals)
             if len(self._sgr_cache) > 16384:
                 self._sgr_cache.clear()
             self._sgr_cache[key] = self._sid
