@@ -418,3 +418,17 @@ def test_history_storage_is_compact():
     assert line.runs.typecode == "I"  # runs in an array, not a Python object per cell
     cells = sum(line.used for line in s._hist)
     assert s.history_bytes() < 20 * cells
+
+
+@pytest.mark.parametrize("params", ["38;2;1;2;3", "48;2;255;0;9", "38;2;256;1;1", "38;2;;1;1",
+                                    "48;2;1;2;99999999999", "38;2;001;2;3", "0", ""])
+def test_sgr_short_forms_match_the_general_walk(params):
+    """The reset and lone truecolour are read on a short path; the same parameters behind a
+    no-op prefix (bold on, bold off) take the general one and must style cells the same."""
+    base = b"\033[31;44;4mA\033(0q\033(B"
+    for tail in (b"", b"\033(0"):  # also with the line-drawing set in use
+        a = scr(base + tail + f"\033[{params}mxq".encode())
+        walk = f"1;22;{params}" if params else "0;0"
+        b = scr(base + tail + f"\033[{walk}mxq".encode())
+        assert a.row_runs(0) == b.row_runs(0)
+        assert a.capture(escapes=True) == b.capture(escapes=True)

@@ -37,6 +37,7 @@ from .cells import (
     ATTR_UNDERSCORE_4,
     ATTR_UNDERSCORE_5,
     COLOUR_FLAG_256,
+    COLOUR_FLAG_RGB,
     DEFAULT_STYLE,
     WIDTHS,
     ZWJ,
@@ -1143,32 +1144,32 @@ class Screen:
             else:
                 self._psid = 0
             return
+        # Truecolour alone ("38;2;R;G;B", "48;2;R;G;B") is what syntax highlighters send per
+        # token; its values rarely repeat, so it is read here and never cached.
+        if params[1:5] == "8;2;" and (params[0] == "3" or params[0] == "4") \
+                and params.count(";") == 4:
+            r, g, b = params[5:].split(";")
+            try:
+                ri, gi, bi = int(r), int(g), int(b)
+            except ValueError:  # empty or colon forms: the general walk below
+                ri = 256
+            if ri <= 255 and gi <= 255 and bi <= 255:
+                c = COLOUR_FLAG_RGB | (ri << 16) | (gi << 8) | bi
+                if params[0] == "3":
+                    self._fg = c
+                else:
+                    self._bg = c
+                self._update_psid()
+                return
         key = (self._sid, params)
         sid = self._sgr_cache.get(key)
         if sid is None:
             if len(params) > 63:
                 return
-            # Truecolour alone ("38;2;R;G;B", "48;2;R;G;B") is what syntax highlighters send
-            # per token; its values rarely repeat, so it misses the cache and is read here
-            # without the general walk.
-            parts = params.split(";")
-            if len(parts) == 5 and parts[1] == "2" and (parts[0] == "38" or parts[0] == "48"):
-                r, g, b = parts[2], parts[3], parts[4]
-                if r.isdigit() and g.isdigit() and b.isdigit() and len(r) < 4 and len(g) < 4 \
-                        and len(b) < 4:
-                    ri, gi, bi = int(r), int(g), int(b)
-                    if ri <= 255 and gi <= 255 and bi <= 255:
-                        if parts[0] == "38":
-                            self._fg = colour_rgb(ri, gi, bi)
-                        else:
-                            self._bg = colour_rgb(ri, gi, bi)
-                        self._update_psid()
-                        parts = None
-            if parts is not None:
-                vals = _split_params(params)
-                if vals is None:
-                    return
-                self._sgr_apply(vals)
+            vals = _split_params(params)
+            if vals is None:
+                return
+            self._sgr_apply(vals)
             if len(self._sgr_cache) > 16384:
                 self._sgr_cache.clear()
             self._sgr_cache[key] = self._sid
@@ -2704,8 +2705,6 @@ def _rline_row(line: _RLine, cols: int) -> Row:
 
 def _force_rgb(c: int) -> int:
     """colour_force_rgb for the colours hmux can answer with."""
-    from .cells import COLOUR_FLAG_RGB
-
     if c & COLOUR_FLAG_RGB:
         return c & 0xFFFFFF
     if c & COLOUR_FLAG_256:
