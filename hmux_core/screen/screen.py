@@ -88,15 +88,16 @@ CONSUME_ST = 16
 _TOKEN = re.compile(
     r"([\x20-\x7e]+)"  # 1: printable ASCII run
     r"|(\r\n)"  # 2
-    r"|\x1b\[([0-;]*)m"  # 3: SGR, the commonest sequence, before the general CSI
-    r"|\x1b\[([<-?]?)([0-;]*)([ -/]*)([@-~])"  # 4-7: CSI private, params, intermediates, final
-    r"|([\x00-\x1a\x1c-\x1f])"  # 8: other C0
-    r"|([^\x00-\x7f]+)"  # 9: non-ASCII run
-    r"|\x1b\]([^\x00-\x1f]*)(\x07|\x1b\\)"  # 10-11: OSC without controls inside
-    r"|\x1b([0-OQ-WYZ\\`-jl-~])"  # 12: ESC final
-    r"|\x1b([ -/]+)([0-~])"  # 13-14: ESC intermediates final
-    r"|(\x7f)"  # 15: DEL (ignored)
-    r"|(\x1b)",  # 16: anything else: state machine
+    # 3-4: SGR, the commonest sequence, with the text it styles (one token for both)
+    r"|\x1b\[([0-;]*)m([\x20-\x7e]*)"
+    r"|\x1b\[([<-?]?)([0-;]*)([ -/]*)([@-~])"  # 5-8: CSI private, params, intermediates, final
+    r"|([\x00-\x1a\x1c-\x1f])"  # 9: other C0
+    r"|([^\x00-\x7f]+)"  # 10: non-ASCII run
+    r"|\x1b\]([^\x00-\x1f]*)(\x07|\x1b\\)"  # 11-12: OSC without controls inside
+    r"|\x1b([0-OQ-WYZ\\`-jl-~])"  # 13: ESC final
+    r"|\x1b([ -/]+)([0-~])"  # 14-15: ESC intermediates final
+    r"|(\x7f)"  # 16: DEL (ignored)
+    r"|(\x1b)",  # 17: anything else: state machine
     re.S,
 )
 _CTRL = re.compile(r"[\x00-\x1f]")
@@ -459,8 +460,15 @@ class Screen:
         for m in _TOKEN.finditer(s, pos):
             li = m.lastindex
             try:
-                if li == 1:
-                    t = m.group(1)
+                if li == 1 or li == 4:
+                    if li == 4:
+                        self._sgr(m.group(3))
+                        t = m.group(4)
+                        if not t:
+                            self._last = None
+                            continue
+                    else:
+                        t = m.group(1)
                     self._last = t[-1]
                     self._u8 = None
                     cx = self.cursor_x
@@ -494,25 +502,22 @@ class Screen:
                     elif cy < self.rows - 1:
                         self.cursor_y = cy + 1
                     self._last = None
-                elif li == 3:
-                    self._sgr(m.group(3))
-                    self._last = None
-                elif li == 7:
-                    self._csi(m.group(4) + m.group(6), m.group(5), m.group(7))
                 elif li == 8:
-                    self._c0(m.group(8))
+                    self._csi(m.group(5) + m.group(7), m.group(6), m.group(8))
                 elif li == 9:
+                    self._c0(m.group(9))
+                elif li == 10:
                     self._last = None
-                    self._put_bytes_uni(m.group(9))
-                elif li == 11:
-                    self._last = None
-                    self._osc(m.group(10), m.group(11) == "\x07")
+                    self._put_bytes_uni(m.group(10))
                 elif li == 12:
-                    self._esc("", m.group(12))
-                elif li == 14:
-                    if len(m.group(13)) <= 3:
-                        self._esc(m.group(13), m.group(14))
-                elif li == 16:
+                    self._last = None
+                    self._osc(m.group(11), m.group(12) == "\x07")
+                elif li == 13:
+                    self._esc("", m.group(13))
+                elif li == 15:
+                    if len(m.group(14)) <= 3:
+                        self._esc(m.group(14), m.group(15))
+                elif li == 17:
                     self._st = ESC_ENTER
                     self._f_clear()
                     return m.end()
