@@ -421,7 +421,8 @@ def test_history_storage_is_compact():
 
 
 @pytest.mark.parametrize("params", ["38;2;1;2;3", "48;2;255;0;9", "38;2;256;1;1", "38;2;;1;1",
-                                    "48;2;1;2;99999999999", "38;2;001;2;3", "0", ""])
+                                    "48;2;1;2;99999999999", "38;2;001;2;3", "0", "",
+                                    "38;2;" + "0" * 60 + "1;2;3"])
 def test_sgr_short_forms_match_the_general_walk(params):
     """The reset and lone truecolour are read on a short path; the same parameters behind a
     no-op prefix (bold on, bold off) take the general one and must style cells the same."""

@@ -1149,6 +1149,8 @@ class Screen:
             else:
                 self._psid = 0
             return
+        if len(params) > 63:
+            return
         # Truecolour alone ("38;2;R;G;B", "48;2;R;G;B") is what syntax highlighters send per
         # token; its values rarely repeat, so it is read here and never cached.
         if params[1:5] == "8;2;" and (params[0] == "3" or params[0] == "4") \
@@ -1169,8 +1171,6 @@ class Screen:
         key = (self._sid, params)
         sid = self._sgr_cache.get(key)
         if sid is None:
-            if len(params) > 63:
-                return
             vals = _split_params(params)
             if vals is None:
                 return
