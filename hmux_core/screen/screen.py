@@ -2465,14 +2465,14 @@ class Screen:
         for sid in sorted(used):
             remap[sid] = len(styles)
             styles.append(old[sid])
+        get = remap.__getitem__
         for rs in rowsets:
             for r in rs:
-                r.styles[:] = [remap[s] for s in r.styles]
+                r.styles[:] = map(get, r.styles)
         for line in self._hist:
-            if line.runs is not None:
-                runs = line.runs
-                for i in range(1, len(runs), 2):
-                    runs[i] = remap[runs[i]]
+            runs = line.runs
+            if runs is not None:
+                runs[1::2] = array("I", map(get, runs[1::2]))
         self._styles = styles
         self._style_ids = {st: i for i, st in enumerate(styles)}
         self._bg_sids = {bg: remap[s] for bg, s in self._bg_sids.items()}
