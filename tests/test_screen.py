@@ -238,7 +238,6 @@ def test_scroll_region_and_origin():
     assert s.capture()[5] == "  X"
 
 
-
 def test_stream_state_in_order_amid_sgr():
     """Sequences read from the stream among coloured text, applied in the order they came."""
     sgr = b"\033[38;2;1;2;3mreturn\033[0m \033[38;5;9m4r\033[0m "
@@ -249,6 +248,7 @@ def test_stream_state_in_order_amid_sgr():
     assert (s.scroll_region_upper, s.scroll_region_lower) == (0, 23)
     s.feed(sgr + b"\033[>4;1m" + sgr)
     assert s.extended_keys
+
 
 def test_save_restore_cursor_and_attrs():
     s = scr(b"\033[31mab\0337\033[0m\033[5;5Hx\0338c")
