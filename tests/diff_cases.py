@@ -21,10 +21,8 @@ class Wait:
     """Poll until ``capture-pane -p -t target`` shows ``text`` or, with ``fmt``, until
     ``display -p -t target fmt`` prints exactly ``text``.
 
-    ``reap`` is for waits on a child's exit status. Debian's tmux 3.3a is built with utempter, whose
-    helper runs with SIGCHLD at SIG_DFL while a dead pane's record is removed; a pane child that
-    exits in that window is never reaped until some other child exits. Each failed poll then runs
-    ``run-shell true`` (on both sides), whose exit makes tmux reap the lost one.
+    ``reap`` is for waits on a child's exit status: each failed poll runs ``run-shell true`` on
+    both sides (``harness.reaping`` says why).
     """
 
     target: str

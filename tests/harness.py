@@ -43,6 +43,19 @@ def wait_for(cond: Callable[[], object], timeout: float = 10.0, interval: float 
     raise AssertionError(f"condition not met within {timeout}s (last value: {last!r})")
 
 
+def reaping(cond: Callable[[], bool], mux: Mux) -> Callable[[], bool]:
+    """``cond`` for a wait on a pane child's exit: after each miss, ``run-shell true`` gives the
+    server a child to reap. Debian's tmux 3.3a is built with utempter, whose helper runs with
+    SIGCHLD at SIG_DFL while a dead pane's record is removed; a pane child that exits in that
+    window is not reaped until some other child exits."""
+    def reaped() -> bool:
+        if cond():
+            return True
+        mux.cmd("run-shell", "true", stdin="")
+        return False
+    return reaped
+
+
 def base_env(tmpdir: str) -> dict[str, str]:
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),

@@ -14,13 +14,23 @@ import re
 import signal
 import time
 import uuid
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from diff_cases import CASES, Case, Gone, Wait
 from engines import server_engine_difference
-from harness import HMUX, TMUX, Mux, Result, _alive, base_env, normalise, socket_path, wait_for
+from harness import (
+    HMUX,
+    TMUX,
+    Mux,
+    Result,
+    _alive,
+    base_env,
+    normalise,
+    reaping,
+    socket_path,
+    wait_for,
+)
 
 # Polling is not under test, so it goes through the fast C client of the same server.
 WAIT_TIMEOUT = 20.0  # a bound, not a delay: a loaded machine can be slow to rename or reap
@@ -107,17 +117,7 @@ def _wait(step: Wait, m: Mux) -> None:
         def cond() -> bool:
             r = poll.cmd("display-message", "-p", "-t", step.target, step.fmt, stdin="")
             return r.out == step.text + "\n"
-    wait_for(_reaping(cond, poll) if step.reap else cond, timeout=WAIT_TIMEOUT)
-
-
-def _reaping(cond: Callable[[], bool], poll: Mux) -> Callable[[], bool]:
-    """After each miss, give the server a child to reap (see ``Wait.reap``)."""
-    def reaping() -> bool:
-        if cond():
-            return True
-        poll.cmd("run-shell", "true", stdin="")
-        return False
-    return reaping
+    wait_for(reaping(cond, poll) if step.reap else cond, timeout=WAIT_TIMEOUT)
 
 
 def _run(case: Case, muxes: list[Mux]) -> Outcome:

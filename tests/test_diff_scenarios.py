@@ -14,7 +14,7 @@ import re
 import shlex
 
 import pytest
-from harness import normalise, wait_for
+from harness import normalise, reaping, wait_for
 
 SCENARIOS: dict[str, list[str]] = {
     "sessions": [
@@ -144,7 +144,7 @@ SCENARIOS: dict[str, list[str]] = {
     ],
 }
 
-# !reap-wait also runs `run-shell true` after each miss: see diff_cases.Wait.reap.
+# !reap-wait also runs `run-shell true` after each miss: see harness.reaping.
 _WAIT = re.compile(r"^!(reap-)?wait (\S+?)\|(.+)=(.*)$")
 
 
@@ -161,13 +161,9 @@ def _run(mux_a, mux_b, steps, tmpdir):
         if m:
             reap, target, fmt, want = m.groups()
             for mux in (mux_a, mux_b):
-                def met(mux=mux, t=target, f=fmt, w=want, reap=reap) -> bool:
-                    if mux.cmd("display", "-p", "-t", t, f).out.strip() == w:
-                        return True
-                    if reap:
-                        mux.cmd("run-shell", "true")
-                    return False
-                wait_for(met)
+                def met(mux=mux, t=target, f=fmt, w=want) -> bool:
+                    return mux.cmd("display", "-p", "-t", t, f).out.strip() == w
+                wait_for(reaping(met, mux) if reap else met)
             continue
         argv = shlex.split(line)
         a = mux_a.cmd(*argv)
