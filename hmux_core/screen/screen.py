@@ -1142,53 +1142,44 @@ class Screen:
     # -- SGR -----------------------------------------------------------------------------------
     def _sgr(self, params: str) -> None:
         if params == "0" or not params:  # the reset: the commonest, the same from any style
-            self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
-            self._sid = 0  # DEFAULT_STYLE's id, kept by _compact_styles
-            if self._g1 if self._cs else self._g0:
-                self._update_psid()
-            else:
-                self._psid = 0
-            return
-        if len(params) > 63:
-            return
-        # Truecolour alone ("38;2;R;G;B", "48;2;R;G;B") is what syntax highlighters send per
-        # token; its values rarely repeat, so it is read here and never cached.
-        if params[1:5] == "8;2;" and (params[0] == "3" or params[0] == "4") \
-                and params.count(";") == 4:
-            r, g, b = params[5:].split(";")
-            try:
-                ri, gi, bi = int(r), int(g), int(b)
-            except ValueError:  # empty or colon forms: the general walk below
-                ri = 256
-            if ri <= 255 and gi <= 255 and bi <= 255:
-                c = COLOUR_FLAG_RGB | (ri << 16) | (gi << 8) | bi
-                if params[0] == "3":
-                    self._fg = c
-                else:
-                    self._bg = c
-                self._update_psid()
-                return
-        key = (self._sid, params)
-        sid = self._sgr_cache.get(key)
-        if sid is None:
-            vals = _split_params(params)
-            if vals is None:
-                return
-            self._sgr_apply(vals)
-            if len(self._sgr_cache) > 16384:
-                self._sgr_cache.clear()
-            self._sgr_cache[key] = self._sid
+            sid = 0  # DEFAULT_STYLE's id, kept by _compact_styles
         else:
-            self._attr, self._fg, self._bg, self._us = self._styles[sid]
-            self._sid = sid
-            if self._cs:
-                acs = self._g1
-            else:
-                acs = self._g0
-            if acs:
-                self._update_psid()
-            else:
-                self._psid = sid
+            if len(params) > 63:
+                return
+            # Truecolour alone ("38;2;R;G;B", "48;2;R;G;B") is what syntax highlighters send
+            # per token; its values rarely repeat, so it is read here and never cached.
+            if params[1:5] == "8;2;" and (params[0] == "3" or params[0] == "4") \
+                    and params.count(";") == 4:
+                r, g, b = params[5:].split(";")
+                try:
+                    ri, gi, bi = int(r), int(g), int(b)
+                except ValueError:  # empty or colon forms: the general walk below
+                    ri = 256
+                if ri <= 255 and gi <= 255 and bi <= 255:
+                    c = COLOUR_FLAG_RGB | (ri << 16) | (gi << 8) | bi
+                    if params[0] == "3":
+                        self._fg = c
+                    else:
+                        self._bg = c
+                    self._update_psid()
+                    return
+            key = (self._sid, params)
+            sid = self._sgr_cache.get(key)
+            if sid is None:
+                vals = _split_params(params)
+                if vals is None:
+                    return
+                self._sgr_apply(vals)
+                if len(self._sgr_cache) > 16384:
+                    self._sgr_cache.clear()
+                self._sgr_cache[key] = self._sid
+                return
+        self._attr, self._fg, self._bg, self._us = self._styles[sid]
+        self._sid = sid
+        if self._g1 if self._cs else self._g0:
+            self._update_psid()
+        else:
+            self._psid = sid
 
     def _sgr_apply(self, vals: list) -> None:
         attr, fg, bg, us = self._attr, self._fg, self._bg, self._us
