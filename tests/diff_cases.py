@@ -808,7 +808,9 @@ acase("swp-cross-window-zoomed", *PW, ["resize-pane", "-Z", "-t", "a:0.1"], ["sw
 lcase("swp-D-one-pane", LNS(), ["swap-pane", "-D"])
 lcase("rotw-two", *P2, ["rotate-window"])
 acase("bp-zoomed-other", *P3, ["resize-pane", "-Z", "-t", "a:0.0"], ["break-pane", "-d", "-s", "a:0.2"])
-case("bp-n-not-expanded", *P3, ["break-pane", "-n", "#{session_name}"], ["list-windows", "-F", "#I #W"])
+# only the new window's name: window 0's comes from automatic-rename, which in tmux can catch the
+# pane's child between fork and exec and name it "tmux"
+case("bp-n-not-expanded", *P3, ["break-pane", "-n", "#{session_name}"], D("#I #W", "a:1"))
 acase("bp-marked", *P3, ["select-pane", "-m", "-t", "a:0.1"], ["break-pane", "-s", "a:0.1"])
 acase("jp-same-window-f-b", *P4, ["join-pane", "-f", "-b", "-s", "a:0.3", "-t", "a:0.1"])
 acase("jp-to-zoomed-window", *PW, ["resize-pane", "-Z", "-t", "a:0.1"], ["join-pane", "-s", "a:1", "-t", "a:0.1"])
