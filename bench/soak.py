@@ -5,7 +5,9 @@
 
 50 panes print a numbered line every half second; three clients attach on real PTYs, stay a
 few seconds and detach (C-b d), over and over; commands go through the stock tmux client and
-the hmux client in turn at ``--rate`` a second, plugins on (the default agent and git set).
+the hmux client at ``--rate`` a second together (``--hmux-share`` of them through hmux: each
+one is a Python process start, which on two cores also running the server and 50 producers is
+what limits the rate), plugins on (the default agent and git set).
 History is kept short (``--history-limit``, default 40 lines, full within the first interval)
 so RSS growth after the warm-up means a leak, not scrollback filling up.
 Every 30 s it prints server RSS, fd count and p50/p99 latency per client for that interval.
@@ -132,8 +134,11 @@ class Soak:
                 self.errors.append(f"{client} {' '.join(cmd)}: {why}")
 
     def commands(self, client: str) -> None:
-        """Half the rate for one client, its own workers: a slow client cannot starve the other."""
-        period = 2.0 / self.args.rate
+        """One client's share of the rate, its own workers: a slow client cannot starve the other."""
+        share = self.args.hmux_share if client == "hmux" else 1.0 - self.args.hmux_share
+        if share <= 0:
+            return
+        period = 1.0 / (self.args.rate * share)
         workers = max(1, self.args.workers // 2)
         nxt = time.monotonic()
         i = 0
@@ -226,8 +231,8 @@ class Soak:
     def main(self) -> int:
         a = self.args
         print(f"soak: {PANES} panes, 3 attaching clients, {a.rate} commands/s "
-              f"(tmux and hmux clients alternately), plugins "
-              f"{a.plugins if a.plugins is not None else 'default'}, engine {a.engine or 'default'}, "
+              f"({1 - a.hmux_share:.0%} through the tmux client, {a.hmux_share:.0%} through hmux), "
+              f"plugins {a.plugins if a.plugins is not None else 'default'}, engine {a.engine or 'default'}, "
               f"{a.minutes} min", flush=True)
         self.start()
         pid = self.server_pid()
@@ -259,9 +264,9 @@ class Soak:
                   f"{cols[1]:>17} {self.sent:6d} {self.late:5d} {self.attaches:4d} {errs:4d}",
                   flush=True)
         self.done.set()
+        elapsed = time.monotonic() - t_start  # the rate is over the loaded time, not the wind-down
         for t in threads:
             t.join(timeout=60)
-        elapsed = time.monotonic() - t_start
         rss1, fds1 = self.rss_fds(pid)
         lost = self.finish()
         start_rss = warm[0] if warm else rss0
@@ -336,6 +341,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rate", type=float, default=50.0, help="commands a second, both clients")
     ap.add_argument("--workers", type=int, default=8,
                     help="commands in flight at most (half for each client)")
+    ap.add_argument("--hmux-share", type=float, default=0.2,
+                    help="fraction of the rate sent through the hmux client (a Python process "
+                         "start each; the rest goes through the stock tmux client)")
     ap.add_argument("--interval", type=float, default=30.0, help="seconds between samples")
     ap.add_argument("--history-limit", type=int, default=40,
                     help="history-limit for the panes (full within the first interval)")
