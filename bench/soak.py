@@ -8,8 +8,12 @@ few seconds and detach (C-b d), over and over; commands go through the stock tmu
 the hmux client at ``--rate`` a second together (``--hmux-share`` of them through hmux: each
 one is a Python process start, which on two cores also running the server and 50 producers is
 what limits the rate), plugins on (the default agent and git set).
-History is kept short (``--history-limit``, default 40 lines, full within the first interval)
-so RSS growth after the warm-up means a leak, not scrollback filling up.
+History is kept short (``--history-limit``, default 40 lines) and, once the layout is final,
+each producer first prints ``--fill`` lines (default 3000): the python engine's history is
+then full, and the ghostty engine's scrollback, which Ghostty keeps in whole pages (~0.8 MB a
+pane whatever the limit), has reached its floor; the attaching clients' terminals are the
+session's size, so attaching does not reflow the panes. RSS growth after the warm-up then
+means a leak, not scrollback filling up.
 Every 30 s it prints server RSS, fd count and p50/p99 latency per client for that interval.
 At the end the producers write a last line and each pane's capture must show it. It prints
 RSS growth (start is taken after a warm-up), errors (must be zero) and lost lines (zero), and
@@ -21,13 +25,16 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
+import fcntl
 import os
 import pty
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
 
@@ -36,7 +43,8 @@ TMUX = shutil.which("tmux") or "/usr/bin/tmux"
 PANES = 50
 PER_WINDOW = 5
 
-PRODUCER = ("i=0; while [ ! -e {stop} ]; do i=$((i+1)); echo \"P{n} $i\"; sleep 0.5; done; "
+PRODUCER = ("while [ ! -e {stop}.go ]; do sleep 0.1; done; seq -f 'F{n} %g' 1 {fill}; "
+            "i=0; while [ ! -e {stop} ]; do i=$((i+1)); echo \"P{n} $i\"; sleep 0.5; done; "
             "echo \"P{n} END $i\"; echo $i > {stop}.{n}; exec cat")
 
 
@@ -89,21 +97,23 @@ class Soak:
 
     def start(self) -> None:
         stop = self.stop_file
+        fill = self.args.fill
         # A short history fills during the warm-up, so growth after it is not history filling.
         self.ok("-f", "/dev/null", "set", "-g", "history-limit", str(self.args.history_limit),
                 ";", "new-session", "-d", "-s", "soak", "-x", "200", "-y", "50",
-                PRODUCER.format(n=0, stop=stop))
+                PRODUCER.format(n=0, stop=stop, fill=fill))
         for n in range(1, PANES):
             if n % PER_WINDOW == 0:
-                self.ok("new-window", "-d", "-t", "soak", PRODUCER.format(n=n, stop=stop))
+                self.ok("new-window", "-d", "-t", "soak", PRODUCER.format(n=n, stop=stop, fill=fill))
             else:
                 self.ok("split-window", "-d", "-t", f"soak:{n // PER_WINDOW}",
-                        PRODUCER.format(n=n, stop=stop))
+                        PRODUCER.format(n=n, stop=stop, fill=fill))
         self.ok("set", "-g", "@soak", "x")  # the commands read it back from the start
         for w in range(PANES // PER_WINDOW):
             self.ok("select-layout", "-t", f"soak:{w}", "tiled")
         panes = self.ok("list-panes", "-s", "-t", "soak", "-F", "#{pane_id}").split()
         assert len(panes) == PANES, panes
+        open(f"{stop}.go", "w").close()  # the fill, at the panes' final size
 
     # -- load -----------------------------------------------------------------------------------
 
@@ -165,6 +175,8 @@ class Soak:
     def attacher(self, k: int) -> None:
         while not self.done.is_set():
             master, slave = pty.openpty()
+            # the session's size (200x50) plus the status line: attaching does not resize
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 51, 200, 0, 0))
             os.set_blocking(master, False)
             p = subprocess.Popen(HMUX + ["-L", "soak", "attach", "-t", "soak"], env=self.env,
                                  stdin=slave, stdout=slave, stderr=slave, cwd=self.dir,
@@ -347,6 +359,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--interval", type=float, default=30.0, help="seconds between samples")
     ap.add_argument("--history-limit", type=int, default=40,
                     help="history-limit for the panes (full within the first interval)")
+    ap.add_argument("--fill", type=int, default=3000,
+                    help="lines each pane prints at once before its slow loop")
     ap.add_argument("--engine", default=None, help="HMUX_ENGINE (default: the fastest installed)")
     ap.add_argument("--plugins", default=None, help="TMUX_C2RS_PLUGINS (default: unset)")
     args = ap.parse_args(argv)
