@@ -11,18 +11,21 @@ the client drew. Also: CPU of the server while one client sits attached and idle
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
-import pty
 import select
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 
-HMUX = [sys.executable, "-m", "hmux_core.cli"]
-TMUX = [shutil.which("tmux") or "/usr/bin/tmux"]
+sys.path.insert(0, os.path.dirname(__file__))
+import common  # noqa: E402
+
+HMUX = common.HMUX
+TMUX = [common.TMUX]
 
 
 def _read_until(fd: int, needle: bytes, timeout: float = 5.0) -> bool:
@@ -66,13 +69,8 @@ def measure(argv0: list[str], n: int, tmp: str,
                                    "-y", "23", "cat"], env=env, check=True)
     pid = int(subprocess.run(argv0 + sock + ["display", "-p", "#{pid}"], env=env,
                              capture_output=True, text=True).stdout)
-    master, slave = pty.openpty()
+    master, slave = common.sized_pty(80, 24)
     os.set_blocking(master, True)
-    import fcntl
-    import struct
-    import termios
-
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     client = subprocess.Popen(argv0 + sock + ["attach", "-t", "b"], env=env, stdin=slave,
                               stdout=slave, stderr=slave, start_new_session=True,
                               preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))

@@ -17,10 +17,8 @@ from __future__ import annotations
 import argparse
 import fcntl
 import os
-import pty
 import select
 import statistics
-import struct
 import subprocess
 import sys
 import termios
@@ -29,7 +27,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from attach_latency import _read_until  # noqa: E402
-from common import HMUX, TMUX, machine, tmpdir  # noqa: E402
+from common import HMUX, TMUX, machine, sized_pty, tmpdir  # noqa: E402
 from throughput import make_plain  # noqa: E402
 
 
@@ -37,8 +35,7 @@ class Client:
     """A client attached from a PTY this script owns; a thread reads its terminal."""
 
     def __init__(self, argv: list[str], env: dict[str, str], cols: int, rows: int) -> None:
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        master, slave = sized_pty(cols, rows)
         self.proc = subprocess.Popen(argv, env=env, stdin=slave, stdout=slave, stderr=slave,
                                      start_new_session=True,
                                      preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import platform
+import pty
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 
 TMUX = shutil.which("tmux") or "/usr/bin/tmux"
@@ -43,6 +47,13 @@ class Server:
 
     def kill(self) -> None:
         subprocess.run(self.argv + ["kill-server"], capture_output=True, env=self.env)
+
+
+def sized_pty(cols: int, rows: int) -> tuple[int, int]:
+    """A (master, slave) pair already at the size the client should report when it attaches."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    return master, slave
 
 
 def tmpdir() -> str:

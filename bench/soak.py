@@ -25,21 +25,19 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
-import fcntl
 import os
-import pty
 import shutil
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
 import threading
 import time
 
-HMUX = [sys.executable, "-m", "hmux_core.cli"]
-TMUX = shutil.which("tmux") or "/usr/bin/tmux"
+sys.path.insert(0, os.path.dirname(__file__))
+from common import HMUX, TMUX, sized_pty  # noqa: E402
+
+COLS, ROWS = 200, 50  # the session's size; attaching clients add a row for the status line
 PANES = 50
 PER_WINDOW = 5
 
@@ -97,17 +95,18 @@ class Soak:
 
     def start(self) -> None:
         stop = self.stop_file
-        fill = self.args.fill
-        # A short history fills during the warm-up, so growth after it is not history filling.
+
+        def producer(n: int) -> str:
+            return PRODUCER.format(n=n, stop=stop, fill=self.args.fill)
+
         self.ok("-f", "/dev/null", "set", "-g", "history-limit", str(self.args.history_limit),
-                ";", "new-session", "-d", "-s", "soak", "-x", "200", "-y", "50",
-                PRODUCER.format(n=0, stop=stop, fill=fill))
+                ";", "new-session", "-d", "-s", "soak", "-x", str(COLS), "-y", str(ROWS),
+                producer(0))
         for n in range(1, PANES):
             if n % PER_WINDOW == 0:
-                self.ok("new-window", "-d", "-t", "soak", PRODUCER.format(n=n, stop=stop, fill=fill))
+                self.ok("new-window", "-d", "-t", "soak", producer(n))
             else:
-                self.ok("split-window", "-d", "-t", f"soak:{n // PER_WINDOW}",
-                        PRODUCER.format(n=n, stop=stop, fill=fill))
+                self.ok("split-window", "-d", "-t", f"soak:{n // PER_WINDOW}", producer(n))
         self.ok("set", "-g", "@soak", "x")  # the commands read it back from the start
         for w in range(PANES // PER_WINDOW):
             self.ok("select-layout", "-t", f"soak:{w}", "tiled")
@@ -174,9 +173,7 @@ class Soak:
 
     def attacher(self, k: int) -> None:
         while not self.done.is_set():
-            master, slave = pty.openpty()
-            # the session's size (200x50) plus the status line: attaching does not resize
-            fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 51, 200, 0, 0))
+            master, slave = sized_pty(COLS, ROWS + 1)  # attaching does not resize the panes
             os.set_blocking(master, False)
             p = subprocess.Popen(HMUX + ["-L", "soak", "attach", "-t", "soak"], env=self.env,
                                  stdin=slave, stdout=slave, stderr=slave, cwd=self.dir,
@@ -358,7 +355,7 @@ def main(argv: list[str] | None = None) -> int:
                          "start each; the rest goes through the stock tmux client)")
     ap.add_argument("--interval", type=float, default=30.0, help="seconds between samples")
     ap.add_argument("--history-limit", type=int, default=40,
-                    help="history-limit for the panes (full within the first interval)")
+                    help="history-limit for the panes (full after the fill)")
     ap.add_argument("--fill", type=int, default=3000,
                     help="lines each pane prints at once before its slow loop")
     ap.add_argument("--engine", default=None, help="HMUX_ENGINE (default: the fastest installed)")
