@@ -1292,7 +1292,7 @@ case("if-target-format", NS("a"), ["if-shell", "-t", "a", "test #{session_name} 
 case("if-bad-target-canfail", NS("a"), ["if-shell", "-t", "zz", "true", "display-message -p x"])
 case("if-nested", NS("a"), ["if-shell", "true", "if-shell false 'display-message -p a' 'display-message -p b'"])
 case("if-two-commands", NS("a"), ["if-shell", "true", "display-message -p a ; display-message -p b"])
-case("if-shares-current", NS("a"), ["if-shell", "true", "new-window -d -n made", ";", "list-windows", "-F", WINFMTN])
+case("if-shares-current", NS("a", "-n", "w0"), ["if-shell", "true", "new-window -d -n made", ";", "list-windows", "-F", WINFMTN])
 case("if-usage", NS("a"), ["if-shell", "true"])
 case("if-alias", NS("a"), ["if", "true", "display-message -p al"])
 
