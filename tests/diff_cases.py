@@ -432,6 +432,8 @@ def SPL(*flags: str) -> list[str]:
 P2 = [[*LNS(), *SPL("-h")]]
 # %0 left, %1 top right, %2 bottom right (active)
 P3 = [[*LNS(), *SPL("-h"), *SPL("-v")]]
+# the same with window 0 named, for cases that list window names
+P3N = [[*LNS("a", "-n", "w0"), *SPL("-h"), *SPL("-v")]]
 # %0 top left, %3 bottom left (active), %1 top right, %2 bottom right
 P4 = [[*LNS(), *SPL("-h"), *SPL("-v"), *SPL("-v", "-t", "a:0.0")]]
 # five and six panes in uneven places
@@ -621,7 +623,7 @@ lcase("rotw-target", *PW, ["rotate-window", "-t", "a:0"])
 
 acase("bp-basic", *P3, ["break-pane"])
 acase("bp-d", *P3, ["break-pane", "-d", "-s", "a:0.0"])
-acase("bp-n", *P3, ["break-pane", "-n", "broken"], ["list-windows", "-F", WINFMTN])
+acase("bp-n", *P3N, ["break-pane", "-n", "broken"], ["list-windows", "-F", WINFMTN])
 case("bp-P", *P3, ["break-pane", "-P"])
 case("bp-P-F", *P3, ["break-pane", "-d", "-P", "-F", "#{window_id} #{pane_id} #{window_panes} #{window_active}"])
 acase("bp-t-index", *P3, ["break-pane", "-t", "a:7"])
@@ -808,9 +810,7 @@ acase("swp-cross-window-zoomed", *PW, ["resize-pane", "-Z", "-t", "a:0.1"], ["sw
 lcase("swp-D-one-pane", LNS(), ["swap-pane", "-D"])
 lcase("rotw-two", *P2, ["rotate-window"])
 acase("bp-zoomed-other", *P3, ["resize-pane", "-Z", "-t", "a:0.0"], ["break-pane", "-d", "-s", "a:0.2"])
-# only the new window's name: window 0's comes from automatic-rename, which in tmux can catch the
-# pane's child between fork and exec and name it "tmux"
-case("bp-n-not-expanded", *P3, ["break-pane", "-n", "#{session_name}"], D("#I #W", "a:1"))
+case("bp-n-not-expanded", *P3N, ["break-pane", "-n", "#{session_name}"], ["list-windows", "-F", "#I #W"])
 acase("bp-marked", *P3, ["select-pane", "-m", "-t", "a:0.1"], ["break-pane", "-s", "a:0.1"])
 acase("jp-same-window-f-b", *P4, ["join-pane", "-f", "-b", "-s", "a:0.3", "-t", "a:0.1"])
 acase("jp-to-zoomed-window", *PW, ["resize-pane", "-Z", "-t", "a:0.1"], ["join-pane", "-s", "a:1", "-t", "a:0.1"])
@@ -1448,7 +1448,9 @@ hcase("hook-session-created-after-list", ["set-hook", "-g", "session-created", "
 hcase("hook-window-linked", ["set-hook", "-g", "window-linked",
                              note("l", "#{hook}|#{hook_session_name}|#{hook_window_name}|#{session_name}|#{window_index}")],
       ["new-window", "-d", "-t", "a:", "-n", "ww", *CAT], Wait("a", "1", "#{=-1:@l}"), ["show-options", "-gv", "@l"])
-hcase("hook-window-unlinked", ["new-window", "-d", "-n", "zz", *CAT, ";", "set-hook", "-g", "window-unlinked",
+# window 0 named: #{window_name} here is the current window's, which tmux can name "tmux" when it
+# looks between fork and exec
+case("hook-window-unlinked", NS("a", "-n", "w0"), ["new-window", "-d", "-n", "zz", *CAT, ";", "set-hook", "-g", "window-unlinked",
                                note("u", "#{hook}|#{hook_session_name}|#{hook_window_name}|#{session_name}|#{window_name}")],
       ["kill-window", "-t", "a:zz"], Wait("a", "u", "#{?@u,u,}"), ["show-options", "-gv", "@u"])
 hcase("hook-window-renamed", ["set-hook", "-g", "window-renamed",
