@@ -149,7 +149,13 @@ def test_choose_tree_filter_kill_and_command(outer, hmux, tmux, muxdir):
     for target in (h, t):
         outer.keys(target, "-l", "nomatch")
     _keys(outer, (h, t), "Enter")  # nothing matches: all shown, "(filter: no matches)"
-    _keys(outer, (h, t), "f", "Escape")  # Escape clears the filter
+    _keys(outer, (h, t), "f")
+    for target in (h, t):
+        # Escape clears the filter. Both still show the prompt until escape-time has passed,
+        # so wait for it to go: a key sent sooner would make Escape its meta prefix.
+        outer.keys(target, "Escape")
+        wait_for(lambda target=target: "(filter)" not in outer.screen(target)[-1])
+    _same(outer, h, t)
     _keys(outer, (h, t), "G", "x")  # kill the last line's window
     _keys(outer, (h, t), "y")
     wins = ("list-windows", "-a", "-F", "#S:#I:#W")
@@ -164,7 +170,8 @@ def test_choose_tree_filter_kill_and_command(outer, hmux, tmux, muxdir):
     _same(outer, h, t)
     _keys(outer, (h, t), "X", "n")  # kill the tagged: answered no
     _keys(outer, (h, t), "Escape")
-    wait_for(lambda: _state(hmux) == "|0\n")
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: _state(m) == "|0\n")
     _same(outer, h, t)
     # send-keys from outside reaches the mode through the attached client; t does not move
     # down then (no mouse event), as in tmux.
