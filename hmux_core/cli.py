@@ -12,18 +12,37 @@ import os
 import sys
 
 from . import protocol as P
+from .version import HMUX_VERSION, TMUX_VERSION
 
-TMUX_VERSION = "3.3a"
-HMUX_VERSION = "0.1.0"
-OPTSTRING = "2c:CDdf:lL:NqS:T:uUvV"
+OPTSTRING = "2c:CDdf:hlL:NqS:T:uUvV"
+
+USAGE = ("usage: hmux [-2CDhlNuVv] [-c shell-command] [-f file] [-L socket-name]\n"
+         "            [-S socket-path] [-T features] [command [flags]]\n")
+
+#: ``hmux --help``: tmux's usage, then what only hmux has.
+HELP = USAGE + """
+hmux is a tmux-compatible terminal multiplexer: the commands, flags, key bindings, formats and
+configuration are tmux 3.7b's (`hmux list-commands`, `hmux list-keys`, the tmux(1) manual).
+Its configuration is ~/.hmux.conf (or ~/.config/hmux/hmux.conf); without one, tmux's files
+(~/.tmux.conf, ~/.config/tmux/tmux.conf) are read.
+
+hmux's own commands:
+  hmux --version        hmux's version and the tmux release it follows
+  hmux plugins [--json] installed plugins, which ones the server runs, and why not the others
+  hmux doctor [--json]  which multiplexer this shell is in, as pane-driving tools decide it.
+                        Its first line, `export CYBER_MUX=...`, is the line to put in a shell's
+                        startup file to pin that answer for such tools (they read $CYBER_MUX
+                        before walking the process tree); `--install-shim DIR` writes a `tmux`
+                        in DIR that runs hmux.
+
+Plugins: TMUX_C2RS_PLUGINS=agent,git (the default set), all, or none; or `set -s plugins ...`
+in the configuration. See README.md and docs/ in the hmux distribution.
+"""
 
 
-def usage() -> int:
-    sys.stderr.write(
-        "usage: hmux [-2CDlNuvV] [-c shell-command] [-f file] [-L socket-name]\n"
-        "            [-S socket-path] [-T features] [command [flags]]\n"
-    )
-    return 1
+def usage(status: int = 1) -> int:
+    (sys.stdout if status == 0 else sys.stderr).write(USAGE)
+    return status
 
 
 def _getopt(argv: list[str]) -> tuple[list[tuple[str, str]], list[str]] | None:
@@ -67,6 +86,17 @@ def main(argv: list[str] | None = None, *, tmux_shim: bool = False) -> int:
     if not tmux_shim and argv[:1] == ["--version"]:
         print(f"hmux {HMUX_VERSION} (tmux {TMUX_VERSION} compatible)")
         return 0
+    if not tmux_shim and argv[:1] == ["--help"]:
+        sys.stdout.write(HELP)
+        return 0
+    try:
+        return _main(argv, tmux_shim)
+    except KeyboardInterrupt:
+        # Ctrl-C on a client waiting for its command: end quietly, never a traceback.
+        return 130
+
+
+def _main(argv: list[str], tmux_shim: bool) -> int:
     parsed = _getopt(argv)
     if parsed is None:
         return usage()
@@ -81,6 +111,8 @@ def main(argv: list[str] | None = None, *, tmux_shim: bool = False) -> int:
         if opt == "V":
             print(f"tmux {TMUX_VERSION}")
             return 0
+        if opt == "h":
+            return usage(0)
         if opt == "C":
             flags |= P.CLIENT_CONTROLCONTROL if flags & P.CLIENT_CONTROL else P.CLIENT_CONTROL
         elif opt == "D":
@@ -116,10 +148,11 @@ def main(argv: list[str] | None = None, *, tmux_shim: bool = False) -> int:
         from . import cli_doctor
 
         return cli_doctor.main(rest[1:])
-    from .paths import SocketPathError, resolve_socket
+    from .paths import SOCKET_DIR_PREFIX, TMUX_SOCKET_DIR_PREFIX, SocketPathError, resolve_socket
 
     try:
-        socket_path, is_default = resolve_socket(path, label)
+        socket_path, is_default = resolve_socket(
+            path, label, prefix=TMUX_SOCKET_DIR_PREFIX if tmux_shim else SOCKET_DIR_PREFIX)
     except SocketPathError as e:
         sys.stderr.write(f"{e}\n")
         return 1
@@ -131,7 +164,7 @@ def main(argv: list[str] | None = None, *, tmux_shim: bool = False) -> int:
         return cli_plugins.main(rest[1:], socket_path)
     from . import client
 
-    return client.main(rest, socket_path, flags, config_files)
+    return client.main(rest, socket_path, flags, config_files, tmux_files=tmux_shim)
 
 
 if __name__ == "__main__":

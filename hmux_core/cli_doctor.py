@@ -35,7 +35,7 @@ def _ask_server(env: Mapping[str, str]) -> dict[str, Any] | None:
     if len(parts) < 3 or not parts[0]:
         return None
     target = env.get("TMUX_PANE") or f"${parts[2]}"
-    argv = [sys.executable, "-m", "hmux_core.cli", "-S", parts[0],
+    argv = [sys.executable, "-P", "-m", "hmux_core.cli", "-S", parts[0],
             "display-message", "-p", "-t", target, "#{pid}\t#{pane_engine}", ";",
             "list-clients", "-t", target, "-F",
             "#{client_activity}\t#{client_pid}\t#{client_termname}\t#{client_tty}"]

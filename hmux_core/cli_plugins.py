@@ -25,7 +25,7 @@ def _server_status(socket_path: str) -> list[dict[str, Any]] | None:
         return None
     try:
         r = subprocess.run(
-            [sys.executable, "-m", "hmux_core.cli", "-S", socket_path, "display-message", "-p",
+            [sys.executable, "-P", "-m", "hmux_core.cli", "-S", socket_path, "display-message", "-p",
              "#{plugins_json}"], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired):
         return None

@@ -66,10 +66,11 @@ def _get_lock(lockfile: str) -> int:
     return fd
 
 
-def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd: int) -> socket.socket:
+def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd: int,
+                  tmux_files: bool) -> socket.socket:
     """Spawn a detached server; our end of a socketpair is its first client (as tmux does)."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    argv = [sys.executable, "-m", "hmux_core.server", "--socket", path,
+    argv = [sys.executable, "-P", "-m", "hmux_core.server", "--socket", path,
             "--client-fd", str(theirs.fileno()), "--flags", str(flags)]
     if lockfd >= 0:
         argv += ["--lock-fd", str(lockfd), "--lock-file", path + ".lock"]
@@ -78,6 +79,8 @@ def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd:
             argv += ["-f", f]
         if not config_files:
             argv += ["--no-config"]
+    elif tmux_files:
+        argv += ["--tmux-config"]  # run as `tmux`: exactly tmux's configuration files
     import subprocess  # only when a server must be started: every client pays for an import
 
     pass_fds = [theirs.fileno()] + ([lockfd] if lockfd >= 0 else [])
@@ -96,7 +99,8 @@ def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd:
     return ours
 
 
-def connect(path: str, flags: int, config_files: list[str] | None) -> socket.socket:
+def connect(path: str, flags: int, config_files: list[str] | None,
+            tmux_files: bool = False) -> socket.socket:
     """Connect, starting a server under the lock when allowed; raises OSError like connect()."""
     if len(path.encode()) >= 108:
         raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
@@ -129,7 +133,7 @@ def connect(path: str, flags: int, config_files: list[str] | None) -> socket.soc
                 except FileNotFoundError:
                     pass
             try:
-                return _start_server(path, flags, config_files, lockfd)
+                return _start_server(path, flags, config_files, lockfd, tmux_files)
             finally:
                 if lockfd >= 0:
                     os.close(lockfd)
@@ -405,14 +409,16 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
-def main(argv: list[str], socket_path: str, flags: int, config_files: list[str] | None) -> int:
-    """Run one client session and return the exit status."""
+def main(argv: list[str], socket_path: str, flags: int, config_files: list[str] | None,
+         tmux_files: bool = False) -> int:
+    """Run one client session and return the exit status. ``tmux_files``: a server started
+    here reads tmux's configuration files only (hmux runs as ``tmux``)."""
     if not argv:
         flags |= P.CLIENT_STARTSERVER
     elif _needs_server_start(argv):
         flags |= P.CLIENT_STARTSERVER
     try:
-        sock = connect(socket_path, flags, config_files)
+        sock = connect(socket_path, flags, config_files, tmux_files)
     except OSError as e:
         if e.errno == errno.ECONNREFUSED:
             sys.stderr.write(f"no server running on {socket_path}\n")

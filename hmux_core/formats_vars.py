@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import format as F
 from .options import option_string
+from .version import TMUX_VERSION as VERSION
 
 if TYPE_CHECKING:
     from .model import Session, Window, Winlink
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from .server import ClientConn, Server
 
 FORMAT_TYPE_UNKNOWN, FORMAT_TYPE_SESSION, FORMAT_TYPE_WINDOW, FORMAT_TYPE_PANE = range(4)
-VERSION = "3.3a"
 
 #: Plugin lookup hook: (context, name) -> str | None. Installed by the plugin layer.
 plugin_lookup: Callable[[ModelContext, str], str | None] | None = None

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
+from .tmux_shim import child_path
+
 if TYPE_CHECKING:
     from .server import Server
 
@@ -60,6 +62,9 @@ class FormatJobs:
             s.environ.copy_into(env)
         sid = s.id if s is not None else -1
         env.set("TMUX", f"{self.server.socket_path},{self.server.pid},{sid}")
+        path = child_path(env.get("PATH"))
+        if path is not None:
+            env.set("PATH", path)
         return env.for_child()
 
     async def _run(self, job: FormatJob, cwd: str, env: dict[str, str]) -> None:

@@ -7,13 +7,16 @@ import os
 import stat
 
 SOCKET_DIR_PREFIX = "hmux"
+#: What hmux uses when it runs as ``tmux`` (the shim): tmux's own directory, ``tmux-UID``, which
+#: tools that act as tmux expect (libtmux's tests hard-code it).
+TMUX_SOCKET_DIR_PREFIX = "tmux"
 
 
 class SocketPathError(Exception):
     """The socket directory cannot be used; the message is tmux's."""
 
 
-def socket_dir(uid: int | None = None) -> str:
+def socket_dir(uid: int | None = None, prefix: str = SOCKET_DIR_PREFIX) -> str:
     """``${TMUX_TMPDIR:-/tmp}/hmux-UID``: the first base that resolves, as tmux's expand_paths."""
     uid = os.getuid() if uid is None else uid
     base = None
@@ -28,7 +31,7 @@ def socket_dir(uid: int | None = None) -> str:
         break
     if base is None:
         raise SocketPathError("no suitable socket path")
-    return os.path.join(base, f"{SOCKET_DIR_PREFIX}-{uid}")
+    return os.path.join(base, f"{prefix}-{uid}")
 
 
 def ensure_socket_dir(path: str) -> None:
@@ -51,7 +54,8 @@ def ensure_socket_dir(path: str) -> None:
 
 
 def resolve_socket(
-    socket_path: str | None, label: str | None, environ: dict[str, str] | None = None
+    socket_path: str | None, label: str | None, environ: dict[str, str] | None = None,
+    prefix: str = SOCKET_DIR_PREFIX,
 ) -> tuple[str, bool]:
     """The socket to use and whether it is a default (labelled) socket.
 
@@ -70,6 +74,6 @@ def resolve_socket(
         label = "default"
     if "/" in label:
         raise SocketPathError(f"error creating socket for label {label} ({os.strerror(errno.EINVAL)})")
-    d = socket_dir()
+    d = socket_dir(prefix=prefix)
     ensure_socket_dir(d)
     return os.path.join(d, label), True

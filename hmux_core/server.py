@@ -38,12 +38,48 @@ from .options import check_shell, new_global_options
 
 log = logging.getLogger("hmux.server")
 
-DEFAULT_CONFIG_FILES = (
+#: hmux's own configuration files, read in this order when ``-f`` is not given.
+HMUX_CONFIG_FILES = (
     "/etc/hmux.conf",
     "~/.hmux.conf",
     "$XDG_CONFIG_HOME/hmux/hmux.conf",
     "~/.config/hmux/hmux.conf",
 )
+#: tmux 3.7b's (TMUX_CONF): read when none of hmux's exists, and only these when hmux runs as
+#: ``tmux``, so a user's existing tmux configuration applies without a step.
+TMUX_CONFIG_FILES = (
+    "/etc/tmux.conf",
+    "~/.tmux.conf",
+    "$XDG_CONFIG_HOME/tmux/tmux.conf",
+    "~/.config/tmux/tmux.conf",
+)
+
+
+def expand_config_paths(templates: tuple[str, ...]) -> list[str]:
+    """tmux's expand_paths: ``~`` and ``$VAR`` expanded, a path naming an unset variable
+    dropped, duplicates removed."""
+    out: list[str] = []
+    for t in templates:
+        if t.startswith("$"):
+            name, _, rest = t[1:].partition("/")
+            value = os.environ.get(name)
+            if not value:
+                continue
+            path = os.path.join(value, rest)
+        else:
+            path = os.path.expanduser(t)
+        if path not in out:
+            out.append(path)
+    return out
+
+
+def default_config_files(tmux_only: bool) -> list[str]:
+    """hmux's files, or tmux's when none of hmux's exists (always tmux's for the shim)."""
+    if not tmux_only:
+        ours = expand_config_paths(HMUX_CONFIG_FILES)
+        if any(os.path.exists(p) for p in ours):
+            return ours
+    return expand_config_paths(TMUX_CONFIG_FILES)
 MESSAGE_LIMIT = 1000
 
 
@@ -147,6 +183,10 @@ class ClientConn:
             fd = number if number in (1, 2) else -1
             self.send(P.MSG_WRITE_OPEN, P.pack_write_open(number, fd, 0))
         return st
+
+    def control_write(self, line: str) -> None:
+        """One line of the control protocol (a notification or a reply) to a control client."""
+        self.write_stream(1, line.encode("utf-8", "surrogateescape") + b"\n")
 
     def write_stream(self, number: int, data: bytes) -> None:
         st = self._stream(number)
@@ -417,7 +457,11 @@ class ClientConn:
         return True
 
     async def _command_loop(self) -> None:
-        await self.server.config_loaded.wait()
+        # Only the client that started the server waits for the configuration (tmux's
+        # cfg_client): a job the config runs may call the server back, and that client's
+        # commands must run while the config's queue waits for the job.
+        if self is self.server.cfg_client:
+            await self.server.config_loaded.wait()
         while True:
             while not self._queue:
                 self._queue_wake = trio.Event()
@@ -464,8 +508,9 @@ class Server:
     """The whole server state and its event loop."""
 
     def __init__(self, socket_path: str, flags: int, config_files: list[str] | None,
-                 quiet_config: bool) -> None:
+                 quiet_config: bool, tmux_config: bool = False) -> None:
         self.socket_path = socket_path
+        self.tmux_config = tmux_config  # started as `tmux`: tmux's configuration files only
         self.flags = flags
         self.config_files = config_files
         self.quiet_config = quiet_config
@@ -491,6 +536,7 @@ class Server:
         self.cfg_files_loaded: list[str] = []
         self.command_number = 0
         self.config_loaded = trio.Event()
+        self.cfg_client: ClientConn | None = None  # the client that started us waits for the config
         self.exit_requested = False
         self.exit_deadline = 0.0
         self.nursery: trio.Nursery | None = None
@@ -521,6 +567,37 @@ class Server:
 
     def add_cfg_cause(self, text: str) -> None:
         self.cfg_causes.append(text)
+
+    def show_cfg_causes(self, s: Session | None = None) -> None:
+        """cfg_show_causes: configuration errors go to the first client when it is a control
+        client (``%config-error``), else into view mode in the active pane of ``s`` (or the
+        first client's session, or the first session) once that session is attached; until
+        then they wait."""
+        if not self.cfg_causes:
+            return
+        first = self.clients[0] if self.clients else None
+        if first is not None and first.control:
+            for cause in self.cfg_causes:
+                first.control_write(f"%config-error {cause}")
+            self.cfg_causes = []
+            return
+        if s is None:
+            if first is not None and first.session is not None:
+                s = first.session
+            else:
+                sessions = self.model.sorted_sessions()
+                s = sessions[0] if sessions else None
+        if s is None or not s.attached or s.curw is None:
+            return
+        wp = s.curw.window.active
+        if wp is None:
+            return
+        from .modes.copy import view_mode
+
+        mode = view_mode(self, wp)
+        for cause in self.cfg_causes:
+            mode.add(cause)
+        self.cfg_causes = []
 
     def notify(self, name: str, data: dict[str, Any]) -> None:
         for sub in list(self.subscribers):
@@ -767,13 +844,10 @@ class Server:
     async def load_config(self) -> None:
         try:
             if self.config_files is None:
-                files = [os.path.expanduser(os.path.expandvars(f)) for f in DEFAULT_CONFIG_FILES]
-                quiet = True
+                files, quiet = default_config_files(self.tmux_config), True
             else:
                 files, quiet = list(self.config_files), False
             for path in files:
-                if "$XDG_CONFIG_HOME" in path:
-                    continue
                 try:
                     with open(path, encoding="utf-8", errors="surrogateescape") as f:
                         text = f.read()
@@ -783,11 +857,13 @@ class Server:
                     self.add_cfg_cause(f"{path}: {e.strerror}")
                     continue
                 self.cfg_files_loaded.append(path)
-                await self.run_commands_text(text, None, file=path)
+                await self.run_commands_text(text, None, file=path,
+                                             state=QueueState(formats={"current_file": path}))
         except Exception:
             self.log_exception("loading configuration failed")
         finally:
             self.config_loaded.set()
+            self.show_cfg_causes()
 
     # -- lifetime --------------------------------------------------------------------------------
 
@@ -951,6 +1027,7 @@ class Server:
                 sock = socket.socket(fileno=first_client_fd)
                 sock.setblocking(False)
                 self.add_connection(trio.socket.from_stdlib_socket(sock), nursery)
+                self.cfg_client = self.clients[-1] if self.clients else None
                 if cause is not None:
                     self.clients[-1].request_exit(1, cause)
             if cause is not None and not self.clients:
@@ -1107,7 +1184,11 @@ class Server:
     def attach_supported(self) -> bool:
         return True
 
-    def attach_client(self, c: ClientConn, s: Session, new_client: bool) -> None:
+    def attach_client(self, c: ClientConn, s: Session, new_client: bool,
+                      show_causes: bool = False) -> None:
+        """Attach ``c`` to ``s``. ``show_causes``: configuration errors still waiting go to view
+        mode now, before the windows take the client's size, as tmux's attach-session shows
+        them before its next size check (the view mode then sees the resize)."""
         if new_client:
             c.send(P.MSG_READY)
         elif c.session is not None:
@@ -1124,6 +1205,8 @@ class Server:
             c.attached.start(self.nursery)
         self.update_socket()
         self.notify("client-attached", {"client": c, "session": s})
+        if show_causes and self.config_loaded.is_set():
+            self.show_cfg_causes(s)
         self.resize_session_windows(s)
         if c.attached is not None:
             c.attached.redraw(full=True)
@@ -1184,6 +1267,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--flags", type=int, default=0)
     parser.add_argument("-f", dest="config", action="append")
     parser.add_argument("--no-config", action="store_true")
+    parser.add_argument("--tmux-config", action="store_true")
     parser.add_argument("--foreground", action="store_true")
     ns = parser.parse_args(argv)
     if not ns.foreground:
@@ -1202,7 +1286,8 @@ def main(argv: list[str] | None = None) -> int:
     for sig in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU, signal.SIGQUIT):
         signal.signal(sig, signal.SIG_IGN)
     config = ns.config if ns.config is not None else ([] if ns.no_config else None)
-    server = Server(ns.socket, ns.flags, config, quiet_config=config is None)
+    server = Server(ns.socket, ns.flags, config, quiet_config=config is None,
+                    tmux_config=ns.tmux_config)
 
     def release_lock() -> None:
         # Released only once the socket is bound, so racing clients retry and find us.

@@ -16,6 +16,8 @@ from .layout import Layout, LayoutError
 from .model import Environ, Session, Winlink, apply_layout, find_home
 from .options import Options, check_shell
 from .pane import Pane, window_name_from_command
+from .tmux_shim import child_path
+from .version import TMUX_VERSION
 
 if TYPE_CHECKING:
     from .server import Server
@@ -61,7 +63,7 @@ def child_environ(server: Server, s: Session, pane_id: int, extra: Environ | Non
     s.environ.copy_into(env)
     env.set("TERM", str(server.options.get("default-terminal")))
     env.set("TERM_PROGRAM", "tmux")
-    env.set("TERM_PROGRAM_VERSION", "3.3a")
+    env.set("TERM_PROGRAM_VERSION", TMUX_VERSION)
     env.set("TMUX", f"{server.socket_path},{server.pid},{s.id}")
     if extra is not None:
         extra.copy_into(env)
@@ -72,6 +74,7 @@ def child_environ(server: Server, s: Session, pane_id: int, extra: Environ | Non
             env.set("PATH", path)
     if env.get("PATH") is None:
         env.set("PATH", _PATH_DEFPATH)
+    env.set("PATH", child_path(env.get("PATH")))
     return env.for_child()
 
 

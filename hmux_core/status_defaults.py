@@ -6,7 +6,8 @@ so no plugin's load order decides it. The window label becomes the active pane's
 worktree name at its root, ``name/`` below it, the directory's basename outside a repository,
 and ``[rebase 2/7]``-style operation suffixes. Every branch survives a variable whose plugin is
 off (it expands to nothing), and only options still holding tmux's value are replaced, before
-any config file is read, so a user's config wins. With no plugin running nothing is touched.
+any config file is read, so a user's config wins. With no plugin running nothing is touched. A window the user named
+keeps its name (``#W``); only automatically named windows show the location.
 """
 
 from __future__ import annotations
@@ -20,11 +21,14 @@ LOCATION = (
     "#{?git_action_total, #{git_action_step}/#{git_action_total},}],}"
 )
 
-#: tmux 3.3a's value of both options, the only value we replace.
+#: tmux 3.7b's value of both options, the only value we replace.
 TMUX_WINDOW_STATUS = "#I:#W#{?window_flags,#{window_flags}, }"
 
-WINDOW_STATUS = "#I:#{?pane_state_emoji,#{pane_state_emoji} ,}" + LOCATION + \
-    "#{?window_flags,#{window_flags}, }"
+#: A name the user gave (rename-window, ``new-window -n``, ``automatic-rename off``: tmux turns
+#: the option off for the first two) is shown as it is; the location replaces only a name that
+#: tmux itself keeps renaming after the running command.
+WINDOW_STATUS = "#I:#{?pane_state_emoji,#{pane_state_emoji} ,}" \
+    "#{?automatic-rename," + LOCATION + ",#W}#{?window_flags,#{window_flags}, }"
 
 DEFAULTS = {
     "window-status-format": WINDOW_STATUS,

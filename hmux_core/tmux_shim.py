@@ -1,5 +1,15 @@
 """``tmux`` that runs hmux, for tools that hard-code the binary name.
 
+Run as ``tmux``, hmux is tmux in everything a tool can see: labelled sockets live in tmux's
+directory (``${TMUX_TMPDIR:-/tmp}/tmux-UID``) and a server it starts reads tmux's configuration
+files only (``/etc/tmux.conf``, ``~/.tmux.conf``, ``$XDG_CONFIG_HOME/tmux/tmux.conf``,
+``~/.config/tmux/tmux.conf``).
+
+The server's own children need no setup: when no ``tmux`` is on their PATH, the server puts a
+private directory holding this shim first on the PATH of its jobs (``run-shell``, ``if-shell``,
+``#()``) and panes (:func:`child_path`), so plugin scripts that call ``tmux ...`` reach it even on
+a machine without tmux; with $TMUX set they talk to the server that started them.
+
 Inside an hmux pane no shim is needed: ``$TMUX`` names the hmux socket and the stock tmux client
 speaks the same protocol. Outside one, a tool that runs ``tmux new-session`` would reach tmux's
 default socket; the shim makes it reach hmux's. It is opt-in only: the ``hmux-tmux`` console script,
@@ -55,6 +65,37 @@ def install(directory: str) -> str:
     except OSError as e:
         raise ShimError(f"{path}: {e.strerror}") from None
     return path
+
+
+def shim_dir() -> str:
+    """The private directory for the server's children: ``hmux-UID/shim`` beside the sockets
+    (0700, ours), holding only ``tmux``."""
+    from .paths import socket_dir
+
+    return os.path.join(socket_dir(), "shim")
+
+
+def child_path(path: str | None) -> str | None:
+    """PATH for a job or pane: ``path`` itself when a ``tmux`` is on it, else the shim's
+    directory first. Never raises: without a usable directory the PATH is left alone."""
+    import shutil
+
+    if shutil.which("tmux", path=path or os.defpath) is not None:
+        return path
+    try:
+        directory = shim_dir()
+        target = os.path.join(directory, "tmux")
+        try:
+            with open(target) as f:
+                current = f.read()
+        except OSError:
+            current = ""
+        if current != script():
+            os.makedirs(directory, mode=0o700, exist_ok=True)
+            install(directory)
+    except (OSError, ShimError, ValueError):
+        return path
+    return directory + (os.pathsep + path if path else "")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,26 @@ _MODS = (0, K.KEYC_SHIFT, K.KEYC_META, K.KEYC_CTRL, K.KEYC_SHIFT | K.KEYC_META,
          K.KEYC_SHIFT | K.KEYC_META | K.KEYC_CTRL)
 
 
+_XTERM_KEYS = (
+    (b"\x1b[1;_P", "F1"), (b"\x1bO1;_P", "F1"), (b"\x1bO_P", "F1"),
+    (b"\x1b[1;_Q", "F2"), (b"\x1bO1;_Q", "F2"), (b"\x1bO_Q", "F2"),
+    (b"\x1b[1;_R", "F3"), (b"\x1bO1;_R", "F3"), (b"\x1bO_R", "F3"),
+    (b"\x1b[1;_S", "F4"), (b"\x1bO1;_S", "F4"), (b"\x1bO_S", "F4"),
+    (b"\x1b[15;_~", "F5"), (b"\x1b[17;_~", "F6"), (b"\x1b[18;_~", "F7"),
+    (b"\x1b[19;_~", "F8"), (b"\x1b[20;_~", "F9"), (b"\x1b[21;_~", "F10"),
+    (b"\x1b[23;_~", "F11"), (b"\x1b[24;_~", "F12"),
+    (b"\x1b[1;_A", "Up"), (b"\x1b[1;_B", "Down"), (b"\x1b[1;_C", "Right"),
+    (b"\x1b[1;_D", "Left"), (b"\x1b[1;_H", "Home"), (b"\x1b[1;_F", "End"),
+    (b"\x1b[5;_~", "PPage"), (b"\x1b[6;_~", "NPage"), (b"\x1b[2;_~", "IC"),
+    (b"\x1b[3;_~", "DC"),
+)
+_IM = K.KEYC_META | K.KEYC_IMPLIED_META
+#: The modifier parameter of xterm's sequences (index) -> tmux's modifier bits.
+_XTERM_MODIFIERS = (None, None, K.KEYC_SHIFT, _IM, K.KEYC_SHIFT | _IM, K.KEYC_CTRL,
+                    K.KEYC_SHIFT | K.KEYC_CTRL, _IM | K.KEYC_CTRL,
+                    K.KEYC_SHIFT | _IM | K.KEYC_CTRL, _IM)
+
+
 @lru_cache(maxsize=1)
 def _table() -> dict[bytes, int]:
     table: dict[bytes, int] = {}
@@ -45,6 +65,13 @@ def _table() -> dict[bytes, int]:
                     continue
                 if seq and len(seq) > 1 and seq[0] == 0x1B:
                     table.setdefault(seq, key)
+    # xterm's modified keys, CSI 1;<m>X and friends, with every modifier parameter 2-9 tmux
+    # reads (tty-keys.c: 3 is Meta, 9 a lone Meta from terminals that send it).
+    for template, name in _XTERM_KEYS:
+        base = K.string_to_key(name)
+        for m, mods in enumerate(_XTERM_MODIFIERS):
+            if mods is not None:
+                table.setdefault(template.replace(b"_", str(m).encode()), base | mods)
     # Sequences terminals send that tmux's encoder does not produce.
     for seq, name in ((b"\x1b[H", "Home"), (b"\x1b[F", "End"), (b"\x1bOH", "Home"),
                       (b"\x1bOF", "End"), (b"\x1b[1~", "Home"), (b"\x1b[4~", "End"),
@@ -151,6 +178,20 @@ class KeyDecoder:
                     out.append((table.get(seq, K.KEYC_UNKNOWN), seq))
                     i += 3
                     continue
+                if nxt == 0x1B:
+                    # ESC + a whole sequence (ESC ESC [ 1 ; 5 A): that key with Meta.
+                    sub_decoder = KeyDecoder()
+                    sub = sub_decoder.feed(buf[i + 1:i + 65], final=final)
+                    if not sub and not final:
+                        self.pending = buf[i:]
+                        break
+                    if sub and sub[0][0] != K.KEYC_MOUSE:
+                        key, raw = sub[0]
+                        if key != K.KEYC_UNKNOWN:
+                            key |= K.KEYC_META
+                        out.append((key, b"\x1b" + raw))
+                        i += 1 + len(raw)
+                        continue
                 # ESC + key: the key with Meta.
                 sub = KeyDecoder().feed(buf[i + 1:i + 1 + _utf8_len(nxt)], final=True)
                 if sub:

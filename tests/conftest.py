@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from harness import HMUX, TMUX, Mux, base_env  # noqa: E402
+from harness import HMUX, STOCK_TMUX, TMUX, Mux, base_env  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -49,12 +49,12 @@ def hmux(muxdir, request) -> Mux:
 
 @pytest.fixture
 def tmux(muxdir, request) -> Mux:
-    """The tmux 3.3a oracle bound to its own private socket."""
+    """The tmux oracle (3.7b, tests/oracle.py) bound to its own private socket."""
     return _make("tmux", muxdir, "t" + uuid.uuid4().hex[:8], request)
 
 
 @pytest.fixture
 def tmux_client_on_hmux(hmux, muxdir) -> Mux:
-    """The stock tmux client pointed at the hmux server's socket."""
+    """Debian's stock tmux 3.3a client pointed at the hmux server's socket."""
     path = os.path.join(muxdir, f"hmux-{os.getuid()}", hmux.socket_args[1])
-    return Mux([TMUX], ["-S", path], hmux.env, cwd=hmux.cwd, config=None)
+    return Mux([STOCK_TMUX], ["-S", path], hmux.env, cwd=hmux.cwd, config=None)

@@ -1,4 +1,4 @@
-"""Running real servers for tests: hmux and tmux 3.3a side by side in a private TMUX_TMPDIR.
+"""Running real servers for tests: hmux and the tmux oracle side by side in a private TMUX_TMPDIR.
 
 A ``Mux`` runs one program's client against one socket; ``wait_for`` polls a condition instead of
 sleeping. Servers are killed by pid at teardown, never by name, so nothing outside the test is
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +16,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-TMUX = shutil.which("tmux") or "/usr/bin/tmux"
+from oracle import ORACLE, STOCK_TMUX  # noqa: F401  (the one place the oracle is chosen)
+
+#: The differential oracle (tmux 3.7b unless HMUX_ORACLE names another binary).
+TMUX = ORACLE
 HMUX = [sys.executable, "-m", "hmux_core.cli"]
 
 

@@ -1,4 +1,4 @@
-"""Oracle tests: the command parser against real tmux 3.3a (private TMUX_TMPDIR).
+"""Oracle tests: the command parser against the tmux oracle (3.7b) (private TMUX_TMPDIR).
 
 Config snippets are sourced by tmux and parsed by hmux; the option values (@v, @w), the
 global environment (A, B, C) and the error texts must agree. Key bindings compare how
@@ -7,11 +7,11 @@ command lists print (list-keys). Command-line ``;`` splitting compares too.
 
 import os
 import re
-import shutil
 import subprocess
 import time
 
 import pytest
+from oracle import ORACLE as TMUX  # noqa: E402
 
 from hmux_core.commands.cmdparse import (
     CmdParseError,
@@ -20,18 +20,6 @@ from hmux_core.commands.cmdparse import (
     commands_from_string,
 )
 from hmux_core.commands.grammar import CommandList, tmux_command_table
-
-TMUX = shutil.which("tmux")
-
-
-def _tmux_ok() -> bool:
-    if TMUX is None:
-        return False
-    out = subprocess.run([TMUX, "-V"], capture_output=True, text=True).stdout.strip()
-    return out == "tmux 3.3a"
-
-
-pytestmark = pytest.mark.skipif(not _tmux_ok(), reason="needs tmux 3.3a as the oracle")
 
 TABLE = tmux_command_table()
 UNSET = "<unset>"

@@ -1,4 +1,4 @@
-"""Oracle tests: hmux's format expander against real tmux 3.3a ``display -p``.
+"""Oracle tests: hmux's format expander against the tmux oracle (3.7b) ``display -p``.
 
 One private tmux server for the module; user options hold the inputs; every format below depends
 only on those options and literals, so ``expand(fmt, DictContext(same values), EXPAND_TIME)`` must
@@ -8,16 +8,13 @@ print exactly what tmux prints (display-message expands with format_expand_time)
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import time
 
 import pytest
+from oracle import ORACLE as TMUX  # noqa: E402
 
 from hmux_core import format as F
-
-TMUX = shutil.which("tmux")
-pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux not installed")
 
 OPTIONS = {
     "@a": "foo",

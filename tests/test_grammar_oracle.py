@@ -1,30 +1,18 @@
-"""Oracle tests: command templates and argument errors against real tmux 3.3a.
+"""Oracle tests: command templates and argument errors against the tmux oracle (3.7b).
 
 Every command of TMUX_COMMAND_TEMPLATES is given argument vectors that fail to parse
 (so nothing runs); tmux's stderr must equal hmux's message for the same argv.
 """
 
 import os
-import shutil
 import subprocess
 import time
 
 import pytest
+from oracle import ORACLE as TMUX  # noqa: E402
 
 from hmux_core.commands.cmdparse import CmdParseError, commands_from_argv
 from hmux_core.commands.grammar import TMUX_COMMAND_TEMPLATES, tmux_command_table
-
-TMUX = shutil.which("tmux")
-
-
-def _tmux_ok() -> bool:
-    if TMUX is None:
-        return False
-    out = subprocess.run([TMUX, "-V"], capture_output=True, text=True).stdout.strip()
-    return out == "tmux 3.3a"
-
-
-pytestmark = pytest.mark.skipif(not _tmux_ok(), reason="needs tmux 3.3a as the oracle")
 
 TABLE = tmux_command_table()
 

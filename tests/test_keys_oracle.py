@@ -1,4 +1,4 @@
-"""Differential tests: hmux_core.keys against real tmux 3.3a.
+"""Differential tests: hmux_core.keys against the tmux oracle (3.7b).
 
 One private tmux server runs one window per input mode. Each window's program puts its terminal
 in raw mode, optionally prints mode sequences (DECCKM ``ESC [?1h``, DECKPAM ``ESC =``, extended
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from oracle import ORACLE as TMUX  # noqa: E402
 
 from hmux_core.keys import (
     KEY_NAMES,
@@ -28,17 +28,6 @@ from hmux_core.keys import (
     send_keys_bytes,
     string_to_key,
 )
-
-TMUX = shutil.which("tmux")
-
-
-def _tmux_version() -> str:
-    if TMUX is None:
-        return ""
-    return subprocess.run([TMUX, "-V"], capture_output=True, text=True).stdout.strip()
-
-
-pytestmark = pytest.mark.skipif(_tmux_version() != "tmux 3.3a", reason="needs tmux 3.3a")
 
 MARK = "<<#>>"
 END = "<<END>>"

@@ -1,4 +1,4 @@
-"""Differential tests: hmux_core.layout against real tmux 3.3a.
+"""Differential tests: hmux_core.layout against the tmux oracle (3.7b).
 
 One tmux server for the whole module; every sequence runs in its own detached session (so its own
 window of a chosen size).  After each step the model's #{window_layout}, visible layout, window
@@ -10,12 +10,12 @@ from __future__ import annotations
 import copy
 import os
 import random
-import shutil
 import subprocess
 import time
 from dataclasses import dataclass, field
 
 import pytest
+from oracle import ORACLE as TMUX  # noqa: E402
 
 from hmux_core.layout import (
     Layout,
@@ -23,10 +23,6 @@ from hmux_core.layout import (
     lookup_preset,
     swap_panes,
 )
-
-TMUX = shutil.which("tmux")
-
-pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux not installed")
 
 
 class Pane:

@@ -1,4 +1,4 @@
-"""set-option / show-options compared with real tmux 3.3a, command by command.
+"""set-option / show-options compared with the tmux oracle (3.7b), command by command.
 
 One tmux server (private TMUX_TMPDIR) holds session "s" with one window of two panes (%0, %1,
 %1 active); a mirror of those option stores runs the same commands through hmux_core.options.
@@ -11,11 +11,11 @@ from __future__ import annotations
 import os
 import select
 import shlex
-import shutil
 import subprocess
 import time
 
 import pytest
+from oracle import ORACLE as TMUX  # noqa: E402
 
 from hmux_core.options import (
     PANE,
@@ -28,9 +28,6 @@ from hmux_core.options import (
     set_option,
     show_options,
 )
-
-TMUX = shutil.which("tmux")
-pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux not installed")
 
 SOCKET = "hmuxopt"
 

@@ -1,4 +1,4 @@
-"""Oracle tests: the engine must capture exactly what tmux 3.3a captures for the same bytes.
+"""Oracle tests: the engine must capture exactly what the tmux oracle captures for the same bytes.
 
 Every case is written to a file and ``cat`` into its own tmux session (one server for the whole
 module, output post-processing off so the pane sees the bytes unchanged). A window-rename
@@ -10,7 +10,6 @@ and compares them with the engine fed the same bytes (whole, and split at awkwar
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import time
 
@@ -21,8 +20,7 @@ from hmux_core.screen import new_screen
 
 use_engines(globals())
 
-TMUX = shutil.which("tmux")
-pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux not installed")
+from oracle import ORACLE as TMUX  # noqa: E402
 
 MARK = b"\033kHMUXDONE\033\\"
 E = b"\033"

@@ -46,7 +46,7 @@ def attach_session(item: CmdItem, tflag: str | None, detach_other: bool = False,
         for other in list(server.clients):
             if other is not c and other.session is st.s:
                 server.detach_with_message(other, kill=kill_other)
-    server.attach_client(c, st.s, new_client=c.session is None)
+    server.attach_client(c, st.s, new_client=c.session is None, show_causes=True)
     return CMD_RETURN_NORMAL
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import glob
 import os
+from typing import Any
 
 from ..options import OptionError, OptionScopes, set_option, show_options
-from .queue import CMD_RETURN_NORMAL, CmdItem
+from .grammar import CommandError
+from .queue import CMD_RETURN_NORMAL, CmdItem, QueueState, items_from, parse_text, run_items
 from .registry import command
 
 
@@ -80,63 +82,112 @@ def cmd_show_window_options(item: CmdItem) -> int:
     return _show(item, True)
 
 
+SOURCE_FILE_DEPTH_LIMIT = 50
+
+
+def _glob_quote(path: str) -> str:
+    """cmd_source_file_quote_for_glob: the working directory is a prefix, not a pattern."""
+    return "".join("\\" + ch if ord(ch) < 128 and not ch.isalnum() and ch != "/" else ch
+                   for ch in path)
+
+
 @command("source-file")
 async def cmd_source_file(item: CmdItem) -> int:
-    """Read files (through the client for ``-`` and relative paths) and run their commands."""
-    from .grammar import CommandError
-    from .queue import QueueState, items_from, parse_text, run_items
+    """Read files (the client's stdin for ``-``) and run their commands after this one.
 
+    As tmux 3.7b: paths are globbed relative to the client's directory, a missing file is
+    ``No such file or directory: path``, nesting stops at 50 files, the commands of each file run
+    with ``#{current_file}`` set and with ``-t`` as their current target, and parse errors
+    collected while the files were read are printed once at the end (``cfg_print_causes``)."""
+    server = item.server
+    c = item.client if item.client is not None and not item.client.is_config else None
+    holder = c if c is not None else server
+    depth = getattr(holder, "source_file_depth", 0)
+    if depth >= SOURCE_FILE_DEPTH_LIMIT:
+        return item.error("too many nested files")
+    holder.source_file_depth = depth + 1
+    try:
+        return await _source_files(item, c)
+    finally:
+        holder.source_file_depth = depth
+
+
+async def _source_files(item: CmdItem, c: Any) -> int:
     args = item.args
     server = item.server
     quiet = args.has("q")
-    c = item.client if item.client is not None and not item.client.is_config else None
+    verbose = args.has("v") and not (c is not None and c.control)
     cwd = c.cwd if c is not None and c.cwd else os.getcwd()
     failed = False
+    files: list[str] = []
     for pattern in args.argv:
         if args.has("F"):
             pattern = item.expand(pattern, item.target)
         if pattern == "-":
-            paths = ["-"]
-        else:
-            full = pattern if pattern.startswith("/") else os.path.join(cwd, pattern)
-            paths = sorted(glob.glob(full)) or [full]
-        for path in paths:
-            if path == "-":
-                if c is None:
-                    item.error("no client for stdin")
-                    failed = True
-                    continue
-                data, err = await c.read_file("-")
-                if err:
-                    item.error(f"{path}: {os.strerror(err)}")
-                    failed = True
-                    continue
-                text, shown = data.decode("utf-8", "surrogateescape"), "-"
-            else:
-                try:
-                    with open(path, encoding="utf-8", errors="surrogateescape") as f:
-                        text = f.read()
-                except OSError as e:
-                    if quiet and e.errno == 2:
-                        continue
-                    item.error(f"{path}: {e.strerror}")
-                    failed = True
-                    continue
-                shown = path
-            try:
-                cmdlist = parse_text(server, text, file=shown,
-                                     format_expand=lambda t: item.expand(t, item.target))
-            except CommandError as e:
-                if c is not None:
-                    item.print(str(e))  # tmux shows parse errors of sourced files on stdout
-                    c.retval = 1
-                else:
-                    item.error(str(e))
-                item.failed = failed = True
-                continue
-            if args.has("n"):
-                continue
-            items = items_from(server, item.client, cmdlist, QueueState(current=item.state.current))
-            if await run_items(items) != CMD_RETURN_NORMAL:
+            files.append("-")
+            continue
+        full = pattern if pattern.startswith("/") else _glob_quote(cwd) + "/" + pattern
+        found = sorted(glob.glob(full))
+        if not found:
+            if not quiet:
+                item.error(f"No such file or directory: {pattern}")
                 failed = True
-    return -1 if failed else CMD_RETURN_NORMAL
+            continue
+        files.extend(found)
+    for path in files:
+        if path == "-":
+            if c is None:
+                item.error("Bad file descriptor: -")
+                failed = True
+                continue
+            data, err = await c.read_file("-")
+            if err:
+                item.error(f"{os.strerror(err)}: {path}")
+                failed = True
+                continue
+            text = data.decode("utf-8", "surrogateescape")
+        else:
+            try:
+                with open(path, encoding="utf-8", errors="surrogateescape") as f:
+                    text = f.read()
+            except OSError as e:
+                item.error(f"{e.strerror}: {path}")
+                failed = True
+                continue
+        if not text:
+            continue
+        try:
+            cmdlist = parse_text(server, text, file=path,
+                                 format_expand=lambda t: item.expand(t, item.target),
+                                 verbose=item.print if verbose else None)
+        except CommandError as e:
+            server.add_cfg_cause(str(e))
+            failed = True
+            continue
+        if args.has("n"):
+            continue
+        current = item.target if args.get("t") is not None else item.state.current
+        state = QueueState(current=current, formats={**item.state.formats, "current_file": path})
+        items = items_from(server, item.client, cmdlist, state)
+        if await run_items(items) != CMD_RETURN_NORMAL:
+            failed = True
+    if server.config_loaded.is_set():
+        if failed and c is not None and c.session is None:
+            c.retval = 1
+        _print_causes(item)
+    if failed:
+        item.failed = True
+        return -1
+    return CMD_RETURN_NORMAL
+
+
+def _print_causes(item: CmdItem) -> None:
+    """cfg_print_causes: the collected configuration errors, to this command's client."""
+    server = item.server
+    causes, server.cfg_causes = server.cfg_causes, []
+    c = item.client
+    for cause in causes:
+        if c is not None and c.control:
+            c.control_write(f"%config-error {cause}")
+        else:
+            item.print(cause)

@@ -211,13 +211,14 @@ def items_from(server: Server, client: ClientConn | None, cmdlist: Any, state: Q
 
 
 def parse_text(server: Server, text: str, *, file: str | None = None, one_group: bool = False,
-               format_expand: Any = None) -> Any:
-    """Parse command text (config, binding, prompt) into a CommandList; raises CmdParseError."""
+               format_expand: Any = None, verbose: Any = None) -> Any:
+    """Parse command text (config, binding, prompt) into a CommandList; raises CmdParseError.
+    ``verbose`` receives each group as ``file:line: commands`` (source-file -v)."""
     from .cmdparse import alias_lookup, commands_from_buffer
 
     return commands_from_buffer(text, table(), file=file, environ=server.environ.values,
                                 format_expand=format_expand, one_group=one_group,
-                                aliases=alias_lookup(_aliases(server)))
+                                aliases=alias_lookup(_aliases(server)), verbose=verbose)
 
 
 def parse_argv_list(server: Server, argv: list[str]) -> Any:

@@ -181,6 +181,8 @@ def cmd_new_session(item: CmdItem) -> int:
         item.state.current = T.from_session(s)
     item.target = T.from_session(s)
     server.run_hook("after-new-session", item)
+    if server.config_loaded.is_set():
+        server.show_cfg_causes(s)
     return CMD_RETURN_NORMAL
 
 

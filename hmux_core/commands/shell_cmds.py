@@ -29,6 +29,8 @@ from ..hooks import outside_hooks
 from ..model import Environ
 from ..modes.copy import view_mode
 from ..spawn import client_cwd
+from ..tmux_shim import child_path
+from ..version import TMUX_VERSION
 from .grammar import CommandError, CommandList
 from .queue import CMD_RETURN_NORMAL, CmdItem, QueueState, items_from, run_items
 from .registry import command
@@ -51,9 +53,12 @@ def job_environ(server: Server, s: Any) -> dict[str, str]:
     if server.config_loaded.is_set():
         env.set("TERM", str(server.options.get("default-terminal")))
         env.set("TERM_PROGRAM", "tmux")
-        env.set("TERM_PROGRAM_VERSION", "3.3a")
+        env.set("TERM_PROGRAM_VERSION", TMUX_VERSION)
     sid = s.id if s is not None else -1
     env.set("TMUX", f"{server.socket_path},{server.pid},{sid}")
+    path = child_path(env.get("PATH"))
+    if path is not None:
+        env.set("PATH", path)
     return {k: v for k, v in env.values.items() if v is not None and k and k not in env.hidden}
 
 

@@ -1555,8 +1555,9 @@ class ViewMode(CopyMode):
         self._back = value
 
     def resize(self, sx: int, sy: int) -> None:
-        self._lines.resize(sx, sy)
-        super().resize(sx, sy)
+        _ = self.back  # the lines as they were: where the cursor sat is found in them
+        self._lines.resize(sx, sy, eat_empty=False)
+        super().resize(sx, sy)  # takes the resized lines as its new back
 
     def add(self, text: str, parse: bool = False) -> None:
         """window_copy_add: one more line. ``parse`` runs it through the terminal parser (its

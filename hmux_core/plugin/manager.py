@@ -100,6 +100,7 @@ class PluginRecord:
     tick_now: bool = False
     host: ServerHost | None = None
     revisions: dict[str, int] = field(default_factory=dict)
+    last_error: str = ""  #: the last failure, "Type: message" (what `hmux plugins` shows)
 
     def wake_now(self) -> None:
         self.tick_now = True
@@ -303,6 +304,7 @@ class PluginManager:
             rec.running_since = 0.0
 
     def failed(self, rec: PluginRecord, what: str, e: BaseException, tb: str) -> None:
+        rec.last_error = f"{type(e).__name__}: {e}"
         rec.failures += 1
         rec.consecutive_failures += 1
         log.error("plugin %s: %s raised %s: %s\n%s", rec.name, what, type(e).__name__, e, tb)
@@ -323,7 +325,7 @@ class PluginManager:
         plugin, host = rec.plugin, rec.host
         if not await self._call(rec, "start", lambda: plugin.start(host)):
             if rec.enabled:
-                self.disable(rec, "start failed")
+                self.disable(rec, f"start failed: {rec.last_error}")
             return
         while rec.enabled:
             await rec.wake.wait()

@@ -19,6 +19,7 @@ import weakref
 
 from pyghostty._ffi import ffi, lib, union_fn
 
+from ..version import TMUX_VERSION
 from .cells import (
     ATTR_BLINK,
     ATTR_BRIGHT,
@@ -80,8 +81,9 @@ _ROW_KEYS = ffi.new(
     [lib.GHOSTTY_ROW_DATA_WRAP, lib.GHOSTTY_ROW_DATA_STYLED, lib.GHOSTTY_ROW_DATA_GRAPHEME],
 )
 _GRAPHEME = lib.GHOSTTY_CELL_CONTENT_CODEPOINT_GRAPHEME
-_XT = ffi.new("char[]", b"tmux 3.3a")  # XTVERSION answers as tmux does
-_XTVERSION = ffi.new("GhosttyString*", {"ptr": ffi.cast("const uint8_t*", _XT), "len": 9})
+_XT = ffi.new("char[]", f"tmux {TMUX_VERSION}".encode())  # XTVERSION answers as tmux does
+_XTVERSION = ffi.new("GhosttyString*", {"ptr": ffi.cast("const uint8_t*", _XT),
+                                         "len": len(f"tmux {TMUX_VERSION}")})
 _FALSE = ffi.new("bool*", False)
 _CLEAN = ffi.new("int*", lib.GHOSTTY_RENDER_STATE_DIRTY_FALSE)
 _WIDE_TAIL = lib.GHOSTTY_CELL_WIDE_SPACER_TAIL

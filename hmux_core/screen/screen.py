@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable
 from itertools import islice
 
+from ..version import TMUX_VERSION
 from .cells import (
     ATTR_ALL_UNDERSCORE,
     ATTR_BLINK,
@@ -56,7 +57,6 @@ log = logging.getLogger(__name__)
 U32 = 1 << 32
 INT_MAX = 2147483647
 INPUT_BUF_LIMIT = 1048576
-TMUX_VERSION = "3.3a"
 
 
 class NoAlternateScreen(LookupError):
@@ -439,9 +439,12 @@ class Screen:
         except Exception:  # pragma: no cover
             log.exception("reinit failed")
 
-    def resize(self, cols: int, rows: int) -> None:
+    def resize(self, cols: int, rows: int, eat_empty: bool = True) -> None:
+        """``eat_empty`` False keeps the empty lines below the cursor when the height shrinks
+        and pushes lines from the top into history instead (a copy or view mode's backing
+        screen, tmux's screen_resize_cursor(..., eat_empty=0))."""
         try:
-            self._resize(cols, rows, self._alt is None)
+            self._resize(cols, rows, self._alt is None, eat_empty)
         except Exception:  # pragma: no cover
             log.exception("resize failed")
 
@@ -2314,7 +2317,7 @@ class Screen:
             self.cursor_y = self.rows - 1
 
     # -- resize (screen_resize_cursor) ---------------------------------------------------------
-    def _resize(self, sx: int, sy: int, do_reflow: bool) -> None:
+    def _resize(self, sx: int, sy: int, do_reflow: bool, eat_empty: bool = True) -> None:
         sx = max(1, sx)
         sy = max(1, sy)
         cx = self.cursor_x
@@ -2328,7 +2331,7 @@ class Screen:
         else:
             do_reflow = False
         if sy != self.rows:
-            cy = self._resize_y(sy, cy)
+            cy = self._resize_y(sy, cy, eat_empty)
         for r in self._rows:
             if len(r.chars) < sx:
                 k = sx - len(r.chars)
@@ -2349,14 +2352,14 @@ class Screen:
             self.scroll_region_lower = self.rows - 1
         self._all_dirty = True
 
-    def _resize_y(self, sy: int, cy: int) -> int:
-        """screen_resize_y with eat_empty; returns the new absolute cursor line."""
+    def _resize_y(self, sy: int, cy: int, eat_empty: bool = True) -> int:
+        """screen_resize_y; returns the new absolute cursor line."""
         oldy = self.rows
         hist_on = self._hist_on()
         rows = self._rows
         if sy < oldy:
             needed = oldy - sy
-            available = oldy - 1 - self.cursor_y
+            available = oldy - 1 - self.cursor_y if eat_empty else 0
             if available > 0:
                 if available > needed:
                     available = needed

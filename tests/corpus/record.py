@@ -15,7 +15,6 @@ Needs tmux 3.3a, git, less and vim, and util-linux ``script``.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -23,8 +22,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COLS, ROWS = 80, 24
-TMUX = shutil.which("tmux") or "/usr/bin/tmux"
-
+sys.path.insert(0, os.path.dirname(HERE))
+from oracle import ORACLE as TMUX  # noqa: E402
 
 # -- synthetic programs: streams shaped like what real tools send ----------------------------------
 
