@@ -252,6 +252,10 @@ class Attached:
             return
         if c.session is None:
             return
+        if key in (K.KEYC_FOCUS_IN, K.KEYC_FOCUS_OUT):
+            c.focused = key == K.KEYC_FOCUS_IN  # then bindable like any key, as tmux
+            self.server.notify("client-focus-in" if c.focused else "client-focus-out",
+                               {"client": c, "session": c.session})
         if key == K.KEYC_MOUSE:
             m = self.mouse.event(raw, self.keys.utf8_mouse)
             if m is not None:
@@ -505,6 +509,8 @@ class Attached:
         if s is None:
             return None
         c.activity_time = time.time()
+        if key != K.KEYC_FOCUS_OUT:
+            self.server.update_latest(c)
         if getattr(c, "message_text", None):  # a key clears a status message, as in tmux
             c.message_text = None
             self.redraw()

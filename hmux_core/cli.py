@@ -105,6 +105,7 @@ def _main(argv: list[str], tmux_shim: bool) -> int:
     path = label = None
     config_files: list[str] | None = None
     shell_command = None
+    features = 0
     if sys.argv and sys.argv[0].startswith("-"):
         flags |= P.CLIENT_LOGIN
     for opt, value in opts:
@@ -131,6 +132,10 @@ def _main(argv: list[str], tmux_shim: bool) -> int:
             flags |= P.CLIENT_UTF8
         elif opt == "c":
             shell_command = value
+        elif opt == "T":
+            from .tty_term import feature_bits  # only when asked: it is not a fast import
+
+            features |= feature_bits(value.replace(":", ","))
     if shell_command is not None and rest:
         return usage()
     if flags & P.CLIENT_NOFORK and rest:
@@ -164,7 +169,8 @@ def _main(argv: list[str], tmux_shim: bool) -> int:
         return cli_plugins.main(rest[1:], socket_path)
     from . import client
 
-    return client.main(rest, socket_path, flags, config_files, tmux_files=tmux_shim)
+    return client.main(rest, socket_path, flags, config_files, tmux_files=tmux_shim,
+                       features=features)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 Installed plugins come from this environment's entry points; live state (enabled, ticks,
 failures, last tick) from the server on the socket, asked with ``display -p '#{plugins_json}'``
 through hmux's own client. Without a server, the selection ``TMUX_C2RS_PLUGINS`` in this shell
-would make is shown instead.
+would make is shown instead. Every installed plugin that is not running gets the exact line that
+would enable it (the ``plugins`` option, or the variable when that is set).
 """
 
 from __future__ import annotations
@@ -17,27 +18,49 @@ from typing import Any
 
 import click
 
-from .plugin.manager import DEFAULT_SET, ENV_VAR, distribution_of, installed, selection
+from .plugin.manager import DEFAULT_SET, ENV_VAR, OPTION, distribution_of, installed, selection
 
 
-def _server_status(socket_path: str) -> list[dict[str, Any]] | None:
+def _server_status(socket_path: str) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """The server's plugin rows and how it selects them (None: no server answered)."""
     if not os.path.exists(socket_path):
         return None
     try:
         r = subprocess.run(
             [sys.executable, "-P", "-m", "hmux_core.cli", "-S", socket_path, "display-message", "-p",
-             "#{plugins_json}"], capture_output=True, text=True, timeout=10)
+             "#{plugins_json}\t#{plugins_selection}"], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired):
         return None
     if r.returncode != 0:
         return None
-    text = r.stdout.strip()
-    if not text:
-        return []  # the server runs with no plugins selected
+    rows_text, _, selection_text = r.stdout.strip("\n").partition("\t")
+    if not rows_text:
+        return [], {"env": "none"}  # the server runs with no plugins selected
     try:
-        return json.loads(text)
+        return json.loads(rows_text), json.loads(selection_text or "{}")
     except ValueError:
         return None
+
+
+def _names(value: str | None, installed_names: list[str]) -> list[str]:
+    wanted = selection(value)
+    return list(installed_names) if wanted is None else list(wanted)
+
+
+def enable_line(name: str, env: str | None, option: str | None, live: bool,
+                installed_names: list[str]) -> str:
+    """The exact line that would enable ``name``: the ``plugins`` option when the variable
+    is unset (it wins when set), else the variable itself."""
+    if env is None:
+        names = _names(option if option is not None else ",".join(DEFAULT_SET), installed_names)
+        value = ",".join(names + [name])
+        if live:
+            return f"hmux set -s plugins '{value}'   (now; in ~/.hmux.conf: set -s plugins '{value}')"
+        return f"set -s plugins '{value}'   (in ~/.hmux.conf)"
+    names = [n for n in _names(env, installed_names) if n != name]
+    value = ",".join(names + [name])
+    restart = " and restart the server" if live else ""
+    return f"export {ENV_VAR}={value}{restart}"
 
 
 def _rows(socket_path: str) -> tuple[list[dict[str, Any]], str]:
@@ -47,12 +70,22 @@ def _rows(socket_path: str) -> tuple[list[dict[str, Any]], str]:
         dist, version = distribution_of(ep)
         rows[ep.name] = {"name": ep.name, "distribution": dist, "version": version,
                          "entry_point": ep.value, "enabled": False, "reason": ""}
+    names = list(rows)
     if live is not None:
         source = "server"
-        for r in rows.values():
-            r["reason"] = "not selected by the server's " + ENV_VAR
-        for st in live:
-            rows.setdefault(st["name"], {"name": st["name"]}).update(st)
+        states, how = live
+        env, option = how.get("env"), how.get("option")
+        for name, r in rows.items():
+            if env is None:
+                r["reason"] = f"not selected by the server's {OPTION} option"
+            else:
+                r["reason"] = f"not selected by the server's {ENV_VAR}={env}"
+            r["enable"] = enable_line(name, env, option, True, names)
+        for st in states:
+            row = rows.setdefault(st["name"], {"name": st["name"]})
+            row.update(st)
+            if row.get("enabled"):
+                row.pop("enable", None)
     else:
         source = "environment"
         value = os.environ.get(ENV_VAR)
@@ -61,10 +94,12 @@ def _rows(socket_path: str) -> tuple[list[dict[str, Any]], str]:
             if wanted is None or name in wanted:
                 r["enabled"] = True
                 r["reason"] = "selected (no server running)"
-            elif value is None:
+                continue
+            if value is None:
                 r["reason"] = f"not in the default set ({','.join(DEFAULT_SET)})"
             else:
                 r["reason"] = f"not selected by {ENV_VAR}={value}"
+            r["enable"] = enable_line(name, value, None, False, names)
     return list(rows.values()), source
 
 
@@ -93,6 +128,8 @@ def plugins(socket_path: str, as_json: bool) -> None:
                        f"{r.get('failures', 0)} failures")
         if r.get("hung_for"):
             click.echo(f"    tick running for {r['hung_for']}s")
+        if r.get("enable") and not r.get("enabled"):
+            click.echo(f"    to enable: {r['enable']}")
 
 
 def main(argv: list[str], socket_path: str) -> int:

@@ -410,7 +410,7 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def main(argv: list[str], socket_path: str, flags: int, config_files: list[str] | None,
-         tmux_files: bool = False) -> int:
+         tmux_files: bool = False, features: int = 0) -> int:
     """Run one client session and return the exit status. ``tmux_files``: a server started
     here reads tmux's configuration files only (hmux runs as ``tmux``)."""
     if not argv:
@@ -431,7 +431,7 @@ def main(argv: list[str], socket_path: str, flags: int, config_files: list[str] 
         return 1
     client = Client(sock, flags)
     try:
-        client.identify()
+        client.identify(features)
         client.send(P.MSG_COMMAND, P.pack_command(argv))
         return client.run()
     except (BrokenPipeError, ConnectionResetError):

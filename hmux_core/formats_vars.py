@@ -717,6 +717,8 @@ def _client_flags(ctx: ModelContext) -> str | None:
     parts = []
     if c.session is not None:
         parts.append("attached")
+    if getattr(c, "focused", False):
+        parts.append("focused")
     if c.control:
         parts.append("control-mode")
     if getattr(c, "ignore_size", False):

@@ -639,7 +639,7 @@ def binding_items(server: Any, client: Any, bd: Binding, *, current: Any = None,
 
     if getattr(client, "readonly", False) and not bd.cmdlist.all_have("read-only-ok"):
         return None
-    state = BindingState(current=current, event=event, repeat=bd.repeat)
+    state = BindingState(current=current, event=event, repeat=bd.repeat, key=bd.key)
     if event is not None:
         from .mouse import formats
 

@@ -94,6 +94,9 @@ class Window:
     xpixel: int = 0
     ypixel: int = 0
     alive: bool = True
+    #: The client that last made this window current or typed in it (tmux's w->latest): the
+    #: one whose size counts when window-size is latest and several clients see the window.
+    latest: Any = None
 
     @property
     def panes(self) -> list[Pane]:

@@ -130,6 +130,7 @@ class ClientConn:
         self.message_token: object = None
         self.out_fd = -1
         self.identified = False
+        self.identify_done = trio.Event()
         self.session: Session | None = None
         self.last_session: Session | None = None
         self.created = time.time()
@@ -140,6 +141,7 @@ class ClientConn:
         self.exiting = False
         self.exited = False
         self.readonly = False
+        self.focused = True  # CLIENT_FOCUSED: set at creation and attach, cleared by FocusOut
         self.written = 0
         self.discarded = 0
         self.sx, self.sy = 80, 24
@@ -441,6 +443,7 @@ class ClientConn:
                 self.environ.set(k, v)
         elif t == P.MSG_IDENTIFY_DONE:
             self.identified = True
+            self.identify_done.set()
             if not self.cwd or not os.path.isabs(self.cwd):
                 self.cwd = self.environ.get("HOME") or "/"
             if self.control:
@@ -600,6 +603,8 @@ class Server:
         self.cfg_causes = []
 
     def notify(self, name: str, data: dict[str, Any]) -> None:
+        if name == "session-window-changed" and data.get("session") is not None:
+            self.resize_session_windows(data["session"])  # a window waiting for its size
         for sub in list(self.subscribers):
             try:
                 sub(name, data)
@@ -637,6 +642,11 @@ class Server:
 
     def remove_client(self, c: ClientConn) -> None:
         self.release_terminal(c)
+        for w in self.model.windows.values():  # server_client_lost: hand "latest" on
+            if w.latest is c:
+                others = [o for o in self.clients if o is not c and o.session is not None
+                          and o.session.curw is not None and o.session.curw.window is w]
+                w.latest = max(others, key=lambda o: o.activity_time) if others else None
         if c in self.clients:
             self.clients.remove(c)
         if c.session is not None:
@@ -699,6 +709,8 @@ class Server:
         """MSG_RESIZE: the terminal changed size; windows follow window-size."""
         if c.attached is None:
             return
+        if not c.control:
+            self.update_latest(c)
         c.attached.resized()
         self.notify("client-resized", {"client": c, "session": c.session})
         if c.session is not None:
@@ -729,19 +741,40 @@ class Server:
                        and c.session is not None and c.session.has_window(w)]
             if not viewers:
                 continue
+            # tmux applies a new size only to a window current in an attached session (its
+            # server_client_check_window_resize); the others wait until they are selected.
+            if not any(c.session.curw is not None and c.session.curw.window is w
+                       for c in viewers):
+                continue
             sizes = [self.client_size(c) for c in viewers]
             if policy == "smallest":
                 sx, sy = min(x for x, _ in sizes), min(y for _, y in sizes)
             elif policy == "largest":
                 sx, sy = max(x for x, _ in sizes), max(y for _, y in sizes)
-            else:  # latest
-                latest = max(viewers, key=lambda c: c.activity_time)
+            else:  # latest: with several clients, only the window's latest one counts
+                latest = viewers[0] if len(viewers) == 1 else w.latest
+                if latest not in viewers:
+                    continue
                 sx, sy = self.client_size(latest)
             if (sx, sy) != (w.sx, w.sy):
                 w.layout.resize_window(sx, sy)
                 apply_layout(w)
                 self.notify("window-layout-changed", {"window": w})
         self.redraw_clients()
+
+    def update_latest(self, c: ClientConn) -> None:
+        """server_client_update_latest: a client typed or resized; its current window's size
+        follows it under window-size latest."""
+        s = c.session
+        if s is None or s.curw is None:
+            return
+        w = s.curw.window
+        if w.latest is c:
+            return
+        w.latest = c
+        if str(w.options.get("window-size")) == "latest":
+            self.resize_session_windows(s)
+        self.notify("client-active", {"client": c, "session": s})
 
     def ignore_client_size(self, c: ClientConn) -> bool:
         """resize.c's ignore_client_size: clients without a terminal, suspended or locked
@@ -842,6 +875,12 @@ class Server:
     # -- configuration ---------------------------------------------------------------------------
 
     async def load_config(self) -> None:
+        cfg_client = self.cfg_client
+        if cfg_client is not None:
+            # Its directory is where the config's new sessions and jobs start; it arrives with
+            # its identify messages, right behind the connection.
+            with trio.move_on_after(5.0):
+                await cfg_client.identify_done.wait()
         try:
             if self.config_files is None:
                 files, quiet = default_config_files(self.tmux_config), True
@@ -1160,6 +1199,12 @@ class Server:
                     apply_layout(w)
         elif name == "history-limit":
             pass  # applies to new panes, as tmux
+        elif name == "automatic-rename":
+            for w in self.model.windows.values():
+                if w.active is not None and w.options.get(name):
+                    w.active.changed = True
+        elif name == "plugins" and self.plugins is not None:
+            self.plugins.reconcile()
         elif name.split("[")[0] in escapes.SCREEN_OPTIONS:
             for pane in list(self.model.panes.values()):
                 escapes.sync_options(pane)
@@ -1195,6 +1240,9 @@ class Server:
             c.last_session = c.session
             c.session.attached = max(0, c.session.attached - 1)
         c.session = s
+        c.focused = True
+        if s.curw is not None:
+            s.curw.window.latest = c
         s.attached += 1
         s.last_attached_time = time.time()
         c.activity_time = time.time()

@@ -44,7 +44,11 @@ class SpawnContext:
 
 
 def client_cwd(server: Server, c: Any, s: Session | None) -> str:
-    """server_client_get_cwd: the client's cwd for a detached client, else the session's."""
+    """server_client_get_cwd: while the configuration loads, the directory of the client that
+    started the server; the client's cwd for a detached client, else the session's."""
+    cfg_client = getattr(server, "cfg_client", None)
+    if cfg_client is not None and cfg_client.cwd and not server.config_loaded.is_set():
+        return cfg_client.cwd
     if c is not None and c.session is None and c.cwd:
         return c.cwd
     if s is not None and s.cwd:
@@ -146,6 +150,7 @@ def spawn_window(server: Server, sc: SpawnContext) -> Winlink:
     sx, sy = default_window_size(server, sc.tc, s)
     wopts = Options(parent=server.window_options, scope="window")
     w = model.create_window("", sx, sy, wopts)
+    w.latest = sc.tc
     wl = model.link_window(s, w, idx)
     if s.curw is None:
         s.curw = wl

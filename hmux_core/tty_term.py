@@ -18,9 +18,9 @@ import subprocess
 from collections.abc import Sequence
 
 #: tty-features.c's table order: bit ``i`` of MSG_IDENTIFY_FEATURES is feature ``FEATURES[i]``.
-FEATURES = ("256", "bpaste", "ccolour", "clipboard", "cstyle", "extkeys", "focus", "margins",
-            "mouse", "osc7", "overline", "rectfill", "RGB", "strikethrough", "sync", "title",
-            "usstyle")
+FEATURES = ("256", "bpaste", "ccolour", "clipboard", "hyperlinks", "cstyle", "extkeys", "focus",
+            "ignorefkeys", "margins", "mouse", "osc7", "overline", "progressbar", "rectfill",
+            "RGB", "sixel", "strikethrough", "sync", "title", "usstyle")
 #: Not terminfo names: tmux's term flags (TERM_256COLOURS, TERM_VT100LIKE) and the features the
 #: terminal ended up with (``client_termfeatures``), in the same dict.
 FLAG_256, FLAG_VT100, FEATURE_LIST = "+256", "+vt100", "+features"
@@ -144,9 +144,12 @@ def colour_depth(caps: dict[str, str]) -> tuple[bool, int]:
 _MODERN_XTERM = "256,RGB,bpaste,clipboard,mouse,strikethrough,title"
 DEFAULT_FEATURES = {
     "mintty": _MODERN_XTERM + ",ccolour,cstyle,extkeys,margins,overline,usstyle",
-    "tmux": _MODERN_XTERM + ",ccolour,cstyle,focus,overline,usstyle",
-    "rxvt-unicode": "256,bpaste,ccolour,cstyle,mouse,title",
-    "iTerm2": _MODERN_XTERM + ",cstyle,extkeys,margins,usstyle,sync,osc7",
+    "tmux": _MODERN_XTERM + ",ccolour,cstyle,extkeys,focus,overline,usstyle,hyperlinks,"
+            "progressbar",
+    "rxvt-unicode": "256,bpaste,ccolour,cstyle,mouse,title,ignorefkeys",
+    "iTerm2": _MODERN_XTERM + ",cstyle,extkeys,margins,usstyle,sync,osc7,hyperlinks,progressbar",
+    "foot": _MODERN_XTERM + ",ccolour,cstyle,extkeys,usstyle,sync,osc7,hyperlinks",
+    "WezTerm": _MODERN_XTERM + ",ccolour,cstyle,extkeys,focus,usstyle",
     "XTerm": _MODERN_XTERM + ",ccolour,cstyle,extkeys,focus",
 }
 
@@ -167,7 +170,7 @@ def reply_features(reply: bytes) -> tuple[int, str | None] | None:
     if reply.startswith(b"\x1bP>|") and reply.endswith(b"\x1b\\"):
         text = reply[4:-2].decode("utf-8", "replace")
         for prefix, name in (("iTerm2 ", "iTerm2"), ("tmux ", "tmux"), ("XTerm(", "XTerm"),
-                             ("mintty ", "mintty")):
+                             ("mintty ", "mintty"), ("foot(", "foot"), ("WezTerm", "WezTerm")):
             if text.startswith(prefix):
                 return feature_bits(DEFAULT_FEATURES[name]), text
         return 0, text

@@ -3,6 +3,7 @@ the lock commands and refresh-client."""
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -21,7 +22,11 @@ LIST_CLIENTS_TEMPLATE = (
 
 
 def attach_session(item: CmdItem, tflag: str | None, detach_other: bool = False,
-                   kill_other: bool = False) -> int:
+                   kill_other: bool = False, readonly: bool = False, cflag: str | None = None,
+                   keep_environment: bool = False, fflag: str | None = None) -> int:
+    """cmd_attach_session (also new-session -A): a window or pane target becomes the session's
+    current window and active pane; ``-c`` sets the session's directory, ``-f`` and ``-r``
+    the client's flags, and without ``-E`` update-environment is copied from the client."""
     server = item.server
     if not server.model.sessions:
         return item.error("no sessions")
@@ -37,23 +42,45 @@ def attach_session(item: CmdItem, tflag: str | None, detach_other: bool = False,
     st = item.find(tflag, kind, flags)
     if st is None:
         return -1
-    if c.fd < 0:
-        return item.error("open terminal failed: not a terminal")
-    if not server.attach_supported():
-        return item.error("open terminal failed: attaching needs the attach support of hmux")
-    assert st.s is not None
+    s = st.s
+    assert s is not None
+    if st.wl is not None:
+        if st.wp is not None:
+            st.wl.window.set_active(st.wp)
+        s.set_current(st.wl)
+        item.state.current = T.State(s=s, wl=st.wl, w=st.wl.window,
+                                     wp=st.wp or st.wl.window.active, idx=st.wl.idx)
+    if cflag is not None:
+        s.cwd = item.expand(cflag, T.State(s=s, wl=st.wl, w=st.w, wp=st.wp))
+    if fflag:
+        set_client_flags(c, fflag)
+    if readonly:
+        if c.readonly and c.uid != os.getuid():
+            return item.error("client is read-only")
+        c.readonly = True
+        c.ignore_size = True
+    if c.session is None:
+        if c.fd < 0:
+            return item.error("open terminal failed: not a terminal")
+        if not server.attach_supported():
+            return item.error("open terminal failed: attaching needs the attach support of hmux")
     if detach_other or kill_other:
         for other in list(server.clients):
-            if other is not c and other.session is st.s:
+            if other is not c and other.session is s:
                 server.detach_with_message(other, kill=kill_other)
-    server.attach_client(c, st.s, new_client=c.session is None, show_causes=True)
+    if not keep_environment:
+        from .sessions import update_environment
+
+        update_environment(s.options, c.environ, s.environ)
+    server.attach_client(c, s, new_client=c.session is None, show_causes=True)
     return CMD_RETURN_NORMAL
 
 
 @command("attach-session")
 def cmd_attach_session(item: CmdItem) -> int:
     args = item.args
-    return attach_session(item, args.get("t"), args.has("d"), args.has("x"))
+    return attach_session(item, args.get("t"), args.has("d"), args.has("x"), args.has("r"),
+                          args.get("c"), args.has("E"), args.get("f"))
 
 
 @command("detach-client")

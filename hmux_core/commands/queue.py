@@ -35,6 +35,7 @@ class QueueState:
     formats: dict[str, str] = field(default_factory=dict)  # hook_* and similar extras
     control: bool = False
     nohooks: bool = False  # commands run by a hook fire no hooks (CMDQ_STATE_NOHOOKS)
+    key: int | None = None  # the key whose binding runs these commands (state->event.key)
 
 
 class CmdItem:
@@ -158,7 +159,13 @@ def _add_message(item: CmdItem) -> None:
                 user = f"[{pwd.getpwuid(uid).pw_name}]"
             except KeyError:
                 user = "[unknown]"
-        server.add_message(f"{c.name}{user} command: {text}")
+        key = item.state.key
+        if c.session is not None and key is not None:
+            from ..keys import key_to_string
+
+            server.add_message(f"{c.name}{user} key {key_to_string(key)}: {text}")
+        else:
+            server.add_message(f"{c.name}{user} command: {text}")
     else:
         item.server.add_message(f"command: {text}")
 

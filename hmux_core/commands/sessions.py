@@ -74,7 +74,8 @@ def cmd_new_session(item: CmdItem) -> int:
             from .clients import attach_session
 
             return attach_session(item, existing.name, detach_other=args.has("D"),
-                                  kill_other=args.has("X"))
+                                  kill_other=args.has("X"), cflag=args.get("c"),
+                                  keep_environment=args.has("E"), fflag=args.get("f"))
     if newname is not None and newname in model.sessions:
         return item.error(f"duplicate session: {newname}")
 

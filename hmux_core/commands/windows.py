@@ -199,6 +199,10 @@ def _select_window(item: CmdItem, mode: str) -> int:
     if s.curw is not before:
         item.server.notify("session-window-changed", {"session": s})
     item.server.run_hook("after-select-window", item)
+    c = item.client
+    if c is not None and c.session is not None and s.curw is not None:
+        s.curw.window.latest = c
+        item.server.resize_session_windows(s)
     return CMD_RETURN_NORMAL
 
 

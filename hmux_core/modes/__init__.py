@@ -68,6 +68,7 @@ def source(wp: Any) -> Any:
 
 
 def _changed(server: Any, wp: Any) -> None:
+    wp.changed = True  # PANE_CHANGED: automatic-rename looks again ([tmux] while in a mode)
     server.notify("pane-mode-changed", {"pane": wp})
     server.redraw_clients(wp.window)
 

@@ -1,7 +1,11 @@
 """Finding, selecting, running and isolating plugins; the format hook that asks them.
 
 Selection comes from ``TMUX_C2RS_PLUGINS`` (unset: the default set; ``all``; ``none`` or empty:
-none; else a comma list). Only selected entry points are imported. Each plugin gets a *lane*: a
+none; else a comma list). When the variable is unset, the server option ``plugins`` (same
+grammar, default ``agent,git``) selects instead: a configuration file can say
+``set -s plugins 'agent,git,weather'``, and a change takes effect at once (:meth:`reconcile`).
+The option exists only while the plugin layer does, so with ``none`` hmux's option table is
+tmux's. Only selected entry points are imported. Each plugin gets a *lane*: a
 trio task that runs its start/tick/on_notify/stop one at a time on a worker thread, so a slow
 or hung plugin delays only itself. One timer task wakes the lanes when their interval is due.
 Failures are logged with a traceback and counted; a plugin failing ``MAX_FAILURES`` times in a
@@ -35,6 +39,8 @@ log = logging.getLogger("hmux.plugin")
 
 ENV_VAR = "TMUX_C2RS_PLUGINS"
 DEFAULT_SET = ("agent", "git")
+#: The server option that selects plugins when ENV_VAR is unset.
+OPTION = "plugins"
 MAX_FAILURES = 5
 EVENT_QUEUE_LIMIT = 1024
 #: A tick running longer than this is reported as hung in ``hmux plugins``.
@@ -133,6 +139,9 @@ class PluginManager:
         self._timer_wake = trio.Event()
         self._pm = pluggy.PluginManager(PROJECT)
         self._pm.add_hookspecs(HookSpecs)
+        self._nursery: trio.Nursery | None = None
+        #: ENV_VAR's value when the server started (None: unset, the option selects).
+        self.env_value: str | None = None
 
     # -- loading -------------------------------------------------------------------------------
 
@@ -146,13 +155,58 @@ class PluginManager:
         wanted = selection(env_value)
         eps = {ep.name: ep for ep in (installed() if available is None else available)}
         names = list(eps) if wanted is None else list(wanted)
+        self._load_names(names, eps)
+
+    def _load_names(self, names: list[str], eps: dict[str, EntryPoint]) -> list[PluginRecord]:
+        before = len(self.records)
         for name in names:
+            if any(r.name == name for r in self.records):
+                continue
             ep = eps.get(name)
             if ep is None:
                 self.warn(f"plugin {name}: not installed (known: {', '.join(sorted(eps)) or 'none'})")
                 self.refused.append({"name": name, "reason": "not installed"})
                 continue
+            self.refused = [r for r in self.refused if r.get("name") != name]
             self._load_entry_point(ep)
+        return self.records[before:]
+
+    def reconcile(self) -> None:
+        """Make the running set match the ``plugins`` option (ENV_VAR unset only): load and
+        start newly selected plugins, stop deselected ones, bring back re-selected ones."""
+        if self.env_value is not None:
+            return
+        value = self.server.options.get(OPTION)
+        wanted = selection(str(value) if value is not None else None)
+        eps = {ep.name: ep for ep in installed()}
+        names = list(eps) if wanted is None else list(wanted)
+        for rec in self.records:
+            if rec.name in names and not rec.enabled and rec.reason == DESELECTED:
+                self._enable_again(rec)
+            elif rec.name not in names and rec.enabled:
+                self.disable(rec, DESELECTED)
+        self.refused = [r for r in self.refused if r.get("name") in names]
+        added = self._load_names(names, eps)
+        if added:
+            self.apply_option_defaults(added)
+            from .. import status_defaults
+
+            status_defaults.apply(self.server.window_options)
+            if self._nursery is not None:
+                now = trio.current_time()
+                for rec in added:
+                    rec.due = now
+                    self._nursery.start_soon(self._lane, rec)
+        self.server.redraw_clients()
+
+    def _enable_again(self, rec: PluginRecord) -> None:
+        rec.enabled, rec.reason, rec.consecutive_failures = True, "", 0
+        for var in rec.variables:
+            self.index.setdefault(var, rec)
+        if self._nursery is not None:
+            rec.due = trio.current_time()
+            rec.wake = trio.Event()
+            self._nursery.start_soon(self._lane, rec)
 
     def _refuse(self, name: str, dist: str, version: str, reason: str) -> None:
         self.warn(f"plugin {name}: {reason}")
@@ -234,13 +288,13 @@ class PluginManager:
         log.info("plugin %s loaded (%s %s), variables %s", name, dist, dist_version, taken)
         return rec
 
-    def apply_option_defaults(self) -> None:
+    def apply_option_defaults(self, records: Iterable[PluginRecord] | None = None) -> None:
         """Each plugin's option defaults, before any config file: user options are created,
         tmux options set only while they still hold tmux's default."""
         from ..options import OptionError, find_entry
 
         server = self.server
-        for rec in self.records:
+        for rec in self.records if records is None else records:
             for opt, value in rec.plugin.option_defaults:
                 try:
                     if opt.startswith("@"):
@@ -266,12 +320,15 @@ class PluginManager:
         self.server.subscribers.append(self.on_server_event)
         try:
             async with trio.open_nursery() as nursery:
+                self._nursery = nursery
                 now = trio.current_time()
                 for rec in self.records:
-                    rec.due = now
-                    nursery.start_soon(self._lane, rec)
+                    if rec.enabled:  # the config may have deselected some already
+                        rec.due = now
+                        nursery.start_soon(self._lane, rec)
                 nursery.start_soon(self._timer)
         finally:
+            self._nursery = None
             self.stop_all()
 
     async def _timer(self) -> None:
@@ -488,6 +545,8 @@ def start(server: Any) -> PluginManager | None:
     if selection(value) == ():
         return None
     m = PluginManager(server)
+    m.env_value = value
+    _register_option(server)
     m.load(value)
     formats_vars.plugin_lookup = m.lookup
     if m.records:
@@ -496,14 +555,37 @@ def start(server: Any) -> PluginManager | None:
     return m
 
 
+DESELECTED = f"not selected by the {OPTION} option"
+
+
+def _register_option(server: Any) -> None:
+    """The ``plugins`` server option, added to the option table while the plugin layer runs."""
+    from .. import options as _options
+    from .. import options_table as _table
+
+    if OPTION not in _table.OPTIONS_BY_NAME:
+        entry = _table.OptionEntry(OPTION, _table.STRING, _table.SERVER, ",".join(DEFAULT_SET))
+        _table.OPTIONS_BY_NAME[OPTION] = entry
+        _table.OPTION_TABLE = _table.OPTION_TABLE + (entry,)
+        _options.OPTION_TABLE = _table.OPTION_TABLE  # options.py imported the tuple by name
+    server.options.set_value(OPTION, ",".join(DEFAULT_SET))
+
+
 def _plugins_json(m: PluginManager) -> str:
     return json.dumps(m.status(), separators=(",", ":"))
 
 
 #: Variables of the plugin layer itself; they exist only while some plugin was selected.
+def _selection_json(m: PluginManager) -> str:
+    option = m.server.options.get(OPTION)
+    return json.dumps({"env": m.env_value, "option": None if option is None else str(option)},
+                      separators=(",", ":"))
+
+
 _OWN_VARIABLES: dict[str, Callable[[PluginManager], str]] = {
     "plugins": lambda m: ",".join(r.name for r in m.records if r.enabled),
     "plugins_json": _plugins_json,
+    "plugins_selection": _selection_json,
 }
 
 
