@@ -78,6 +78,8 @@ class Attached:
         self.client.sx, self.client.sy = self.tty.sx, self.tty.sy  # client_width, new windows
         caps = escapes.caps(self.server, self)
         self.renderer.set_depth(tty_term.colour_depth(caps))
+        # Only a terminfo entry that was found can say it lacks am (no infocmp: assume am).
+        self.renderer.noam = "am" not in caps and bool(tty_term.terminfo(self.client.term))
         if tty_term.FLAG_VT100 in caps:
             # tty_send_requests: what the terminal says it is may add features (RGB, ...).
             self._awaiting = {"da", "xda"}

@@ -231,6 +231,9 @@ class Renderer:
         self._styles: Any = None
         self.offset = (0, 0)  # where the view of a window larger than the terminal starts
         self.depth: Depth = None
+        #: The terminal has no automatic margins (``am@``): its bottom-right cell is never
+        #: written, or it would scroll (tmux's TERM_NOAM).
+        self.noam = False
 
     def set_depth(self, depth: Depth) -> None:
         """The terminal's colours (learned at attach, and again from its DA replies)."""
@@ -286,7 +289,9 @@ class Renderer:
                 # output alone does not change it.
                 rows = self.status_cells = self._status(server, client, sx, n, msg)
                 self.status_time = now
-                self.status_text = [_row_string(cells, self.depth) for cells in rows]
+                self.status_text = [
+                    _row_string(cells[:-1] if self.noam and first + i == sy - 1 else cells,
+                                self.depth) for i, cells in enumerate(rows)]
             status_texts = self.status_text
         else:
             self.status_cells = None  # nothing shown: the border styles' cache must not hold

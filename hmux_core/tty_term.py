@@ -37,7 +37,7 @@ FEATURE_CAPS = {
     "osc7": {"Swd": "\033]7;", "fsl": "\007"},
     "mouse": {"kmous": "\033[M"},
 }
-_WANTED = ("clear", "tsl", "fsl", "Ms", "Enbp", "Dsbp", "Ss", "Se", "Cs", "Cr", "colors", "Tc",
+_WANTED = ("am", "clear", "tsl", "fsl", "Ms", "Enbp", "Dsbp", "Ss", "Se", "Cs", "Cr", "colors", "Tc",
            "RGB", "setrgbf", "setrgbb", "XT", "Swd", "kmous")
 _ESCAPES = {"E": "\033", "e": "\033", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f",
             "s": " ", "0": "\200", "\\": "\\", ",": ",", ":": ":", "^": "^", "l": "\n"}
