@@ -83,15 +83,13 @@ def test_flags_stop_at_first_positional():
     assert not a.has("d") and a.argv == ["x", "-d"]
 
 
-def test_missing_value_at_end_is_flag_without_value():
-    # tmux 3.3a: "has-session -t" succeeds with -t present but no value
-    a = parse_args("t:", ["-t"], 0, 0)
-    assert a.has("t") and a.get("t") is None
+def test_missing_value_at_end_is_an_error():
+    # tmux 3.7b: "has-session -t" says the flag needs a value
     with pytest.raises(CommandError) as e:
-        parse_args("t:", ["-t"], 0, 0, missing_value_ok=False)
+        parse_args("t:", ["-t"], 0, 0)
     assert e.value.message == "-t expects an argument"
     # an optional-value flag (::) never needs one
-    a = parse_args("l::", ["-l"], 0, 0, missing_value_ok=False)
+    a = parse_args("l::", ["-l"], 0, 0)
     assert a.has("l") and a.get("l") is None
 
 
@@ -338,7 +336,7 @@ def test_block_argument_prints_in_braces():
 
 def test_table_is_complete_and_consistent():
     names = [t.name for t in TMUX_COMMAND_TEMPLATES]
-    assert len(names) == 90 and len(set(names)) == 90
+    assert len(names) == 91 and len(set(names)) == 91
     # tmux's table order (nearly alphabetical: display-popup comes before display-panes)
     assert names.index("display-popup") == names.index("display-panes") - 1
     aliases = [t.alias for t in TMUX_COMMAND_TEMPLATES if t.alias]

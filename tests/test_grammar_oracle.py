@@ -136,8 +136,9 @@ def test_list_commands_matches_table(tmux):
     assert lines == [e.list_line() for e in TABLE]
 
 
-def test_flag_without_value_at_end_is_accepted(tmux):
-    # tmux 3.3a never says "-t expects an argument": the flag is taken without a value
+def test_flag_without_value_at_end_is_an_error(tmux):
+    # tmux 3.7b: a value-taking flag at the end of the command has no value to take
     r = tmux.run("has-session", "-t")
-    assert r.returncode == 0 and r.stderr == ""
-    assert mine(["has-session", "-t"]) == "<parsed>"
+    assert r.returncode == 1
+    assert r.stderr == "command has-session: -t expects an argument\n"
+    assert mine(["has-session", "-t"]) == r.stderr.rstrip("\n")

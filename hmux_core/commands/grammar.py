@@ -1,4 +1,4 @@
-"""Per-command argument grammar: tmux 3.3a's getopt-style flag templates.
+"""Per-command argument grammar: tmux 3.7b's getopt-style flag templates.
 
 One command's argument vector (strings, or command lists parsed from ``{ ... }``) is checked
 against its template ("ab:c" style, as in tmux's cmd-*.c entries) and turned into an
@@ -9,7 +9,7 @@ belongs to the command-string layer (``cmdparse``).
 The module also holds the command-level data model shared by the parser and the registry:
 :class:`CommandEntry` (a command table row), :class:`Command` (a parsed command) and
 :class:`CommandList` (what ``{ ... }``, key bindings and hooks hold), plus the full table of
-tmux 3.3a commands as data (:data:`TMUX_COMMAND_TEMPLATES`).
+tmux 3.7b commands as data (:data:`TMUX_COMMAND_TEMPLATES`).
 """
 
 from __future__ import annotations
@@ -262,19 +262,16 @@ def parse_args(
     lower: int = 0,
     upper: int = -1,
     arg_type: ArgTypeFn | None = None,
-    *,
-    missing_value_ok: bool = True,
 ) -> Args:
     """Parse ``argv`` (the arguments *after* the command name) against a getopt template.
 
-    Follows tmux 3.3a's args_parse: clustered flags, attached values (``-t=x``, ``-F#{..}``),
+    Follows tmux 3.7b's args_parse: clustered flags, attached values (``-t=x``, ``-F#{..}``),
     ``--`` ends flags, a lone ``-`` is positional, repeated flags accumulate. ``lower`` /
     ``upper`` bound the positional count (-1: unbounded). ``arg_type(args, idx)`` says
     whether positional ``idx`` may or must be a command block.
 
-    tmux 3.3a treats a value-taking flag at the very end of argv as given without a value
-    (``has-session -t`` succeeds); pass ``missing_value_ok=False`` for the
-    ``-t expects an argument`` error instead.
+    A value-taking flag at the very end of argv is ``-t expects an argument``, unless its
+    value is optional (``::`` in the template): then it is present without a value.
     """
     args = Args()
     n = len(argv)
@@ -301,7 +298,7 @@ def parse_args(
             if pos + 1 >= len(template) or template[pos + 1] != ":":
                 args.set(flag)
                 continue
-            optional = missing_value_ok or template.startswith("::", pos + 1)
+            optional = template.startswith("::", pos + 1)
             if j < wlen:
                 args.set(flag, word[j:])
                 break
@@ -717,11 +714,11 @@ def parse_command(
 
 
 # --------------------------------------------------------------------------------------------
-# tmux 3.3a's commands as data
+# tmux 3.7b's commands as data
 
 
 class CommandTemplate(NamedTuple):
-    """One tmux 3.3a command's grammar: (name, alias, template, lower, upper, usage)."""
+    """One tmux 3.7b command's grammar: (name, alias, template, lower, upper, usage)."""
 
     name: str
     alias: str | None
@@ -766,28 +763,28 @@ def _display_menu_arg_type(args: Args, idx: int) -> str:
 
 
 # fmt: off
-#: Every tmux 3.3a command in tmux's table order (the order list-commands shows and
+#: Every tmux 3.7b command in tmux's table order (the order list-commands shows and
 #: unique-prefix lookup walks): name, alias, flag template, positional bounds, usage.
 TMUX_COMMAND_TEMPLATES: tuple[CommandTemplate, ...] = (
     CommandTemplate('attach-session', 'attach', 'c:dEf:rt:x', 0, 0, '[-dErx] [-c working-directory] [-f flags] [-t target-session]'),
-    CommandTemplate('bind-key', 'bind', 'nrN:T:', 1, -1, '[-nr] [-T key-table] [-N note] key [command [arguments]]'),
+    CommandTemplate('bind-key', 'bind', 'nrN:T:', 1, -1, '[-nr] [-T key-table] [-N note] key [command [argument ...]]'),
     CommandTemplate('break-pane', 'breakp', 'abdPF:n:s:t:', 0, 0, '[-abdP] [-F format] [-n window-name] [-s src-pane] [-t dst-window]'),
-    CommandTemplate('capture-pane', 'capturep', 'ab:CeE:JNpPqS:t:', 0, 0, '[-aCeJNpPq] [-b buffer-name] [-E end-line] [-S start-line] [-t target-pane]'),
-    CommandTemplate('choose-buffer', None, 'F:f:K:NO:rt:Z', 0, 1, '[-NrZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]'),
-    CommandTemplate('choose-client', None, 'F:f:K:NO:rt:Z', 0, 1, '[-NrZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]'),
-    CommandTemplate('choose-tree', None, 'F:f:GK:NO:rst:wZ', 0, 1, '[-GNrswZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]'),
-    CommandTemplate('clear-history', 'clearhist', 't:', 0, 0, '[-t target-pane]'),
-    CommandTemplate('clear-prompt-history', 'clearphist', 'T:', 0, 0, '[-T type]'),
+    CommandTemplate('capture-pane', 'capturep', 'ab:CeE:FHJLMNpPqS:Tt:', 0, 0, '[-aCeFHJLMNpPqT] [-b buffer-name] [-E end-line] [-S start-line] [-t target-pane]'),
+    CommandTemplate('choose-buffer', None, 'F:f:K:NO:rt:yZ', 0, 1, '[-NrZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]'),
+    CommandTemplate('choose-client', None, 'F:f:K:NO:rt:yZ', 0, 1, '[-NrZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]'),
+    CommandTemplate('choose-tree', None, 'F:f:GK:NO:rst:wyZ', 0, 1, '[-GNrswZ] [-F format] [-f filter] [-K key-format] [-O sort-order] [-t target-pane] [template]'),
+    CommandTemplate('clear-history', 'clearhist', 'Ht:', 0, 0, '[-H] [-t target-pane]'),
+    CommandTemplate('clear-prompt-history', 'clearphist', 'T:', 0, 0, '[-T prompt-type]'),
     CommandTemplate('clock-mode', None, 't:', 0, 0, '[-t target-pane]'),
-    CommandTemplate('command-prompt', None, '1bFkiI:Np:t:T:', 0, 1, '[-1bFkiN] [-I inputs] [-p prompts] [-t target-client] [-T type] [template]'),
-    CommandTemplate('confirm-before', 'confirm', 'bp:t:', 1, 1, '[-b] [-p prompt] [-t target-client] command'),
-    CommandTemplate('copy-mode', None, 'eHMs:t:uq', 0, 0, '[-eHMuq] [-s src-pane] [-t target-pane]'),
-    CommandTemplate('customize-mode', None, 'F:f:Nt:Z', 0, 0, '[-NZ] [-F format] [-f filter] [-t target-pane]'),
+    CommandTemplate('command-prompt', None, '1CbeFiklI:Np:t:T:', 0, 1, '[-1CbeFiklN] [-I inputs] [-p prompts] [-t target-client] [-T prompt-type] [template]'),
+    CommandTemplate('confirm-before', 'confirm', 'bc:p:t:y', 1, 1, '[-by] [-c confirm-key] [-p prompt] [-t target-client] command'),
+    CommandTemplate('copy-mode', None, 'deHMqSs:t:u', 0, 0, '[-deHMqSu] [-s src-pane] [-t target-pane]'),
+    CommandTemplate('customize-mode', None, 'F:f:Nt:yZ', 0, 0, '[-NZ] [-F format] [-f filter] [-t target-pane]'),
     CommandTemplate('delete-buffer', 'deleteb', 'b:', 0, 0, '[-b buffer-name]'),
     CommandTemplate('detach-client', 'detach', 'aE:s:t:P', 0, 0, '[-aP] [-E shell-command] [-s target-session] [-t target-client]'),
-    CommandTemplate('display-menu', 'menu', 'c:t:OT:x:y:', 1, -1, '[-O] [-c target-client] [-t target-pane] [-T title] [-x position] [-y position] name key command ...'),
-    CommandTemplate('display-message', 'display', 'ac:d:INpt:F:v', 0, 1, '[-aINpv] [-c target-client] [-d delay] [-F format] [-t target-pane] [message]'),
-    CommandTemplate('display-popup', 'popup', 'Bb:Cc:d:e:Eh:s:S:t:T:w:x:y:', 0, -1, '[-BCE] [-b border-lines] [-c target-client] [-d start-directory] [-e environment] [-h height] [-s style] [-S border-style] [-t target-pane][-T title] [-w width] [-x position] [-y position] [shell-command]'),
+    CommandTemplate('display-menu', 'menu', 'b:c:C:H:s:S:MOt:T:x:y:', 1, -1, '[-MO] [-b border-lines] [-c target-client] [-C starting-choice] [-H selected-style] [-s style] [-S border-style] [-t target-pane] [-T title] [-x position] [-y position] name [key] [command] ...'),
+    CommandTemplate('display-message', 'display', 'aCc:d:lINpt:F:v', 0, 1, '[-aCIlNpv] [-c target-client] [-d delay] [-F format] [-t target-pane] [message]'),
+    CommandTemplate('display-popup', 'popup', 'Bb:Cc:d:e:Eh:kNs:S:t:T:w:x:y:', 0, -1, '[-BCEkN] [-b border-lines] [-c target-client] [-d start-directory] [-e environment] [-h height] [-s style] [-S border-style] [-t target-pane] [-T title] [-w width] [-x position] [-y position] [shell-command [argument ...]]'),
     CommandTemplate('display-panes', 'displayp', 'bd:Nt:', 0, 1, '[-bN] [-d duration] [-t target-client] [template]'),
     CommandTemplate('find-window', 'findw', 'CiNrt:TZ', 1, 1, '[-CiNrTZ] [-t target-pane] match-string'),
     CommandTemplate('has-session', 'has', 't:', 0, 0, '[-t target-session]'),
@@ -795,67 +792,68 @@ TMUX_COMMAND_TEMPLATES: tuple[CommandTemplate, ...] = (
     CommandTemplate('join-pane', 'joinp', 'bdfhvp:l:s:t:', 0, 0, '[-bdfhv] [-l size] [-s src-pane] [-t dst-pane]'),
     CommandTemplate('kill-pane', 'killp', 'at:', 0, 0, '[-a] [-t target-pane]'),
     CommandTemplate('kill-server', None, '', 0, 0, ''),
-    CommandTemplate('kill-session', None, 'aCt:', 0, 0, '[-aC] [-t target-session]'),
+    CommandTemplate('kill-session', None, 'aCgt:', 0, 0, '[-aCg] [-t target-session]'),
     CommandTemplate('kill-window', 'killw', 'at:', 0, 0, '[-a] [-t target-window]'),
     CommandTemplate('last-pane', 'lastp', 'det:Z', 0, 0, '[-deZ] [-t target-window]'),
     CommandTemplate('last-window', 'last', 't:', 0, 0, '[-t target-session]'),
     CommandTemplate('link-window', 'linkw', 'abdks:t:', 0, 0, '[-abdk] [-s src-window] [-t dst-window]'),
-    CommandTemplate('list-buffers', 'lsb', 'F:f:', 0, 0, '[-F format] [-f filter]'),
-    CommandTemplate('list-clients', 'lsc', 'F:t:', 0, 0, '[-F format] [-t target-session]'),
+    CommandTemplate('list-buffers', 'lsb', 'F:f:O:r', 0, 0, '[-F format] [-f filter] [-O order]'),
+    CommandTemplate('list-clients', 'lsc', 'F:f:O:rt:', 0, 0, '[-F format] [-f filter] [-O order][-t target-session]'),
     CommandTemplate('list-commands', 'lscm', 'F:', 0, 1, '[-F format] [command]'),
-    CommandTemplate('list-keys', 'lsk', '1aNP:T:', 0, 1, '[-1aN] [-P prefix-string] [-T key-table] [key]'),
-    CommandTemplate('list-panes', 'lsp', 'asF:f:t:', 0, 0, '[-as] [-F format] [-f filter] [-t target-window]'),
-    CommandTemplate('list-sessions', 'ls', 'F:f:', 0, 0, '[-F format] [-f filter]'),
-    CommandTemplate('list-windows', 'lsw', 'F:f:at:', 0, 0, '[-a] [-F format] [-f filter] [-t target-session]'),
+    CommandTemplate('list-keys', 'lsk', '1aF:NO:P:rT:', 0, 1, '[-1aNr] [-F format] [-O order] [-P prefix-string][-T key-table] [key]'),
+    CommandTemplate('list-panes', 'lsp', 'aF:f:O:rst:', 0, 0, '[-asr] [-F format] [-f filter] [-O order][-t target-window]'),
+    CommandTemplate('list-sessions', 'ls', 'F:f:O:r', 0, 0, '[-r] [-F format] [-f filter] [-O order]'),
+    CommandTemplate('list-windows', 'lsw', 'aF:f:O:rt:', 0, 0, '[-ar] [-F format] [-f filter] [-O order][-t target-session]'),
     CommandTemplate('load-buffer', 'loadb', 'b:t:w', 1, 1, '[-b buffer-name] [-t target-client] path'),
     CommandTemplate('lock-client', 'lockc', 't:', 0, 0, '[-t target-client]'),
     CommandTemplate('lock-server', 'lock', '', 0, 0, ''),
     CommandTemplate('lock-session', 'locks', 't:', 0, 0, '[-t target-session]'),
     CommandTemplate('move-pane', 'movep', 'bdfhvp:l:s:t:', 0, 0, '[-bdfhv] [-l size] [-s src-pane] [-t dst-pane]'),
     CommandTemplate('move-window', 'movew', 'abdkrs:t:', 0, 0, '[-abdkr] [-s src-window] [-t dst-window]'),
-    CommandTemplate('new-session', 'new', 'Ac:dDe:EF:f:n:Ps:t:x:Xy:', 0, -1, '[-AdDEPX] [-c start-directory] [-e environment] [-F format] [-f flags] [-n window-name] [-s session-name] [-t target-session] [-x width] [-y height] [shell-command]'),
-    CommandTemplate('new-window', 'neww', 'abc:de:F:kn:PSt:', 0, -1, '[-abdkPS] [-c start-directory] [-e environment] [-F format] [-n window-name] [-t target-window] [shell-command]'),
+    CommandTemplate('new-pane', 'newp', 'bc:de:EfF:hIkl:Lm:p:PR:s:S:t:vx:X:y:Y:Z', 0, -1, '[-bdefhIklPvZ] [-c start-directory] [-e environment] [-F format] [-l size] [-m message] [-p percentage] [-s style] [-S active-border-style] [-R inactive-border-style] [-x width] [-y height] [-X x-position] [-Y y-position] [-t target-pane] [shell-command [argument ...]]'),
+    CommandTemplate('new-session', 'new', 'Ac:dDe:EF:f:n:Ps:t:x:Xy:', 0, -1, '[-AdDEPX] [-c start-directory] [-e environment] [-F format] [-f flags] [-n window-name] [-s session-name] [-t target-session] [-x width] [-y height] [shell-command [argument ...]]'),
+    CommandTemplate('new-window', 'neww', 'abc:de:F:kn:PSt:', 0, -1, '[-abdkPS] [-c start-directory] [-e environment] [-F format] [-n window-name] [-t target-window] [shell-command [argument ...]]'),
     CommandTemplate('next-layout', 'nextl', 't:', 0, 0, '[-t target-window]'),
     CommandTemplate('next-window', 'next', 'at:', 0, 0, '[-a] [-t target-session]'),
-    CommandTemplate('paste-buffer', 'pasteb', 'db:prs:t:', 0, 0, '[-dpr] [-s separator] [-b buffer-name] [-t target-pane]'),
+    CommandTemplate('paste-buffer', 'pasteb', 'db:prSs:t:', 0, 0, '[-dprS] [-s separator] [-b buffer-name] [-t target-pane]'),
     CommandTemplate('pipe-pane', 'pipep', 'IOot:', 0, 1, '[-IOo] [-t target-pane] [shell-command]'),
     CommandTemplate('previous-layout', 'prevl', 't:', 0, 0, '[-t target-window]'),
     CommandTemplate('previous-window', 'prev', 'at:', 0, 0, '[-a] [-t target-session]'),
-    CommandTemplate('refresh-client', 'refresh', 'A:B:cC:Df:F:l::LRSt:U', 0, 1, '[-cDlLRSU] [-A pane:state] [-B name:what:format] [-C XxY] [-f flags] [-t target-client] [adjustment]'),
+    CommandTemplate('refresh-client', 'refresh', 'A:B:cC:Df:r:F:lLRSt:U', 0, 1, '[-cDlLRSU] [-A pane:state] [-B name:what:format] [-C XxY] [-f flags] [-r pane:report] [-t target-client] [adjustment]'),
     CommandTemplate('rename-session', 'rename', 't:', 1, 1, '[-t target-session] new-name'),
     CommandTemplate('rename-window', 'renamew', 't:', 1, 1, '[-t target-window] new-name'),
     CommandTemplate('resize-pane', 'resizep', 'DLMRTt:Ux:y:Z', 0, 1, '[-DLMRTUZ] [-x width] [-y height] [-t target-pane] [adjustment]'),
     CommandTemplate('resize-window', 'resizew', 'aADLRt:Ux:y:', 0, 1, '[-aADLRU] [-x width] [-y height] [-t target-window] [adjustment]'),
-    CommandTemplate('respawn-pane', 'respawnp', 'c:e:kt:', 0, -1, '[-k] [-c start-directory] [-e environment] [-t target-pane] [shell-command]'),
-    CommandTemplate('respawn-window', 'respawnw', 'c:e:kt:', 0, -1, '[-k] [-c start-directory] [-e environment] [-t target-window] [shell-command]'),
+    CommandTemplate('respawn-pane', 'respawnp', 'c:e:kt:', 0, -1, '[-k] [-c start-directory] [-e environment] [-t target-pane] [shell-command [argument ...]]'),
+    CommandTemplate('respawn-window', 'respawnw', 'c:e:kt:', 0, -1, '[-k] [-c start-directory] [-e environment] [-t target-window] [shell-command [argument ...]]'),
     CommandTemplate('rotate-window', 'rotatew', 'Dt:UZ', 0, 0, '[-DUZ] [-t target-window]'),
-    CommandTemplate('run-shell', 'run', 'bd:Ct:', 0, 1, '[-bC] [-d delay] [-t target-pane] [shell-command]'),
+    CommandTemplate('run-shell', 'run', 'bd:Ct:Es:c:', 0, -1, '[-bCE] [-c start-directory] [-d delay] [-t target-pane] [shell-command [argument ...]]'),
     CommandTemplate('save-buffer', 'saveb', 'ab:', 1, 1, '[-a] [-b buffer-name] path'),
     CommandTemplate('select-layout', 'selectl', 'Enopt:', 0, 1, '[-Enop] [-t target-pane] [layout-name]'),
     CommandTemplate('select-pane', 'selectp', 'DdegLlMmP:RT:t:UZ', 0, 0, '[-DdeLlMmRUZ] [-T title] [-t target-pane]'),
     CommandTemplate('select-window', 'selectw', 'lnpTt:', 0, 0, '[-lnpT] [-t target-window]'),
-    CommandTemplate('send-keys', 'send', 'FHlMN:Rt:X', 0, -1, '[-FHlMRX] [-N repeat-count] [-t target-pane] key ...'),
+    CommandTemplate('send-keys', 'send', 'c:FHKlMN:Rt:X', 0, -1, '[-FHKlMRX] [-c target-client] [-N repeat-count] [-t target-pane] [key ...]'),
     CommandTemplate('send-prefix', None, '2t:', 0, 0, '[-2] [-t target-pane]'),
     CommandTemplate('server-access', None, 'adlrw', 0, 1, '[-adlrw] [-t target-pane] [user]'),
-    CommandTemplate('set-buffer', 'setb', 'ab:t:n:w', 0, 1, '[-aw] [-b buffer-name] [-n new-buffer-name] [-t target-client] data'),
-    CommandTemplate('set-environment', 'setenv', 'Fhgrt:u', 1, 2, '[-Fhgru] [-t target-session] name [value]'),
+    CommandTemplate('set-buffer', 'setb', 'ab:t:n:w', 0, 1, '[-aw] [-b buffer-name] [-n new-buffer-name] [-t target-client] [data]'),
+    CommandTemplate('set-environment', 'setenv', 'Fhgrt:u', 1, 2, '[-Fhgru] [-t target-session] variable [value]'),
     CommandTemplate('set-hook', None, 'agpRt:uw', 1, 2, '[-agpRuw] [-t target-pane] hook [command]'),
     CommandTemplate('set-option', 'set', 'aFgopqst:uUw', 1, 2, '[-aFgopqsuUw] [-t target-pane] option [value]'),
     CommandTemplate('set-window-option', 'setw', 'aFgoqt:u', 1, 2, '[-aFgoqu] [-t target-window] option [value]'),
     CommandTemplate('show-buffer', 'showb', 'b:', 0, 0, '[-b buffer-name]'),
-    CommandTemplate('show-environment', 'showenv', 'hgst:', 0, 1, '[-hgs] [-t target-session] [name]'),
-    CommandTemplate('show-hooks', None, 'gpt:w', 0, 1, '[-gpw] [-t target-pane]'),
+    CommandTemplate('show-environment', 'showenv', 'hgst:', 0, 1, '[-hgs] [-t target-session] [variable]'),
+    CommandTemplate('show-hooks', None, 'gpt:w', 0, 1, '[-gpw] [-t target-pane] [hook]'),
     CommandTemplate('show-messages', 'showmsgs', 'JTt:', 0, 0, '[-JT] [-t target-client]'),
     CommandTemplate('show-options', 'show', 'AgHpqst:vw', 0, 1, '[-AgHpqsvw] [-t target-pane] [option]'),
-    CommandTemplate('show-prompt-history', 'showphist', 'T:', 0, 0, '[-T type]'),
+    CommandTemplate('show-prompt-history', 'showphist', 'T:', 0, 0, '[-T prompt-type]'),
     CommandTemplate('show-window-options', 'showw', 'gvt:', 0, 1, '[-gv] [-t target-window] [option]'),
     CommandTemplate('source-file', 'source', 't:Fnqv', 1, -1, '[-Fnqv] [-t target-pane] path ...'),
-    CommandTemplate('split-window', 'splitw', 'bc:de:fF:hIl:p:Pt:vZ', 0, -1, '[-bdefhIPvZ] [-c start-directory] [-e environment] [-F format] [-l size] [-t target-pane][shell-command]'),
+    CommandTemplate('split-window', 'splitw', 'bc:de:EfF:hIkl:m:p:PR:s:S:t:vZ', 0, -1, '[-bdefhIklPvZ] [-c start-directory] [-e environment] [-F format] [-l size] [-m message] [-p percentage] [-s style] [-S active-border-style] [-R inactive-border-style] [-t target-pane] [shell-command [argument ...]]'),
     CommandTemplate('start-server', 'start', '', 0, 0, ''),
     CommandTemplate('suspend-client', 'suspendc', 't:', 0, 0, '[-t target-client]'),
     CommandTemplate('swap-pane', 'swapp', 'dDs:t:UZ', 0, 0, '[-dDUZ] [-s src-pane] [-t dst-pane]'),
     CommandTemplate('swap-window', 'swapw', 'ds:t:', 0, 0, '[-d] [-s src-window] [-t dst-window]'),
-    CommandTemplate('switch-client', 'switchc', 'lc:EFnpt:rT:Z', 0, 0, '[-ElnprZ] [-c target-client] [-t target-session] [-T key-table]'),
+    CommandTemplate('switch-client', 'switchc', 'c:EFlnO:pt:rT:Z', 0, 0, '[-ElnprZ] [-c target-client] [-t target-session] [-T key-table] [-O order]'),
     CommandTemplate('unbind-key', 'unbind', 'anqT:', 0, 1, '[-anq] [-T key-table] key'),
     CommandTemplate('unlink-window', 'unlinkw', 'kt:', 0, 0, '[-k] [-t target-window]'),
     CommandTemplate('wait-for', 'wait', 'LSU', 1, 1, '[-L|-S|-U] channel'),
@@ -871,7 +869,7 @@ TMUX_COMMAND_FLAGS: dict[str, frozenset[str]] = {
     'clock-mode': frozenset((FLAG_AFTER_HOOK,)),
     'command-prompt': frozenset((FLAG_CLIENT_TFLAG,)),
     'confirm-before': frozenset((FLAG_CLIENT_TFLAG,)),
-    'copy-mode': frozenset((FLAG_AFTER_HOOK,)),
+    'copy-mode': frozenset((FLAG_AFTER_HOOK, FLAG_READ_ONLY,)),
     'delete-buffer': frozenset((FLAG_AFTER_HOOK,)),
     'detach-client': frozenset((FLAG_READ_ONLY, FLAG_CLIENT_TFLAG,)),
     'display-menu': frozenset((FLAG_AFTER_HOOK, FLAG_CLIENT_CFLAG,)),
@@ -902,7 +900,7 @@ TMUX_COMMAND_FLAGS: dict[str, frozenset[str]] = {
     'resize-window': frozenset((FLAG_AFTER_HOOK,)),
     'save-buffer': frozenset((FLAG_AFTER_HOOK,)),
     'select-layout': frozenset((FLAG_AFTER_HOOK,)),
-    'send-keys': frozenset((FLAG_AFTER_HOOK,)),
+    'send-keys': frozenset((FLAG_AFTER_HOOK, FLAG_CLIENT_CFLAG, FLAG_CLIENT_CANFAIL, FLAG_READ_ONLY,)),
     'send-prefix': frozenset((FLAG_AFTER_HOOK,)),
     'server-access': frozenset((FLAG_CLIENT_CANFAIL,)),
     'set-buffer': frozenset((FLAG_AFTER_HOOK, FLAG_CLIENT_TFLAG, FLAG_CLIENT_CANFAIL,)),
@@ -913,7 +911,7 @@ TMUX_COMMAND_FLAGS: dict[str, frozenset[str]] = {
     'show-buffer': frozenset((FLAG_AFTER_HOOK,)),
     'show-environment': frozenset((FLAG_AFTER_HOOK,)),
     'show-hooks': frozenset((FLAG_AFTER_HOOK,)),
-    'show-messages': frozenset((FLAG_AFTER_HOOK, FLAG_CLIENT_TFLAG,)),
+    'show-messages': frozenset((FLAG_AFTER_HOOK, FLAG_CLIENT_TFLAG, FLAG_CLIENT_CANFAIL,)),
     'show-options': frozenset((FLAG_AFTER_HOOK,)),
     'show-prompt-history': frozenset((FLAG_AFTER_HOOK,)),
     'show-window-options': frozenset((FLAG_AFTER_HOOK,)),
@@ -954,6 +952,7 @@ TMUX_COMMAND_TARGETS: dict[str, tuple[TargetSpec | None, TargetSpec | None]] = {
     'lock-session': (None, TargetSpec('t', 'session')),
     'move-pane': (TargetSpec('s', 'pane', frozenset(('default-marked',))), TargetSpec('t', 'pane')),
     'move-window': (TargetSpec('s', 'window'), None),
+    'new-pane': (None, TargetSpec('t', 'pane')),
     'new-session': (None, TargetSpec('t', 'session', frozenset(('canfail',)))),
     'new-window': (None, TargetSpec('t', 'window', frozenset(('window-index',)))),
     'next-layout': (None, TargetSpec('t', 'window')),
@@ -970,7 +969,6 @@ TMUX_COMMAND_TARGETS: dict[str, tuple[TargetSpec | None, TargetSpec | None]] = {
     'respawn-window': (None, TargetSpec('t', 'window')),
     'rotate-window': (None, TargetSpec('t', 'window')),
     'run-shell': (None, TargetSpec('t', 'pane', frozenset(('canfail',)))),
-    'source-file': (None, TargetSpec('t', 'pane', frozenset(('canfail',)))),
     'select-layout': (None, TargetSpec('t', 'pane')),
     'select-pane': (None, TargetSpec('t', 'pane')),
     'select-window': (None, TargetSpec('t', 'window')),
@@ -984,6 +982,7 @@ TMUX_COMMAND_TARGETS: dict[str, tuple[TargetSpec | None, TargetSpec | None]] = {
     'show-hooks': (None, TargetSpec('t', 'pane', frozenset(('canfail',)))),
     'show-options': (None, TargetSpec('t', 'pane', frozenset(('canfail',)))),
     'show-window-options': (None, TargetSpec('t', 'window', frozenset(('canfail',)))),
+    'source-file': (None, TargetSpec('t', 'pane', frozenset(('canfail',)))),
     'split-window': (None, TargetSpec('t', 'pane')),
     'swap-pane': (TargetSpec('s', 'pane', frozenset(('default-marked',))), TargetSpec('t', 'pane')),
     'swap-window': (TargetSpec('s', 'window', frozenset(('default-marked',))), TargetSpec('t', 'window')),
@@ -1012,7 +1011,7 @@ TMUX_COMMAND_ARG_TYPES: dict[str, ArgTypeFn] = {
 def tmux_command_table(
     execs: dict[str, Callable[..., Any]] | None = None,
 ) -> list[CommandEntry]:
-    """All tmux 3.3a commands as CommandEntry rows, in tmux's table order."""
+    """All tmux 3.7b commands as CommandEntry rows, in tmux's table order."""
     execs = execs or {}
     table = []
     for t in TMUX_COMMAND_TEMPLATES:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-#: (name, alias) for every tmux 3.3a command.
+#: (name, alias) for every tmux 3.7b command.
 COMMANDS: tuple[tuple[str, str], ...] = (
     ('attach-session', 'attach'),
     ('bind-key', 'bind'),
@@ -48,6 +48,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ('lock-session', 'locks'),
     ('move-pane', 'movep'),
     ('move-window', 'movew'),
+    ('new-pane', 'newp'),
     ('new-session', 'new'),
     ('new-window', 'neww'),
     ('next-layout', 'nextl'),
