@@ -501,7 +501,9 @@ def _mode_var(name: str) -> Callable[[ModelContext], str | None]:
 for _name in ("scroll_position", "rectangle_toggle", "copy_cursor_x", "copy_cursor_y",
               "selection_present", "selection_start_x", "selection_start_y", "selection_end_x",
               "selection_end_y", "selection_active", "search_present", "search_match",
-              "copy_cursor_word", "copy_cursor_line"):
+              "copy_cursor_word", "copy_cursor_line", "top_line_time", "copy_position",
+              "copy_position_limit", "selection_mode", "search_timed_out", "search_count",
+              "search_count_partial", "copy_cursor_hyperlink"):
     VARIABLES[_name] = _mode_var(_name)
 VARIABLES["pane_synchronized"] = lambda ctx: (
     _b(bool(ctx.wp.options.get("synchronize-panes"))) if ctx.wp is not None else None)
