@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 import os
 import pwd
-import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -152,12 +151,14 @@ def colour_fromstring(s: str) -> int:
     c = _NUMERIC_COLOURS.get(s)
     if c is not None:
         return c
-    if s.startswith("grey") or s.startswith("gray"):
-        if not (len(s) > 4 and "0" <= s[4] <= "9"):
+    if low.startswith("grey") or low.startswith("gray"):
+        # tmux 3.7b: "grey" alone, or grey0 .. grey100 (any case); "greyish" is no colour.
+        if len(s) == 4:
             return 0xbebebe | COLOUR_FLAG_RGB
-        v = _c_round(2.55 * _c_atoi(s[4:]))
-        if v < 0 or v > 255:
+        n, err = strtonum(s[4:], 0, 100)
+        if err is not None:
             return -1
+        v = _c_round(2.55 * n)
         return (v << 16) | (v << 8) | v | COLOUR_FLAG_RGB
     rgb = COLOUR_NAMES.get(low)
     if rgb is None:
@@ -401,13 +402,24 @@ def style_tostring(sy: Style) -> str:
 
 _KEY_CTRL, _KEY_META, _KEY_SHIFT = 1, 2, 4
 
+#: C0 controls as tmux 3.7b names them (only Tab, Enter and Escape are real keys; the others
+#: are rendered so that an abnormal key can be spotted), then Space.
+_C0_NAMES = (
+    "[NUL]", "[SOH]", "[STX]", "[ETX]", "[EOT]", "[ENQ]", "[ASC]", "[BEL]", "[BS]", "Tab",
+    "[LF]", "[VT]", "[FF]", "Enter", "[SO]", "[SI]", "[DLE]", "[DC1]", "[DC2]", "[DC3]",
+    "[DC4]", "[NAK]", "[SYN]", "[ETB]", "[CAN]", "[EM]", "[SUB]", "Escape", "[FS]", "[GS]",
+    "[RS]", "[US]", "Space",
+)
+_KEY_USER_MAX = 1000  # KEYC_NUSER: User0 .. User1000 parse
+
 
 def _build_key_names() -> dict[str, tuple[str, Any]]:
+    """tmux 3.7b's key string table, lower-cased name -> key (first spelling is printed)."""
     names: dict[str, tuple[str, Any]] = {}
 
     def named(canon: str, *aliases: str) -> None:
         for a in (canon, *aliases):
-            names[a.lower()] = ("n", canon)
+            names.setdefault(a.lower(), ("n", canon))
 
     for i in range(1, 13):
         named(f"F{i}")
@@ -417,12 +429,10 @@ def _build_key_names() -> dict[str, tuple[str, Any]]:
     named("End")
     named("NPage", "PageDown", "PgDn")
     named("PPage", "PageUp", "PgUp")
-    names["tab"] = ("c", 9)
     named("BTab")
-    names["space"] = ("c", 32)
     named("BSpace")
-    names["enter"] = ("c", 13)
-    names["escape"] = ("c", 27)
+    for code, name in enumerate(_C0_NAMES):
+        names.setdefault(name.lower(), ("c", code))
     for k in ("Up", "Down", "Left", "Right", "KP/", "KP*", "KP-", "KP7", "KP8", "KP9", "KP+",
               "KP4", "KP5", "KP6", "KP1", "KP2", "KP3", "KPEnter", "KP0", "KP."):
         named(k)
@@ -432,19 +442,16 @@ def _build_key_names() -> dict[str, tuple[str, Any]]:
     mouse += ["WheelUp", "WheelDown"]
     mouse += [f"{kind}{b}" for kind in ("SecondClick", "DoubleClick", "TripleClick")
               for b in buttons]
+    places = ("Pane", "Status", "StatusLeft", "StatusRight", "StatusDefault", "ScrollbarUp",
+              "ScrollbarSlider", "ScrollbarDown", "Border",
+              *(f"Control{i}" for i in range(10)))
     for m in mouse:
-        for where in ("Pane", "Status", "StatusLeft", "StatusRight", "StatusDefault", "Border"):
+        for where in places:
             named(m + where)
     return names
 
 
 _KEY_NAMES = _build_key_names()
-_KEY_CODE_NAMES = {9: "Tab", 32: "Space", 13: "Enter", 27: "Escape"}
-_KEY_CTRL_OTHER = set("!#()+,-.0123456789:;<=>'\r\t\x7f`/")
-
-
-def _printable_unicode(ch: str) -> bool:
-    return unicodedata.category(ch) not in ("Cc", "Cs", "Cn")
 
 
 def _scan_hex(s: str) -> int | None:
@@ -469,7 +476,25 @@ def _scan_hex(s: str) -> int | None:
     return v & 0xffffffff if v <= 0xffffffff else v
 
 
+def _scan_unsigned(s: str) -> int | None:
+    """sscanf("%u"): optional blanks and sign, then decimal digits (wrapping at 32 bits)."""
+    i, n = 0, len(s)
+    while i < n and s[i] in _C_SPACE:
+        i += 1
+    j = i + (1 if i < n and s[i] in "+-" else 0)
+    k = j
+    while k < n and "0" <= s[k] <= "9":
+        k += 1
+    if k == j:
+        return None
+    return int(s[i:k]) & 0xffffffff
+
+
 def _key_parse(s: str) -> tuple[int, tuple[str, Any]] | None:
+    """key_string_lookup_string of tmux 3.7b: (modifiers, key) or None for KEYC_UNKNOWN.
+
+    Unlike 3.3a nothing is folded: C-i stays C-i (not Tab), C-@ stays C-@.
+    """
     low = s.lower()
     if low == "none":
         return 0, ("n", "None")
@@ -483,12 +508,15 @@ def _key_parse(s: str) -> tuple[int, tuple[str, Any]] | None:
             return 0, ("c", u)
         if u > 0x10FFFF or 0xD800 <= u <= 0xDFFF:
             return None
-        ch = chr(u)
-        if u > 127 and not _printable_unicode(ch):
-            return None
-        return 0, ("u", ch)
+        # A character given by code is a UTF-8 key even when it is ASCII: 0x20 prints as
+        # " ", not Space.
+        return 0, ("u", chr(u))
     mods = 0
     if len(s) > 1 and s[0] == "^":
+        if len(s) == 2:
+            c = s[1]
+            return _KEY_CTRL, (("c", ord(c.lower() if c.isascii() else c))
+                               if ord(c) < 128 else ("u", c))
         mods |= _KEY_CTRL
         s = s[1:]
     while len(s) > 1 and s[1] == "-":
@@ -504,56 +532,27 @@ def _key_parse(s: str) -> tuple[int, tuple[str, Any]] | None:
         s = s[2:]
     if not s:
         return None
-    key: tuple[str, Any]
     if len(s) == 1 and ord(s) <= 127:
         if ord(s) < 32:
             return None
-        key = ("c", ord(s))
-    elif ord(s[0]) > 127:
-        if len(s) != 1 or not _printable_unicode(s):
+        return mods, ("c", ord(s))
+    if ord(s[0]) > 127:
+        if len(s) != 1:
             return None
         return mods, ("u", s)
-    else:
-        found = _KEY_NAMES.get(s.lower())
-        if found is None:
-            if not s.startswith("User"):
-                return None
-            rest = s[4:]
-            i = 0
-            while i < len(rest) and rest[i] in _C_SPACE:
-                i += 1
-            j = i + (1 if i < len(rest) and rest[i] in "+-" else 0)
-            k = j
-            while k < len(rest) and rest[k].isdigit() and rest[k].isascii():
-                k += 1
-            if k == j:
-                return None
-            user = int(rest[i:k]) & 0xffffffff
-            if user >= 1000:
-                return None
-            return mods, ("n", f"User{user}")
-        key = found
-    if key[0] == "c" and (mods & _KEY_CTRL):
-        k = key[1]
-        if chr(k) not in _KEY_CTRL_OTHER and k not in (9, 13, 27):
-            if 97 <= k <= 122:
-                k -= 96
-            elif 64 <= k <= 95:
-                k -= 64
-            elif k == 32:
-                k = 0
-            elif k == 63:
-                k = 127
-            else:
-                return None
-            mods &= ~_KEY_CTRL
-            key = ("c", k)
-    return mods, key
+    found = _KEY_NAMES.get(s.lower())
+    if found is not None:
+        return mods, found
+    if s.startswith("User"):
+        user = _scan_unsigned(s[4:])
+        if user is not None and user <= _KEY_USER_MAX:
+            # tmux prints User keys through an 8-byte buffer: User1000 shows as User100.
+            return mods, ("n", f"User{user}"[:7])
+    return None
 
 
 def _key_print(mods: int, key: tuple[str, Any]) -> str:
-    if mods == 0 and key == ("c", 0):
-        mods, key = _KEY_CTRL, ("c", 32)
+    """key_string_lookup_key of tmux 3.7b: modifiers as C-, M-, S- then the key's name."""
     out = ""
     if mods & _KEY_CTRL:
         out += "C-"
@@ -564,11 +563,8 @@ def _key_print(mods: int, key: tuple[str, Any]) -> str:
     kind, v = key
     if kind != "c":
         return out + v
-    name = _KEY_CODE_NAMES.get(v)
-    if name is not None:
-        return out + name
     if v <= 32:
-        return out + "C-" + chr(64 + v if v == 0 or v > 26 else 96 + v)
+        return out + _C0_NAMES[v]
     if v == 127:
         return out + "C-?"
     return out + chr(v)

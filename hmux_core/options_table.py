@@ -1,4 +1,4 @@
-"""The tmux 3.3a option table as data: names, scopes, types, limits, defaults, separators.
+"""The tmux 3.7b option table as data: names, scopes, types, limits, defaults, separators.
 
 This is the master description of every option; `options.py` builds the runtime stores from it.
 Order matters: `show-options` lists options in table order and unique-prefix matching walks it.
@@ -30,6 +30,7 @@ IS_HOOK = 0x2
 IS_STYLE = 0x4
 
 INT_MAX = 2147483647
+UINT_MAX = 4294967295
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,76 +73,60 @@ def _e(name: str, type_: str, scope: int, default: str | int | tuple[str, ...],
 
 
 _STATUS_FORMAT_0 = (
-    "#[align=left range=left #{E:status-left-style}]"
-    "#[push-default]"
-    "#{T;=/#{status-left-length}:status-left}"
-    "#[pop-default]"
-    "#[norange default]"
-    "#[list=on align=#{status-justify}]"
-    "#[list=left-marker]<#[list=right-marker]>#[list=on]"
-    "#{W:"
-    "#[range=window|#{window_index} "
-    "#{E:window-status-style}"
-    "#{?#{&&:#{window_last_flag},"
-    "#{!=:#{E:window-status-last-style},default}}, "
-    "#{E:window-status-last-style},"
-    "}"
-    "#{?#{&&:#{window_bell_flag},"
-    "#{!=:#{E:window-status-bell-style},default}}, "
-    "#{E:window-status-bell-style},"
-    "#{?#{&&:#{||:#{window_activity_flag},"
-    "#{window_silence_flag}},"
-    "#{!=:"
-    "#{E:window-status-activity-style},"
-    "default}}, "
-    "#{E:window-status-activity-style},"
-    "}"
-    "}"
-    "]"
-    "#[push-default]"
-    "#{T:window-status-format}"
-    "#[pop-default]"
-    "#[norange default]"
-    "#{?window_end_flag,,#{window-status-separator}}"
-    ","
-    "#[range=window|#{window_index} list=focus "
-    "#{?#{!=:#{E:window-status-current-style},default},"
-    "#{E:window-status-current-style},"
-    "#{E:window-status-style}"
-    "}"
-    "#{?#{&&:#{window_last_flag},"
-    "#{!=:#{E:window-status-last-style},default}}, "
-    "#{E:window-status-last-style},"
-    "}"
-    "#{?#{&&:#{window_bell_flag},"
-    "#{!=:#{E:window-status-bell-style},default}}, "
-    "#{E:window-status-bell-style},"
-    "#{?#{&&:#{||:#{window_activity_flag},"
-    "#{window_silence_flag}},"
-    "#{!=:"
-    "#{E:window-status-activity-style},"
-    "default}}, "
-    "#{E:window-status-activity-style},"
-    "}"
-    "}"
-    "]"
-    "#[push-default]"
-    "#{T:window-status-current-format}"
-    "#[pop-default]"
-    "#[norange list=on default]"
-    "#{?window_end_flag,,#{window-status-separator}}"
-    "}"
-    "#[nolist align=right range=right #{E:status-right-style}]"
-    "#[push-default]"
-    "#{T;=/#{status-right-length}:status-right}"
-    "#[pop-default]"
-    "#[norange default]"
+    '#[align=left range=left #{E:status-left-style}]'
+    '#[push-default]#{T;=/#{status-left-length}:status-left}'
+    '#[pop-default]'
+    '#[norange default]'
+    '#[list=on align=#{status-justify}]'
+    '#[list=left-marker]<'
+    '#[list=right-marker]>'
+    '#[list=on]#{W:'
+    '#[range=window|#{window_index} #{E:window-status-style}#{?#{&&:#{window_last_flag},#{!=:#{E:window-status-last-style},default}}, #{E:window-status-last-style},}#{?#{&&:#{window_bell_flag},#{!=:#{E:window-status-bell-style},default}}, #{E:window-status-bell-style},#{?#{&&:#{||:#{window_activity_flag},#{window_silence_flag}},#{!=:#{E:window-status-activity-style},default}}, #{E:window-status-activity-style},}}]'
+    '#[push-default]#{T:window-status-format}'
+    '#[pop-default]'
+    '#[norange default]#{?loop_last_flag,,#{E:window-status-separator}},'
+    '#[range=window|#{window_index} list=focus #{?#{!=:#{E:window-status-current-style},default},#{E:window-status-current-style},#{E:window-status-style}}#{?#{&&:#{window_last_flag},#{!=:#{E:window-status-last-style},default}}, #{E:window-status-last-style},}#{?#{&&:#{window_bell_flag},#{!=:#{E:window-status-bell-style},default}}, #{E:window-status-bell-style},#{?#{&&:#{||:#{window_activity_flag},#{window_silence_flag}},#{!=:#{E:window-status-activity-style},default}}, #{E:window-status-activity-style},}}]'
+    '#[push-default]#{T:window-status-current-format}'
+    '#[pop-default]'
+    '#[norange list=on default]#{?loop_last_flag,,#{E:window-status-separator}}}'
+    '#[nolist align=right range=right #{E:status-right-style}]'
+    '#[push-default]#{T;=/#{status-right-length}:status-right}'
+    '#[pop-default]'
+    '#[norange default]'
 )
 _STATUS_FORMAT_1 = (
-    "#[align=centre]#{P:#{?pane_active,#[reverse],}"
-    "#{pane_index}[#{pane_width}x#{pane_height}]#[default] }"
+    '#[align=left]#{R: ,#{n:#{session_name}}}P: '
+    '#[norange default]'
+    '#[list=on align=#{status-justify}]'
+    '#[list=left-marker]<'
+    '#[list=right-marker]>'
+    '#[list=on]#{P:'
+    '#[range=pane|#{pane_id} #{E:pane-status-style}]'
+    '#[push-default]#{T:window-pane-status-format}'
+    '#[pop-default]'
+    '#[norange list=on default]  ,'
+    '#[range=pane|#{pane_id} list=focus #{?#{!=:#{E:pane-status-current-style},default},#{E:pane-status-current-style},#{E:pane-status-style}}]'
+    '#[push-default]#{T:window-pane-current-status-format}'
+    '#[pop-default]'
+    '#[norange list=on default] }'
 )
-STATUS_FORMAT_DEFAULT: tuple[str, ...] = (_STATUS_FORMAT_0, _STATUS_FORMAT_1)
+_STATUS_FORMAT_2 = (
+    '#[align=left]#{R: ,#{n:#{session_name}}}S: '
+    '#[norange default]'
+    '#[list=on align=#{status-justify}]'
+    '#[list=left-marker]<'
+    '#[list=right-marker]>'
+    '#[list=on]#{S:'
+    '#[range=session|#{session_id} #{E:session-status-style}]'
+    '#[push-default]#S#{session_alert}'
+    '#[pop-default]'
+    '#[norange list=on default]  ,'
+    '#[range=session|#{session_id} list=focus #{?#{!=:#{E:session-status-current-style},default},#{E:session-status-current-style},#{E:session-status-style}}]'
+    '#[push-default]#S*#{session_alert}'
+    '#[pop-default]'
+    '#[norange list=on default] }'
+)
+STATUS_FORMAT_DEFAULT: tuple[str, ...] = (_STATUS_FORMAT_0, _STATUS_FORMAT_1, _STATUS_FORMAT_2)
 
 # Old spellings accepted wherever an option name is looked up.
 OTHER_NAMES: dict[str, str] = {
@@ -149,6 +134,7 @@ OTHER_NAMES: dict[str, str] = {
     "display-panes-active-color": "display-panes-active-colour",
     "clock-mode-color": "clock-mode-colour",
     "cursor-color": "cursor-colour",
+    "prompt-cursor-color": "prompt-cursor-colour",
     "pane-colors": "pane-colours",
 }
 
@@ -202,6 +188,9 @@ _HOOKS: tuple[tuple[str, int], ...] = (
     ('client-focus-out', SESSION),
     ('client-resized', SESSION),
     ('client-session-changed', SESSION),
+    ('client-light-theme', SESSION),
+    ('client-dark-theme', SESSION),
+    ('command-error', SESSION),
     ('pane-died', WINDOW | PANE),
     ('pane-exited', WINDOW | PANE),
     ('pane-focus-in', WINDOW | PANE),
@@ -225,23 +214,34 @@ OPTION_TABLE: tuple[OptionEntry, ...] = (
     _e('backspace', KEY, SERVER, 'C-?'),
     _e('buffer-limit', NUMBER, SERVER, 50, minimum=1, maximum=INT_MAX),
     _e('command-alias', STRING, SERVER, 'split-pane=split-window,splitp=split-window,server-info=show-messages -JT,info=show-messages -JT,choose-window=choose-tree -w,choose-session=choose-tree -s', flags=IS_ARRAY, separator=','),
+    _e('codepoint-widths', STRING, SERVER, '', flags=IS_ARRAY, separator=','),
     _e('copy-command', STRING, SERVER, ''),
     _e('cursor-colour', COLOUR, WINDOW | PANE, -1),
     _e('cursor-style', CHOICE, WINDOW | PANE, 0, choices=('default', 'blinking-block', 'block', 'blinking-underline', 'underline', 'blinking-bar', 'bar')),
+    _e('default-client-command', COMMAND, SERVER, 'new-session'),
     _e('default-terminal', STRING, SERVER, 'tmux-256color'),
     _e('editor', STRING, SERVER, '/usr/bin/vi'),
-    _e('escape-time', NUMBER, SERVER, 500, minimum=0, maximum=INT_MAX),
+    _e('escape-time', NUMBER, SERVER, 10, minimum=0, maximum=INT_MAX),
     _e('exit-empty', FLAG, SERVER, 1),
     _e('exit-unattached', FLAG, SERVER, 0),
     _e('extended-keys', CHOICE, SERVER, 0, choices=('off', 'on', 'always')),
+    _e('extended-keys-format', CHOICE, SERVER, 1, choices=('csi-u', 'xterm')),
     _e('focus-events', FLAG, SERVER, 0),
+    _e('get-clipboard', CHOICE, SERVER, 1, choices=('off', 'buffer', 'request', 'both')),
     _e('history-file', STRING, SERVER, ''),
+    _e('input-buffer-size', NUMBER, SERVER, 1048576, minimum=1048576, maximum=UINT_MAX),
+    _e('menu-style', STRING, WINDOW, 'default', flags=IS_STYLE, separator=','),
+    _e('menu-selected-style', STRING, WINDOW, 'bg=yellow,fg=black', flags=IS_STYLE, separator=','),
+    _e('menu-border-style', STRING, WINDOW, 'default', flags=IS_STYLE, separator=','),
+    _e('menu-border-lines', CHOICE, WINDOW, 0, choices=('single', 'double', 'heavy', 'simple', 'rounded', 'padded', 'none')),
     _e('message-limit', NUMBER, SERVER, 1000, minimum=0, maximum=INT_MAX),
+    _e('prefix-timeout', NUMBER, SERVER, 0, minimum=0, maximum=INT_MAX),
     _e('prompt-history-limit', NUMBER, SERVER, 100, minimum=0, maximum=INT_MAX),
     _e('set-clipboard', CHOICE, SERVER, 1, choices=('off', 'external', 'on')),
-    _e('terminal-overrides', STRING, SERVER, '', flags=IS_ARRAY, separator=','),
-    _e('terminal-features', STRING, SERVER, 'xterm*:clipboard:ccolour:cstyle:focus:title,screen*:title', flags=IS_ARRAY, separator=','),
+    _e('terminal-overrides', STRING, SERVER, 'linux*:AX@', flags=IS_ARRAY, separator=','),
+    _e('terminal-features', STRING, SERVER, 'xterm*:clipboard:ccolour:cstyle:focus:title,screen*:title,rxvt*:ignorefkeys', flags=IS_ARRAY, separator=','),
     _e('user-keys', STRING, SERVER, '', flags=IS_ARRAY, separator=','),
+    _e('variation-selector-always-wide', FLAG, SERVER, 1),
     _e('activity-action', CHOICE, SESSION, 3, choices=('none', 'any', 'current', 'other')),
     _e('assume-paste-time', NUMBER, SESSION, 1, minimum=0, maximum=INT_MAX),
     _e('base-index', NUMBER, SESSION, 0, minimum=0, maximum=INT_MAX),
@@ -249,23 +249,27 @@ OPTION_TABLE: tuple[OptionEntry, ...] = (
     _e('default-command', STRING, SESSION, ''),
     _e('default-shell', STRING, SESSION, '/bin/sh'),
     _e('default-size', STRING, SESSION, '80x24', pattern='[0-9]*x[0-9]*'),
-    _e('destroy-unattached', FLAG, SESSION, 0),
-    _e('detach-on-destroy', CHOICE, SESSION, 1, choices=('off', 'on', 'no-detached')),
+    _e('destroy-unattached', CHOICE, SESSION, 0, choices=('off', 'on', 'keep-last', 'keep-group')),
+    _e('detach-on-destroy', CHOICE, SESSION, 1, choices=('off', 'on', 'no-detached', 'previous', 'next')),
     _e('display-panes-active-colour', COLOUR, SESSION, 1),
     _e('display-panes-colour', COLOUR, SESSION, 4),
     _e('display-panes-time', NUMBER, SESSION, 1000, minimum=1, maximum=INT_MAX),
     _e('display-time', NUMBER, SESSION, 750, minimum=0, maximum=INT_MAX),
+    _e('focus-follows-mouse', FLAG, SESSION, 0),
     _e('history-limit', NUMBER, SESSION, 2000, minimum=0, maximum=INT_MAX),
+    _e('initial-repeat-time', NUMBER, SESSION, 0, minimum=0, maximum=2000000),
     _e('key-table', STRING, SESSION, 'root'),
     _e('lock-after-time', NUMBER, SESSION, 0, minimum=0, maximum=INT_MAX),
     _e('lock-command', STRING, SESSION, 'lock -np'),
-    _e('message-command-style', STRING, SESSION, 'bg=black,fg=yellow', flags=IS_STYLE, separator=','),
-    _e('message-style', STRING, SESSION, 'bg=yellow,fg=black', flags=IS_STYLE, separator=','),
+    _e('message-command-style', STRING, SESSION, 'bg=black,fg=yellow,fill=black', flags=IS_STYLE, separator=','),
+    _e('message-format', STRING, SESSION, '#[#{?#{command_prompt},#{E:message-command-style},#{E:message-style}}]#{message}'),
+    _e('message-line', CHOICE, SESSION, 0, choices=('0', '1', '2', '3', '4')),
+    _e('message-style', STRING, SESSION, 'bg=yellow,fg=black,fill=yellow', flags=IS_STYLE, separator=','),
     _e('mouse', FLAG, SESSION, 0),
     _e('prefix', KEY, SESSION, 'C-b'),
     _e('prefix2', KEY, SESSION, 'None'),
     _e('renumber-windows', FLAG, SESSION, 0),
-    _e('repeat-time', NUMBER, SESSION, 500, minimum=0, maximum=32767),
+    _e('repeat-time', NUMBER, SESSION, 500, minimum=0, maximum=2000000),
     _e('set-titles', FLAG, SESSION, 0),
     _e('set-titles-string', STRING, SESSION, '#S:#I:#W - "#T" #{session_alerts}'),
     _e('silence-action', CHOICE, SESSION, 3, choices=('none', 'any', 'current', 'other')),
@@ -284,48 +288,70 @@ OPTION_TABLE: tuple[OptionEntry, ...] = (
     _e('status-right-length', NUMBER, SESSION, 40, minimum=0, maximum=32767),
     _e('status-right-style', STRING, SESSION, 'default', flags=IS_STYLE, separator=','),
     _e('status-style', STRING, SESSION, 'bg=green,fg=black', flags=IS_STYLE, separator=','),
-    _e('update-environment', STRING, SESSION, 'DISPLAY KRB5CCNAME SSH_ASKPASS SSH_AUTH_SOCK SSH_AGENT_PID SSH_CONNECTION WINDOWID XAUTHORITY', flags=IS_ARRAY),
+    _e('pane-status-current-style', STRING, WINDOW, 'default', flags=IS_STYLE, separator=','),
+    _e('pane-status-style', STRING, WINDOW, 'default', flags=IS_STYLE, separator=','),
+    _e('prompt-cursor-colour', COLOUR, SESSION, -1),
+    _e('prompt-cursor-style', CHOICE, SESSION, 0, choices=('default', 'blinking-block', 'block', 'blinking-underline', 'underline', 'blinking-bar', 'bar')),
+    _e('prompt-command-cursor-style', CHOICE, SESSION, 0, choices=('default', 'blinking-block', 'block', 'blinking-underline', 'underline', 'blinking-bar', 'bar')),
+    _e('session-status-current-style', STRING, WINDOW, 'default', flags=IS_STYLE, separator=','),
+    _e('session-status-style', STRING, WINDOW, 'default', flags=IS_STYLE, separator=','),
+    _e('update-environment', STRING, SESSION, 'DISPLAY KRB5CCNAME MSYSTEM SSH_ASKPASS SSH_AUTH_SOCK SSH_AGENT_PID SSH_CONNECTION WAYLAND_DISPLAY WINDOWID XAUTHORITY XDG_CURRENT_DESKTOP XDG_SESSION_DESKTOP XDG_SESSION_TYPE', flags=IS_ARRAY),
     _e('visual-activity', CHOICE, SESSION, 0, choices=('off', 'on', 'both')),
     _e('visual-bell', CHOICE, SESSION, 0, choices=('off', 'on', 'both')),
     _e('visual-silence', CHOICE, SESSION, 0, choices=('off', 'on', 'both')),
     _e('word-separators', STRING, SESSION, '!"#$%&\'()*+,-./:;<=>?@[\\]^`{|}~'),
     _e('aggressive-resize', FLAG, WINDOW, 0),
-    _e('allow-passthrough', FLAG, WINDOW | PANE, 0),
+    _e('allow-passthrough', CHOICE, WINDOW | PANE, 0, choices=('off', 'on', 'all')),
     _e('allow-rename', FLAG, WINDOW | PANE, 0),
+    _e('allow-set-title', FLAG, WINDOW | PANE, 1),
     _e('alternate-screen', FLAG, WINDOW | PANE, 1),
     _e('automatic-rename', FLAG, WINDOW, 1),
     _e('automatic-rename-format', STRING, WINDOW, '#{?pane_in_mode,[tmux],#{pane_current_command}}#{?pane_dead,[dead],}'),
     _e('clock-mode-colour', COLOUR, WINDOW, 4),
-    _e('clock-mode-style', CHOICE, WINDOW, 1, choices=('12', '24')),
+    _e('clock-mode-style', CHOICE, WINDOW, 1, choices=('12', '24', '12-with-seconds', '24-with-seconds')),
     _e('copy-mode-match-style', STRING, WINDOW, 'bg=cyan,fg=black', flags=IS_STYLE, separator=','),
     _e('copy-mode-current-match-style', STRING, WINDOW, 'bg=magenta,fg=black', flags=IS_STYLE, separator=','),
     _e('copy-mode-mark-style', STRING, WINDOW, 'bg=red,fg=black', flags=IS_STYLE, separator=','),
+    _e('copy-mode-position-format', STRING, WINDOW | PANE, '#[align=right]#{t/p:top_line_time}#{?#{e|>:#{top_line_time},0}, ,}[#{copy_position}/#{copy_position_limit}]#{?search_timed_out, (timed out),#{?search_count, (#{search_count}#{?search_count_partial,+,} results),}}'),
+    _e('copy-mode-position-style', STRING, WINDOW, '#{E:mode-style}', flags=IS_STYLE, separator=','),
+    _e('copy-mode-selection-style', STRING, WINDOW, '#{E:mode-style}', flags=IS_STYLE, separator=','),
+    _e('copy-mode-current-line-number-style', STRING, WINDOW, 'fg=yellow', flags=IS_STYLE, separator=','),
+    _e('copy-mode-line-number-style', STRING, WINDOW, 'fg=white,dim', flags=IS_STYLE, separator=','),
+    _e('copy-mode-line-numbers', CHOICE, WINDOW, 0, choices=('off', 'default', 'absolute', 'relative', 'hybrid')),
     _e('fill-character', STRING, WINDOW, ''),
     _e('main-pane-height', STRING, WINDOW, '24'),
     _e('main-pane-width', STRING, WINDOW, '80'),
     _e('mode-keys', CHOICE, WINDOW, 0, choices=('emacs', 'vi')),
-    _e('mode-style', STRING, WINDOW, 'bg=yellow,fg=black', flags=IS_STYLE, separator=','),
+    _e('mode-style', STRING, WINDOW, 'noattr,bg=yellow,fg=black', flags=IS_STYLE, separator=','),
     _e('monitor-activity', FLAG, WINDOW, 0),
     _e('monitor-bell', FLAG, WINDOW, 1),
     _e('monitor-silence', NUMBER, WINDOW, 0, minimum=0, maximum=INT_MAX),
     _e('other-pane-height', STRING, WINDOW, '0'),
     _e('other-pane-width', STRING, WINDOW, '0'),
-    _e('pane-active-border-style', STRING, WINDOW, '#{?pane_in_mode,fg=yellow,#{?synchronize-panes,fg=red,fg=green}}', flags=IS_STYLE, separator=','),
+    _e('pane-active-border-style', STRING, WINDOW | PANE, '#{?pane_in_mode,fg=yellow,#{?synchronize-panes,fg=red,fg=green}}', flags=IS_STYLE, separator=','),
     _e('pane-base-index', NUMBER, WINDOW, 0, minimum=0, maximum=65535),
-    _e('pane-border-format', STRING, WINDOW | PANE, '#{?pane_active,#[reverse],}#{pane_index}#[default] "#{pane_title}"'),
+    _e('pane-border-format', STRING, WINDOW | PANE, '#{?pane_active,#[reverse],}#{pane_index}#[default] "#{pane_title}"#{?#{mouse},#[align=right]#[range=control|8][#{?#{window_zoomed_flag},u,z}]#[norange]#[range=control|9][x]#[norange],}'),
     _e('pane-border-indicators', CHOICE, WINDOW, 1, choices=('off', 'colour', 'arrows', 'both')),
-    _e('pane-border-lines', CHOICE, WINDOW, 0, choices=('single', 'double', 'heavy', 'simple', 'number')),
+    _e('pane-border-lines', CHOICE, WINDOW, 0, choices=('single', 'double', 'heavy', 'simple', 'number', 'spaces')),
     _e('pane-border-status', CHOICE, WINDOW, 0, choices=('off', 'top', 'bottom')),
-    _e('pane-border-style', STRING, WINDOW, 'default', flags=IS_STYLE, separator=','),
+    _e('pane-border-style', STRING, WINDOW | PANE, 'default', flags=IS_STYLE, separator=','),
     _e('pane-colours', COLOUR, WINDOW | PANE, '', flags=IS_ARRAY),
+    _e('pane-scrollbars', CHOICE, WINDOW, 0, choices=('off', 'modal', 'on')),
+    _e('pane-scrollbars-style', STRING, WINDOW | PANE, 'bg=black,fg=white,width=1,pad=0', flags=IS_STYLE, separator=','),
+    _e('pane-scrollbars-position', CHOICE, WINDOW, 0, choices=('right', 'left')),
     _e('popup-style', STRING, WINDOW, 'default', flags=IS_STYLE, separator=','),
     _e('popup-border-style', STRING, WINDOW, 'default', flags=IS_STYLE, separator=','),
     _e('popup-border-lines', CHOICE, WINDOW, 0, choices=('single', 'double', 'heavy', 'simple', 'rounded', 'padded', 'none')),
-    _e('remain-on-exit', CHOICE, WINDOW | PANE, 0, choices=('off', 'on', 'failed')),
+    _e('remain-on-exit', CHOICE, WINDOW | PANE, 0, choices=('off', 'on', 'failed', 'key')),
     _e('remain-on-exit-format', STRING, WINDOW | PANE, 'Pane is dead (#{?#{!=:#{pane_dead_status},},status #{pane_dead_status},}#{?#{!=:#{pane_dead_signal},},signal #{pane_dead_signal},}, #{t:pane_dead_time})'),
     _e('scroll-on-clear', FLAG, WINDOW | PANE, 1),
     _e('synchronize-panes', FLAG, WINDOW | PANE, 0),
+    _e('tiled-layout-max-columns', NUMBER, WINDOW, 0, minimum=0, maximum=65535),
+    _e('tree-mode-preview-format', STRING, WINDOW | PANE, '#{?pane_format,#{pane_index}:#{pane_title},#{window_index}:#{window_name}}'),
+    _e('tree-mode-preview-style', STRING, WINDOW, 'fg=#{?#{||:#{&&:#{pane_format},#{pane_active}},#{&&:#{window_format},#{window_active}}},#{display-panes-active-colour},#{display-panes-colour}}', flags=IS_STYLE, separator=','),
     _e('window-active-style', STRING, WINDOW | PANE, 'default', flags=IS_STYLE, separator=','),
+    _e('window-pane-current-status-format', STRING, WINDOW, '#P:[#T]#{?pane_flags,#{pane_flags}, }'),
+    _e('window-pane-status-format', STRING, WINDOW, '#P:[#T]#{?pane_flags,#{pane_flags}, }'),
     _e('window-size', CHOICE, WINDOW, 3, choices=('largest', 'smallest', 'manual', 'latest')),
     _e('window-style', STRING, WINDOW | PANE, 'default', flags=IS_STYLE, separator=','),
     _e('window-status-activity-style', STRING, WINDOW, 'reverse', flags=IS_STYLE, separator=','),

@@ -229,7 +229,7 @@ def test_default_dumps_equal(oracle: Oracle, mirror: Mirror) -> None:
     # Full default listings, line for line (server, global session, global window, hooks).
     _check(oracle, mirror, DUMPS)
     out = oracle.cli(["show", "-gw"])[0].splitlines()
-    assert out[0] == "cursor-colour none" and len(out) == 51
+    assert out[0] == "cursor-colour none" and len(out) == 74
 
 
 def test_env_derived_defaults(oracle: Oracle) -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -421,16 +420,10 @@ _CSTYLE = {
     "\t": "\\t",
     "\f": "\\f",
 }
-_BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Zl", "Zp"))
 
 
 def _octal(b: int) -> str:
     return f"\\{b:03o}"
-
-
-def _wide_ok(ch: str) -> bool:
-    """Whether tmux's utf8_width would accept this character (wcwidth >= 0)."""
-    return unicodedata.category(ch) not in _BAD_CATEGORIES
 
 
 def _strvis(s: str, dq: bool) -> str:
@@ -462,10 +455,8 @@ def _strvis(s: str, dq: bool) -> str:
             out.append(_octal(o - 0xDC00))  # a raw byte kept by surrogateescape
         elif 0xD800 <= o <= 0xDFFF:
             out.extend(_octal(b) for b in ch.encode("utf-8", "surrogatepass"))
-        elif _wide_ok(ch):
-            out.append(ch)
         else:
-            out.extend(_octal(b) for b in ch.encode("utf-8"))
+            out.append(ch)  # tmux 3.7b's utf8_width accepts every valid character
     return "".join(out)
 
 
