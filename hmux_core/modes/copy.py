@@ -16,10 +16,10 @@ from bisect import bisect_left
 from typing import Any
 
 from ..mouse import copy_move_mouse, copy_start_drag, is_wheel
-from ..screen.cells import DEFAULT_STYLE, Style, char_width, grid_word, sgr_change
+from ..screen.cells import DEFAULT_STYLE, Style, char_width, sgr_change
 from . import Mode, redraw, reset_mode
 
-WHITESPACE = " "
+WHITESPACE = "\t "
 
 NOTHING, REDRAW, CANCEL = 0, 1, 2
 CLEAR_ALWAYS, CLEAR_NEVER, CLEAR_EMACS_ONLY = 0, 1, 2
@@ -29,6 +29,10 @@ SEL_CHAR, SEL_WORD, SEL_LINE = 0, 1, 2
 ABOVE, ON_SCREEN, BELOW = 0, 1, 2
 SEARCH_OFF, SEARCH_UP, SEARCH_DOWN = 0, 1, 2
 JUMP_FORWARD, JUMP_BACKWARD, JUMP_TO_FORWARD, JUMP_TO_BACKWARD = 3, 4, 5, 6
+RECENTRE_TOP, RECENTRE_MIDDLE, RECENTRE_BOTTOM = 0, 1, 2
+LN_OFF, LN_DEFAULT, LN_ABSOLUTE, LN_RELATIVE, LN_HYBRID = 0, 1, 2, 3, 4
+_LN_MODES = {"off": LN_OFF, "default": LN_DEFAULT, "absolute": LN_ABSOLUTE,
+             "relative": LN_RELATIVE, "hybrid": LN_HYBRID}
 
 SEARCH_TIMEOUT = 10.0
 SEARCH_ALL_TIMEOUT = 0.2
@@ -36,11 +40,59 @@ _REGEX_CHARS = set("^$*+()?[].\\")
 _ASCII_LOWER = {c: c + 32 for c in range(65, 91)}
 
 
-def _style(opts: Any, name: str) -> Style:
-    sy = opts.get_style(name)
-    if sy is None:
+#: tmux 3.7b's defaults of the copy-mode options newer than 3.3a, for an option table that does
+#: not have them yet.
+_OPTION_DEFAULTS: dict[str, Any] = {
+    "copy-mode-position-format": (
+        "#[align=right]#{t/p:top_line_time}#{?#{e|>:#{top_line_time},0}, ,}"
+        "[#{copy_position}/#{copy_position_limit}]#{?search_timed_out, (timed out),"
+        "#{?search_count, (#{search_count}#{?search_count_partial,+,} results),}}"),
+    "copy-mode-position-style": "#{E:mode-style}",
+    "copy-mode-selection-style": "#{E:mode-style}",
+    "copy-mode-current-line-number-style": "fg=yellow",
+    "copy-mode-line-number-style": "fg=white,dim",
+    "copy-mode-line-numbers": "off",
+}
+
+#: Attribute bit of a style that keeps only the charset attribute of the cells it is drawn
+#: over (tmux's GRID_ATTR_NOATTR in mode-style's default "noattr,bg=yellow,fg=black").
+NOATTR = 0x4000
+CHARSET = 0x80
+
+
+def option(opts: Any, name: str) -> Any:
+    """An option's value, or tmux 3.7b's default when the option table lacks it."""
+    try:
+        return opts.get(name)
+    except KeyError:
+        return _OPTION_DEFAULTS.get(name)
+
+
+def style_option(opts: Any, name: str, expand: Any = None) -> Style:
+    """A *-style option as a cell style (style_apply): formats in it are expanded with
+    ``expand`` first; a style that does not parse draws with the default style."""
+    from ..options import parse_style
+
+    value = option(opts, name)
+    if not isinstance(value, str):
         return DEFAULT_STYLE
-    return (sy.attr, sy.fg, sy.bg, 0)
+    if "#{" in value and expand is not None:
+        value = expand(value)
+    sy = parse_style(value)
+    attr = 0
+    if sy is None:
+        words = value.replace(" ", ",").split(",")
+        if "noattr" not in words:
+            return DEFAULT_STYLE
+        sy = parse_style(",".join(w for w in words if w != "noattr"))
+        if sy is None:
+            return DEFAULT_STYLE
+        attr = NOATTR
+    return (sy.attr | attr, sy.fg, sy.bg, 0)
+
+
+def _style(opts: Any, name: str) -> Style:
+    return style_option(opts, name)
 
 
 _POSIX_CLASSES = {
@@ -133,6 +185,10 @@ class CopyMode(Mode):
         self.hide_position = args is not None and args.has("H")
         self.mx, self.my = self.cx, b.hsize + self.cy - self.oy
         self.showmark = False
+        self.line_numbers = True  # copy-mode-line-numbers applies (not when the mouse began)
+        self.recentre_state = RECENTRE_MIDDLE
+        self.recentre_line = 0
+        self._wargs: Any = None  # the parsed arguments of the command running
 
     # -- mode interface ----------------------------------------------------------------------------
 
@@ -150,6 +206,7 @@ class CopyMode(Mode):
         """tmux reflows its frozen copy of the grid; this takes a new copy of the pane (which
         has just been reflowed) and finds the cursor's cell in it again."""
         old = self.back
+        self.oy = min(self.oy, old.hsize + self.cy)
         cx, gy = self.cx, old.hsize + self.cy - self.oy
         self.back = b = self.source.snapshot()
         self.sx, self.sy = sx, sy
@@ -168,7 +225,7 @@ class CopyMode(Mode):
     def _size_changed(self) -> None:
         search = self.searchmark is not None
         self._clear_selection()
-        self.searchmark = None
+        self._clear_marks()
         if search and not self.timeout:
             self._search_marks(self.searchregex, False)
         self.searchx, self.searchy, self.searcho = self.cx, self.cy, self.oy
@@ -177,56 +234,117 @@ class CopyMode(Mode):
         return (min(self.cx, self.sx - 1), self.cy)
 
     def format(self, name: str) -> str | None:
-        if name == "scroll_position":
-            return str(self.oy)
-        if name == "rectangle_toggle":
-            return str(int(self.rectflag))
-        if name == "copy_cursor_x":
-            return str(self.cx)
-        if name == "copy_cursor_y":
-            return str(self.cy)
-        if name == "selection_present":
-            return str(int(self.sel is not None))
-        if name in ("selection_start_x", "selection_start_y", "selection_end_x",
-                    "selection_end_y"):
-            if self.sel is None:
-                return None
-            return str({"selection_start_x": self.selx, "selection_start_y": self.sely,
-                        "selection_end_x": self.endselx,
-                        "selection_end_y": self.endsely}[name])
+        """window_copy_formats: the variables copy mode adds to its pane's formats."""
+        fn = _FORMATS.get(name)
+        return fn(self) if fn is not None else None
+
+    def _format_position(self) -> tuple[int, int]:
+        hsize = self.back.hsize
+        if self._ln_absolute():
+            return hsize - self.oy + 1, hsize + self.back.sy
+        return self.oy, hsize
+
+    def _format_selection(self, name: str) -> str | None:
+        if self.sel is None:
+            return "0" if name in ("selection_active", "selection_present") else None
         if name == "selection_active":
-            return str(int(self.sel is not None and self.cursordrag != DRAG_NONE))
-        if name == "search_present":
-            return str(int(self.searchmark is not None))
-        if name == "search_match":
-            return self._match_at_cursor() or ""
-        if name == "copy_cursor_word":
-            return self._screen_word(self.cx, self.cy) or ""
-        if name == "copy_cursor_line":
-            return self._screen_line(self.cy) or ""
-        return None
+            return str(int(self.cursordrag != DRAG_NONE))
+        if name == "selection_present":
+            return str(int(self.endselx != self.selx or self.endsely != self.sely))
+        return str({"selection_start_x": self.selx, "selection_start_y": self.sely,
+                    "selection_end_x": self.endselx, "selection_end_y": self.endsely}[name])
+
+    def line_time(self, y: int) -> int:
+        """When grid line ``y`` was scrolled into history (0 for a line never scrolled)."""
+        get = getattr(self.back, "line_time", None)
+        return get(y) if get is not None else 0
+
+    # -- line numbers (copy-mode-line-numbers) ---------------------------------------------------
+
+    def _ln_mode(self) -> int:
+        if not self.line_numbers:
+            return LN_OFF
+        value = option(self.wp.window.options, "copy-mode-line-numbers")
+        return _LN_MODES.get(str(value), LN_OFF)
+
+    def _ln_absolute(self) -> bool:
+        return self._ln_mode() in (LN_ABSOLUTE, LN_RELATIVE, LN_HYBRID)
+
+    def _ln_width(self) -> int:
+        """Columns the line numbers take (digits of the last line, at least 3, and a space)."""
+        if self._ln_mode() == LN_OFF:
+            return 0
+        return max(3, len(str(self.back.hsize + self.back.sy + 1))) + 1
+
+    def _content_sx(self, width: int) -> int:
+        if width >= self.sx:
+            return 1
+        return self.sx - width if width else self.sx
+
+    def cursor_offset(self, cx: int) -> int:
+        """Screen column of grid column ``cx`` (after the line numbers)."""
+        width = self._ln_width()
+        if width == 0:
+            return cx
+        if cx >= self._content_sx(width):
+            return self.sx - 1
+        return width + cx
+
+    def cursor_unoffset(self, vx: int) -> int:
+        """Grid column of screen column ``vx`` (a mouse position)."""
+        width = self._ln_width()
+        if width == 0:
+            return vx
+        content = self._content_sx(width)
+        if vx < width:
+            return 0
+        return min(vx - width, content - 1)
+
+    def set_line_numbers(self, enabled: bool) -> None:
+        """window_copy_set_line_numbers: copy mode entered with the mouse shows none."""
+        if self.line_numbers != enabled:
+            self.line_numbers = enabled
+            self._rev += 1
+            redraw(self)
 
     # -- drawing -----------------------------------------------------------------------------------
 
-    def _header(self) -> str:
-        hsize = self.back.hsize
-        if self.sy <= 1 or self.hide_position:
-            return ""
-        if self.searchmark is None:
-            if self.timeout:
-                return f"(timed out) [{self.oy}/{hsize}]"
-            return f"[{self.oy}/{hsize}]"
-        if self.searchcount == -1:
-            return f"[{self.oy}/{hsize}]"
-        more = "+" if self.searchmore else ""
-        return f"({self.searchcount}{more} results) [{self.oy}/{hsize}]"
+    def _expander(self) -> Any:
+        from .. import format as F
+        from ..formats_vars import context_for_pane
 
-    def _styles(self) -> tuple[Style, Style, Style, Style]:
-        """mode-style and the match and mark styles, parsed once per frame (row 0 starts one)."""
+        ctx = context_for_pane(self.server, self.wp)
+        return lambda value: F.expand(value, ctx)
+
+    def _styles(self) -> tuple[Style, ...]:
+        """The styles a frame is drawn with (style_apply over the pane's formats): position,
+        match, current match, mark, selection, line number, current line number."""
         opts = self.wp.window.options
-        return (_style(opts, "mode-style"), _style(opts, "copy-mode-match-style"),
-                _style(opts, "copy-mode-current-match-style"),
-                _style(opts, "copy-mode-mark-style"))
+        expand = self._expander()
+        return tuple(style_option(opts, name, expand) for name in (
+            "copy-mode-position-style", "copy-mode-match-style",
+            "copy-mode-current-match-style", "copy-mode-mark-style",
+            "copy-mode-selection-style", "copy-mode-line-number-style",
+            "copy-mode-current-line-number-style"))
+
+    def _position_cells(self, width: int) -> list[tuple[str, Style] | None]:
+        """copy-mode-position-format drawn over the first row's content (format_draw): a
+        cell for each column it wrote, None where the row shows through."""
+        from ..options import Style as OptStyle
+        from ..status import draw
+
+        opts = self.wp.window.options
+        value = option(opts, "copy-mode-position-format")
+        if not value:
+            return []
+        expanded = self._expander()(str(value))
+        if not expanded:
+            return []
+        st = self._frame_styles[0] if self._frame_styles else DEFAULT_STYLE
+        base = OptStyle(fg=st[1], bg=st[2], attr=st[0])
+        drawn = [False] * width
+        cells = draw(expanded, width, base, drawn=drawn)
+        return [(c, s) if d else None for (c, s), d in zip(cells, drawn, strict=False)]
 
     def _screen_cells(self, py: int, styled: bool = True) -> list[tuple[str, Style]]:
         """Row ``py`` of the mode's screen as tmux writes it (window_copy_write_line)."""
@@ -234,22 +352,37 @@ class CopyMode(Mode):
         b = self.back
         if styled and self._frame_styles is None:
             self._frame_styles = self._styles()
-        mode_st, mgc, cgc, mkgc = self._frame_styles if styled else (DEFAULT_STYLE,) * 4
-        hdr = self._header() if py == 0 else ""
-        size = min(len(hdr), sx)
+        styles = self._frame_styles if styled else (DEFAULT_STYLE,) * 7
+        _, mgc, cgc, mkgc, _, lngc, curlngc = styles
+        width = self._ln_width()
+        nx = self._content_sx(width)
         fy = b.hsize - self.oy + py
-        nx = sx - size
-        row: list[tuple[str, Style]]
-        if 0 <= fy < len(b) and nx > 0:
+        row: list[tuple[str, Style]] = []
+        if width:
+            mode = self._ln_mode()
+            current = py == self.cy
+            absolute = b.hsize - self.oy + py + 1
+            if mode == LN_DEFAULT:
+                number = self.oy - py if py < self.oy else py - self.oy
+            elif mode == LN_ABSOLUTE or (mode == LN_HYBRID and current):
+                number = absolute
+            else:
+                number = abs(py - self.cy)
+            text = f"{number:>{width - 1}} "[:width]
+            st = curlngc if current else lngc
+            row.extend((ch, st) for ch in text)
+        if 0 <= fy < len(b):
             chars = b.chars(fy)
             n = min(len(chars), nx)
             table = b.styles_table()
             sids = b.style_ids(fy)
-            row = [(chars[x], table[sids[x]]) for x in range(n)]
-            if n < sx:
-                row.extend([(" ", DEFAULT_STYLE)] * (sx - n))
+            cells = [(chars[x], table[sids[x]]) for x in range(n)]
+            if "\t" in chars:
+                _blank_tabs(cells)
+            if n < nx:
+                cells.extend([(" ", DEFAULT_STYLE)] * (nx - n))
             if n and chars[n - 1] != "" and n < len(chars) and chars[n] == "":
-                row[n - 1] = (" ", DEFAULT_STYLE)  # a wide character cut by the indicator
+                cells[n - 1] = (" ", DEFAULT_STYLE)  # a wide character cut at the edge
             marks = self.searchmark
             if marks is not None and not (self.showmark and fy == self.my):
                 at = py * b.sx
@@ -257,18 +390,21 @@ class CopyMode(Mode):
                     marks = None  # nothing found on this row
             if styled and (marks is not None or (self.showmark and fy == self.my)):
                 for fx in range(nx):
-                    ch, st = row[fx]
-                    row[fx] = (ch, self._update_style(fx, fy, st, mgc, cgc, mkgc))
+                    ch, st = cells[fx]
+                    cells[fx] = (ch, self._update_style(fx, fy, st, mgc, cgc, mkgc))
+            row.extend(cells)
         else:
-            row = [(" ", DEFAULT_STYLE)] * sx
-        if size:
-            for i, ch in enumerate(hdr[:size]):
-                row[sx - size + i] = (ch, mode_st)
-        if py == self.cy and self.cx == sx:
-            row[sx - 1] = ("$", DEFAULT_STYLE)
+            row.extend([(" ", DEFAULT_STYLE)] * nx)
+        del row[sx:]
+        if py == 0 and self.sy > 1 and not self.hide_position and styled:
+            for i, cell in enumerate(self._position_cells(nx)):
+                if cell is not None and width + i < sx:
+                    row[width + i] = cell
+        if py == self.cy and self.cx >= nx:
+            row[self.cursor_offset(self.cx)] = ("$", DEFAULT_STYLE)
         return row
 
-    _frame_styles: tuple[Style, Style, Style, Style] | None = None
+    _frame_styles: tuple[Style, ...] | None = None
 
     _rev = 0  # bumped by whatever can change what is drawn
     _drawn: tuple[Any, dict[int, list[tuple[str, Style]]]] | None = None
@@ -294,10 +430,11 @@ class CopyMode(Mode):
         if sel is not None and not sel[4]:
             span = self._selection_span(y)
             if span is not None:
-                st = self._frame_styles[0] if self._frame_styles else DEFAULT_STYLE
-                for x in range(span[0], min(span[1], self.sx - 1) + 1):
+                st = self._frame_styles[4] if self._frame_styles else DEFAULT_STYLE
+                lo = max(span[0], self._ln_width())
+                for x in range(lo, min(span[1], self.sx - 1) + 1):
                     ch, old = row[x]
-                    row[x] = (ch, (st[0] | (old[0] & 0x80), st[1], st[2], st[3]))
+                    row[x] = (ch, _select_cell(st, old))
         runs: list[tuple[str, Style]] = []
         text: list[str] = []
         cur = None
@@ -377,26 +514,60 @@ class CopyMode(Mode):
         g = mgc
         return (g[0], g[2], g[1], st[3]) if inv else (g[0], g[1], g[2], st[3])
 
-    def _screen_line_length(self, chars: list[str]) -> int:
-        n = len(chars)
-        while n > 0 and chars[n - 1] == " ":
-            n -= 1
-        return n
+    def _is_separator(self, c: str, ws: str) -> bool:
+        return c in (" ", "\t") or (len(c) == 1 and c in ws)
 
     def _screen_word(self, x: int, y: int) -> str | None:
-        """format_grid_word on the mode's screen (no wrapped lines: one row)."""
-        chars = [c for c, _ in self._screen_cells(y, styled=False)]
+        """window_copy_get_word: format_grid_word on the backing grid at screen row ``y``
+        (a word may go on through wrapped lines)."""
         ws = str(self.server.session_options.get("word-separators") or "")  # the global one
-        return grid_word(chars, x, ws)
-
-    def _screen_line(self, y: int) -> str | None:
-        chars = [c for c, _ in self._screen_cells(y, styled=False)]
-        out = []
-        for c in chars[: self._screen_line_length(chars)]:
+        b = self.back
+        y = b.hsize + y - self.oy
+        if not 0 <= y < len(b):
+            return None
+        found = False
+        while True:
+            c = b.cell(x, y)
+            if c != "" and self._is_separator(c, ws):
+                found = True
+                break
+            if x == 0:
+                if y == 0 or not b.wrapped(y - 1):
+                    break
+                y -= 1
+                x = b.length(y)
+                if x == 0:
+                    break
+            x -= 1
+        last = len(b) - 1
+        out: list[str] = []
+        while True:
+            if found:
+                end = b.length(y)
+                if end == 0 or x == end - 1:
+                    if y == last or not b.wrapped(y):
+                        break
+                    y += 1
+                    x = 0
+                else:
+                    x += 1
+            found = True
+            c = b.cell(x, y)
             if c == "":
+                continue
+            if self._is_separator(c, ws):
                 break
             out.append(c)
         return "".join(out) or None
+
+    def _screen_line(self, y: int) -> str | None:
+        """window_copy_get_line: format_grid_line on the backing grid at screen row ``y``."""
+        b = self.back
+        y = b.hsize + y - self.oy
+        if not 0 <= y < len(b):
+            return None
+        n = b.length(y)
+        return "".join(c for c in b.chars(y)[:n] if c) or None
 
     def _session_option(self, name: str) -> Any:
         s = next((s for s in self.server.model.sorted_sessions()
@@ -407,6 +578,11 @@ class CopyMode(Mode):
     # -- commands ----------------------------------------------------------------------------------
 
     def command(self, item: Any) -> int:
+        """window_copy_command: one ``send-keys -X`` command. Its own arguments are parsed
+        with its flags (a bad flag or count does nothing); a read-only client may only run
+        the commands that copy nothing."""
+        from ..commands.grammar import CommandError, parse_args
+
         args = item.args
         argv = [a if isinstance(a, str) else str(a) for a in args.argv]
         if not argv:
@@ -419,15 +595,27 @@ class CopyMode(Mode):
         action = NOTHING
         clear = CLEAR_NEVER
         if entry is not None:
-            lo, hi, clr, fn = entry
-            if lo <= len(argv) - 1 <= hi:
+            template, lo, hi, readonly_ok, clr, fn = entry
+            c = item.target_client
+            if c is not None and getattr(c, "readonly", False) and not readonly_ok:
+                self.server.status_message(c, "client is read-only")
+                return 0
+            try:
+                wargs = parse_args(template, argv[1:], lo, hi)
+            except CommandError:
+                wargs = None
+            if wargs is not None:
                 clear = clr
-                action = fn(self, item, argv)
+                self._wargs = wargs
+                try:
+                    action = fn(self, item, [name, *wargs.argv])
+                finally:
+                    self._wargs = None
         if not name.startswith("search-") and self.searchmark is not None:
             if clear == CLEAR_EMACS_ONLY and self._keys() == "vi":
                 clear = CLEAR_NEVER
             if clear != CLEAR_NEVER:
-                self.searchmark = None
+                self._clear_marks()
                 self.searchx = self.searchy = -1
             if action == NOTHING:
                 action = REDRAW
@@ -439,6 +627,10 @@ class CopyMode(Mode):
         else:
             redraw(self)
         return 0
+
+    def flag(self, name: str) -> bool:
+        """Whether the running command was given flag ``name`` (``copy-selection -P``)."""
+        return self._wargs is not None and self._wargs.has(name)
 
     # -- positions ---------------------------------------------------------------------------------
 
@@ -452,10 +644,48 @@ class CopyMode(Mode):
         return self.back.cell(x, y)
 
     def _in_set(self, px: int, py: int, chars: str) -> bool:
+        return self._in_set_width(px, py, chars) != 0
+
+    def _tab_width(self, px: int, py: int) -> int:
+        """Columns of the tab at ``px``: its cell and the padding cells after it."""
+        n = 1
+        while self._cell(px + n, py) == "":
+            n += 1
+        return n
+
+    def _in_set_width(self, px: int, py: int, chars: str) -> int:
+        """grid_in_set: whether the cell is one of ``chars``; for a tab (or a cell a tab
+        covers) when ``chars`` has one, the columns from there to the tab's end."""
         c = self._cell(px, py)
-        return bool(c) and c in chars
+        if "\t" in chars:
+            if c == "":
+                pxx = px
+                while True:
+                    pxx -= 1
+                    t = self._cell(pxx, py)
+                    if not (pxx > 0 and t == ""):
+                        break
+                if t == "\t":
+                    return self._tab_width(pxx, py) - (px - pxx)
+            elif c == "\t":
+                return self._tab_width(px, py)
+        if c == "":
+            return 0
+        return 1 if len(c) == 1 and c in chars else 0
+
+    def _cursor_limit(self, py: int, allow_onemore: bool) -> int:
+        """The last column the cursor may take on line ``py``: the end of its text, or with
+        vi keys its last character (vi's cursor does not go past it)."""
+        if not 0 <= py < len(self.back):
+            return 0
+        n = self._length(py)
+        if allow_onemore or self._keys() != "vi":
+            return n
+        return n - 1 if n else 0
 
     def _update_cursor(self, cx: int, cy: int) -> None:
+        if not self.rectflag and cy < self.sy:
+            cx = min(cx, self._cursor_limit(self.back.hsize + cy - self.oy, False))
         self.cx, self.cy = cx, cy
 
     # -- selection ---------------------------------------------------------------------------------
@@ -488,6 +718,8 @@ class CopyMode(Mode):
             if self.sel is not None:
                 self.sel[4] = True
             return False
+        if self._ln_mode() != LN_OFF:
+            sx, ex = self.cursor_offset(sx), self.cursor_offset(ex)
         self.sel = [sx, sy, ex, ey, False]
         self.modekeys = self._keys()
         return True
@@ -531,13 +763,13 @@ class CopyMode(Mode):
         self.cursordrag = DRAG_NONE
         self.lineflag = LINE_NONE
         self.selflag = SEL_CHAR
-        px = self._length(self._gy())
+        px = self._cursor_limit(self._gy(), self.rectflag)
         if self.cx > px:
             self._update_cursor(px, self.cy)
 
     def _rectangle_set(self, flag: bool) -> None:
         self.rectflag = flag
-        px = self._length(self._gy())
+        px = self._cursor_limit(self._gy(), self.rectflag)
         if self.cx > px:
             self._update_cursor(px, self.cy)
         self._update_selection()
@@ -566,6 +798,7 @@ class CopyMode(Mode):
             self.cy = self.sy - 1
         else:
             self.cy = cy + sely - yy
+        self.cx = min(self.cx, self._cursor_limit(self._gy(), self.rectflag))
         self._update_selection(True)
 
     def get_selection(self) -> str | None:
@@ -630,9 +863,13 @@ class CopyMode(Mode):
         self.server.notify("pane-set-clipboard", {"pane": self.wp})
 
     def _copy_buffer(self, prefix: str | None, text: str) -> None:
+        """The copied text to the clipboard and a new paste buffer, unless the command had
+        -C (no clipboard) or -P (no buffer)."""
         data = text.encode("utf-8", "surrogateescape")
-        self._clipboard(data)
-        self.server.buffers.add(data, prefix if prefix else "buffer")
+        if not self.flag("C"):
+            self._clipboard(data)
+        if not self.flag("P"):
+            self.server.buffers.add(data, prefix if prefix else "buffer")
 
     def _pipe_run(self, item: Any, cmd: str | None) -> str | None:
         text = self.get_selection()
@@ -692,8 +929,14 @@ class CopyMode(Mode):
     def _last_line(self) -> int:
         return self.back.hsize + self.back.sy - 1
 
-    def _r_right(self, x: int, y: int, wrap: bool, all_: bool) -> tuple[int, int]:
-        px = self.back.sx if all_ else self._length(y)
+    def _r_right(self, x: int, y: int, wrap: bool, all_: bool,
+                 onemore: bool = True) -> tuple[int, int]:
+        if all_:
+            px = self.back.sx
+        else:
+            px = self._length(y)
+            if not onemore and px:
+                px -= 1
         if wrap and x >= px and y < self._last_line():
             return self._r_down(0, y)
         if x < px:
@@ -771,7 +1014,8 @@ class CopyMode(Mode):
         y = y0
         while y <= last:
             xx = self._length(y)
-            hit = next((x for x in range(xx) if self._cell(x, y) != " "), None)
+            hit = next((x for x in range(xx) if self._cell(x, y) not in (" ", "\t", "")),
+                       None)
             if hit is not None:
                 px, py = hit, y
                 break
@@ -783,6 +1027,8 @@ class CopyMode(Mode):
     def _end_of_line(self) -> None:
         rect = self.sel is not None and self.rectflag
         px, py = self._r_end_of_line(self._gy(), True, rect)
+        if not rect:
+            px = self._cursor_limit(py, False)
         self._acquire_down(self.cy, px, py)
 
     def _cursor_left(self) -> None:
@@ -790,7 +1036,7 @@ class CopyMode(Mode):
         self._acquire_up(self.cy, px, py)
 
     def _cursor_right(self, all_: bool) -> None:
-        px, py = self._r_right(self.cx, self._gy(), True, all_)
+        px, py = self._r_right(self.cx, self._gy(), True, all_, self._keys() != "vi")
         self._acquire_down(self.cy, px, py)
 
     def _cursor_up(self, scroll_only: bool) -> None:
@@ -971,9 +1217,10 @@ class CopyMode(Mode):
                         break
         while True:
             x, y, xx, ok = self._handle_wrap(x, y, xx, yy)
-            if not (ok and self._in_set(x, y, WHITESPACE)):
+            width = self._in_set_width(x, y, WHITESPACE) if ok else 0
+            if not width:
                 break
-            x += 1
+            x += width
         return x, y
 
     def _next_word_end(self, x: int, y: int, seps: str) -> tuple[int, int]:
@@ -1040,7 +1287,7 @@ class CopyMode(Mode):
         x, y = self.cx, self._gy()
         if self._keys() == "vi":
             if not self._in_set(x, y, WHITESPACE):
-                x, y = self._r_right(x, y, False, False)
+                x, y = self._r_right(x, y, False, False, False)
             x, y = self._next_word_end(x, y, seps)
             x, y = self._r_left(x, y, True)
         else:
@@ -1111,7 +1358,7 @@ class CopyMode(Mode):
         x, y = self._r_left(x, y, False)
         got = self._jump_back(x, y)
         if got is not None:
-            x, y = self._r_right(got[0], got[1], True, False)
+            x, y = self._r_right(got[0], got[1], True, False, self._keys() != "vi")
             self._acquire_up(self.cy, x, y)
 
     # -- search ------------------------------------------------------------------------------------
@@ -1356,10 +1603,14 @@ class CopyMode(Mode):
             self.searchall = False
         else:
             visible_only = wp_search == text
+        if not visible_only and self.searchmark is not None:
+            self._clear_marks()
         wp.search_string = text
         wp.search_regex = regex
         fx, fy = self.cx, self._gy()
         needle = _cells_of(text)
+        if not needle:
+            return False  # a zero-length search string finds nothing
         wrapflag = bool(wp.window.options.get("wrap-search"))
         cis = text == text.lower()
         keys = self._keys()
@@ -1448,6 +1699,12 @@ class CopyMode(Mode):
                         if f is None:
                             break
                         px, w = f, width
+                        if "\t" in text:  # a tab matched: mark the columns it covers
+                            i = 0
+                            while i < w and px + i < b.sx:
+                                if self._cell(px + i, py) == "\t":
+                                    w += self._tab_width(px + i, py) - 1
+                                i += 1
                     if not counted:
                         nfound += 1
                     at = self._mark_at(px, py)
@@ -1469,7 +1726,7 @@ class CopyMode(Mode):
             self.searchmark = marks
             self.searchgen = gen
             if self.timeout:
-                self.searchmark = None
+                self._clear_marks()
                 return True
             if stopped and stop:
                 start, end = self._visible_lines()
@@ -1503,6 +1760,11 @@ class CopyMode(Mode):
         if cis:
             big = big.lower() if big.isascii() else big.translate(_ASCII_LOWER)
         return big.count(text)
+
+    def _clear_marks(self) -> None:
+        self.searchcount = -1
+        self.searchmore = False
+        self.searchmark = None
 
     def _visible_lines(self) -> tuple[int, int]:
         b = self.back
@@ -1538,6 +1800,7 @@ class ViewMode(CopyMode):
         self._stale = False
         self.source = self._lines
         super().__init__(server, wp, source=self)
+        self.line_numbers = False
 
     @property
     def screen(self) -> Any:  # what CopyMode.__init__ copies: the lines written so far
@@ -1772,7 +2035,7 @@ def _c_history_bottom(cm: CopyMode, item: Any, argv: list[str]) -> int:
     if cm.lineflag == LINE_RIGHT_LEFT and cm._gy() == cm.endsely:
         cm._other_end()
     cm.cy = cm.sy - 1
-    cm.cx = cm._length(b.hsize + cm.cy)
+    cm.cx = cm._cursor_limit(b.hsize + cm.cy, False)
     cm.oy = 0
     if cm.searchmark is not None and not cm.timeout:
         cm._search_marks(cm.searchregex, True)
@@ -1860,7 +2123,13 @@ def _c_rectangle(mode: int) -> Any:
 def _c_refresh_from_pane(cm: CopyMode, item: Any, argv: list[str]) -> int:
     if isinstance(cm, ViewMode):
         return NOTHING
+    cm.oy = min(cm.oy, cm.back.hsize)
+    from_top = cm.back.hsize - cm.oy  # the line at the top stays at the top
     cm.back = cm.source.snapshot()
+    if from_top <= cm.back.hsize:
+        cm.oy = cm.back.hsize - from_top
+    else:
+        cm.cy, cm.oy = 0, cm.back.hsize
     cm._size_changed()
     return REDRAW
 
@@ -1930,9 +2199,10 @@ def _c_search_incremental(down_default: bool) -> Any:
             cm.searchx, cm.searchy, cm.searcho = cm.cx, cm.cy, cm.oy
         elif ss is not None and arg != ss:
             cm.cx, cm.cy, cm.oy = cm.searchx, cm.searchy, cm.searcho
+            cm.cx = cm._cursor_limit(cm._gy(), False)
             action = REDRAW
         if not arg:
-            cm.searchmark = None
+            cm._clear_marks()
             return REDRAW
         if prefix == "=":
             down = down_default
@@ -1944,7 +2214,7 @@ def _c_search_incremental(down_default: bool) -> Any:
         cm.searchregex = False
         cm.searchstr = arg
         if not cm._search(down, False):
-            cm.searchmark = None
+            cm._clear_marks()
             return REDRAW
         return action
     return run
@@ -2168,86 +2438,275 @@ def _simple(fn: Any) -> Any:
     return run
 
 
+def _c_centre(vertical: bool) -> Any:
+    """cursor-centre-vertical / -horizontal: the cursor to the middle row or column."""
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        if vertical:
+            cm._update_cursor(cm.cx, cm.wp.sy // 2)
+        else:
+            cm._update_cursor(cm.wp.sx // 2, cm.cy)
+        cm._update_selection(True)
+        return REDRAW
+    return run
+
+
+def _c_scroll_to(row: Any) -> Any:
+    """scroll-top / -middle / -bottom: scroll so the cursor's line is at that row."""
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        to = row(cm)
+        up = cm.cy - to
+        delta = abs(up)
+        below = cm.back.hsize - cm.oy
+        if up > 0 and cm.oy >= delta:
+            cm._scroll_up(delta)
+            cm.cy -= delta
+        elif up < 0 and below >= delta:
+            cm._scroll_down(delta)
+            cm.cy += delta
+        cm._update_selection()
+        return REDRAW
+    return run
+
+
+def _c_recentre_top_bottom(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    """recentre-top-bottom (emacs's C-l): the cursor's line to the middle, then the top,
+    then the bottom, as long as the cursor stays on the same line."""
+    cy = cm.cy
+    sy = cm.sy - 1
+    sm = sy // 2
+    row = cm.back.hsize + cy - cm.oy
+    if cm.recentre_line != row:
+        cm.recentre_state = RECENTRE_MIDDLE
+        cm.recentre_line = row
+    target = cm.recentre_state
+    cm.recentre_state = {RECENTRE_MIDDLE: RECENTRE_TOP, RECENTRE_TOP: RECENTRE_BOTTOM,
+                         RECENTRE_BOTTOM: RECENTRE_MIDDLE}[target]
+    oy = cm.oy
+    if target == RECENTRE_MIDDLE:
+        if cy < sm:
+            cm._scroll_down(sm - cy)
+        elif cy > sm:
+            cm._scroll_up(cy - sm)
+        if cm.oy != oy:
+            cm.cy = cy + (cm.oy - oy)
+    elif target == RECENTRE_TOP:
+        cm._scroll_up(cy)
+        cm.cy = cy - (oy - cm.oy)
+    else:
+        cm._scroll_down(sy - cy)
+        cm.cy = cy + (cm.oy - oy)
+    cm._update_selection()
+    return REDRAW
+
+
+def _c_scroll_exit(mode: int) -> Any:
+    """scroll-exit-on / -off / -toggle: whether scrolling to the bottom leaves the mode."""
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        cm.scroll_exit = (not cm.scroll_exit) if mode < 0 else bool(mode)
+        return NOTHING
+    return run
+
+
+def _c_scroll_to_mouse(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    """scroll-to-mouse: follows a drag on a pane scrollbar, which hmux does not draw."""
+    return NOTHING
+
+
+def _c_selection_mode(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    arg = argv[1].lower() if len(argv) > 1 else None
+    if arg is None or arg in ("char", "c"):
+        cm.selflag = SEL_CHAR
+    elif arg in ("word", "w"):
+        cm.separators = str(_session_opt(cm, item, "word-separators"))
+        cm.selflag = SEL_WORD
+    elif arg in ("line", "l"):
+        cm.selflag = SEL_LINE
+    return NOTHING
+
+
+def _c_prompt(down: bool) -> Any:
+    """next-prompt / previous-prompt (-o: the start of a command's output): the next line
+    a shell marked with OSC 133."""
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        b = cm.back
+        flags = getattr(b, "line_flags", None)
+        if flags is None:
+            return NOTHING
+        want = "output" if cm.flag("o") else "prompt"
+        line = b.hsize - cm.oy + cm.cy
+        add, end = (1, b.hsize + b.sy - 1) if down else (-1, 0)
+        while True:
+            if line == end:
+                return NOTHING
+            line += add
+            if want in flags(line):
+                break
+        cm.cx = 0
+        if line > b.hsize:
+            cm.cy, cm.oy = line - b.hsize, 0
+        else:
+            cm.cy, cm.oy = 0, b.hsize - line
+        cm._update_selection(True)
+        return REDRAW
+    return run
+
+
 A, N, E = CLEAR_ALWAYS, CLEAR_NEVER, CLEAR_EMACS_ONLY
-_COMMANDS: dict[str, tuple[int, int, int, Any]] = {
-    "append-selection": (0, 0, A, _c_append),
-    "append-selection-and-cancel": (0, 0, A, lambda cm, i, a: _c_append(cm, i, a, True)),
-    "back-to-indentation": (0, 0, A, _simple(CopyMode._back_to_indentation)),
-    "begin-selection": (0, 0, A, _c_begin_selection),
-    "bottom-line": (0, 0, E, _c_line_to(lambda cm: cm.sy - 1)),
-    "cancel": (0, 0, A, _c_cancel),
-    "clear-selection": (0, 0, A, _c_clear_selection),
-    "copy-end-of-line": (0, 1, A, _c_copy_eol(False, False, False)),
-    "copy-end-of-line-and-cancel": (0, 1, A, _c_copy_eol(False, True, False)),
-    "copy-pipe-end-of-line": (0, 2, A, _c_copy_eol(True, False, False)),
-    "copy-pipe-end-of-line-and-cancel": (0, 2, A, _c_copy_eol(True, True, False)),
-    "copy-line": (0, 1, A, _c_copy_eol(False, False, True)),
-    "copy-line-and-cancel": (0, 1, A, _c_copy_eol(False, True, True)),
-    "copy-pipe-line": (0, 2, A, _c_copy_eol(True, False, True)),
-    "copy-pipe-line-and-cancel": (0, 2, A, _c_copy_eol(True, True, True)),
-    "copy-pipe-no-clear": (0, 2, N, _c_copy_pipe(False, False)),
-    "copy-pipe": (0, 2, A, _c_copy_pipe(True, False)),
-    "copy-pipe-and-cancel": (0, 2, A, _c_copy_pipe(True, True)),
-    "copy-selection-no-clear": (0, 1, N, _c_copy_selection(False, False)),
-    "copy-selection": (0, 1, A, _c_copy_selection(True, False)),
-    "copy-selection-and-cancel": (0, 1, A, _c_copy_selection(True, True)),
-    "cursor-down": (0, 0, E, _repeat(lambda cm: cm._cursor_down(False))),
-    "cursor-down-and-cancel": (0, 0, A, _c_cursor_down_and_cancel),
-    "cursor-left": (0, 0, E, _repeat(CopyMode._cursor_left)),
-    "cursor-right": (0, 0, E, _c_cursor_right),
-    "cursor-up": (0, 0, E, _repeat(lambda cm: cm._cursor_up(False))),
-    "end-of-line": (0, 0, E, _simple(CopyMode._end_of_line)),
-    "goto-line": (1, 1, E, _c_goto_line),
-    "halfpage-down": (0, 0, E, _c_page_down(True, False)),
-    "halfpage-down-and-cancel": (0, 0, A, _c_page_down(True, True)),
-    "halfpage-up": (0, 0, E, _c_page_up(True)),
-    "history-bottom": (0, 0, E, _c_history_bottom),
-    "history-top": (0, 0, E, _c_history_top),
-    "jump-again": (0, 0, E, _c_jump_again(False)),
-    "jump-backward": (1, 1, E, _c_jump(JUMP_BACKWARD)),
-    "jump-forward": (1, 1, E, _c_jump(JUMP_FORWARD)),
-    "jump-reverse": (0, 0, E, _c_jump_again(True)),
-    "jump-to-backward": (1, 1, E, _c_jump(JUMP_TO_BACKWARD)),
-    "jump-to-forward": (1, 1, E, _c_jump(JUMP_TO_FORWARD)),
-    "jump-to-mark": (0, 0, A, _c_jump_to_mark),
-    "middle-line": (0, 0, E, _c_line_to(lambda cm: (cm.sy - 1) // 2)),
-    "next-matching-bracket": (0, 0, A, _c_next_bracket),
-    "next-paragraph": (0, 0, E, _c_paragraph(False)),
-    "next-space": (0, 0, E, _c_words("next-space")),
-    "next-space-end": (0, 0, E, _c_words("next-space-end")),
-    "next-word": (0, 0, E, _c_words("next-word")),
-    "next-word-end": (0, 0, E, _c_words("next-word-end")),
-    "other-end": (0, 0, E, _c_other_end),
-    "page-down": (0, 0, E, _c_page_down(False, False)),
-    "page-down-and-cancel": (0, 0, A, _c_page_down(False, True)),
-    "page-up": (0, 0, E, _c_page_up(False)),
-    "pipe-no-clear": (0, 1, N, _c_pipe(False, False)),
-    "pipe": (0, 1, A, _c_pipe(True, False)),
-    "pipe-and-cancel": (0, 1, A, _c_pipe(True, True)),
-    "previous-matching-bracket": (0, 0, A, _c_previous_bracket),
-    "previous-paragraph": (0, 0, E, _c_paragraph(True)),
-    "previous-space": (0, 0, E, _c_words("previous-space")),
-    "previous-word": (0, 0, E, _c_words("previous-word")),
-    "rectangle-on": (0, 0, A, _c_rectangle(1)),
-    "rectangle-off": (0, 0, A, _c_rectangle(0)),
-    "rectangle-toggle": (0, 0, A, _c_rectangle(-1)),
-    "refresh-from-pane": (0, 0, A, _c_refresh_from_pane),
-    "scroll-down": (0, 0, E, _c_scroll_down(False)),
-    "scroll-down-and-cancel": (0, 0, A, _c_scroll_down(True)),
-    "scroll-up": (0, 0, E, _c_scroll_up),
-    "search-again": (0, 0, A, _c_search_again(False)),
-    "search-backward": (0, 1, A, _c_search(False, True)),
-    "search-backward-text": (0, 1, A, _c_search(False, False)),
-    "search-backward-incremental": (1, 1, A, _c_search_incremental(False)),
-    "search-forward": (0, 1, A, _c_search(True, True)),
-    "search-forward-text": (0, 1, A, _c_search(True, False)),
-    "search-forward-incremental": (1, 1, A, _c_search_incremental(True)),
-    "search-reverse": (0, 0, A, _c_search_again(True)),
-    "select-line": (0, 0, A, _c_select_line),
-    "select-word": (0, 0, A, _c_select_word),
-    "set-mark": (0, 0, A, _c_set_mark),
-    "start-of-line": (0, 0, E, _simple(CopyMode._start_of_line)),
-    "stop-selection": (0, 0, A, _c_stop_selection),
-    "toggle-position": (0, 0, N, _c_toggle_position),
-    "top-line": (0, 0, E, _c_line_to(lambda cm: 0)),
+R = True  # a read-only client may run it (WINDOW_COPY_CMD_FLAG_READONLY)
+W = False
+# name: (flags template, fewest and most arguments, read-only ok, clear, function)
+_COMMANDS: dict[str, tuple[str, int, int, bool, int, Any]] = {
+    "append-selection": ("", 0, 0, W, A, _c_append),
+    "append-selection-and-cancel": ("", 0, 0, W, A,
+                                    lambda cm, i, a: _c_append(cm, i, a, True)),
+    "back-to-indentation": ("", 0, 0, R, A, _simple(CopyMode._back_to_indentation)),
+    "begin-selection": ("", 0, 0, W, A, _c_begin_selection),
+    "bottom-line": ("", 0, 0, R, E, _c_line_to(lambda cm: cm.sy - 1)),
+    "cancel": ("", 0, 0, R, A, _c_cancel),
+    "clear-selection": ("", 0, 0, W, A, _c_clear_selection),
+    "copy-end-of-line": ("CP", 0, 1, W, A, _c_copy_eol(False, False, False)),
+    "copy-end-of-line-and-cancel": ("CP", 0, 1, W, A, _c_copy_eol(False, True, False)),
+    "copy-pipe-end-of-line": ("CP", 0, 2, W, A, _c_copy_eol(True, False, False)),
+    "copy-pipe-end-of-line-and-cancel": ("CP", 0, 2, W, A, _c_copy_eol(True, True, False)),
+    "copy-line": ("CP", 0, 1, W, A, _c_copy_eol(False, False, True)),
+    "copy-line-and-cancel": ("CP", 0, 1, W, A, _c_copy_eol(False, True, True)),
+    "copy-pipe-line": ("CP", 0, 2, W, A, _c_copy_eol(True, False, True)),
+    "copy-pipe-line-and-cancel": ("CP", 0, 2, W, A, _c_copy_eol(True, True, True)),
+    "copy-pipe-no-clear": ("CP", 0, 2, W, N, _c_copy_pipe(False, False)),
+    "copy-pipe": ("CP", 0, 2, W, A, _c_copy_pipe(True, False)),
+    "copy-pipe-and-cancel": ("CP", 0, 2, W, A, _c_copy_pipe(True, True)),
+    "copy-selection-no-clear": ("CP", 0, 1, W, N, _c_copy_selection(False, False)),
+    "copy-selection": ("CP", 0, 1, W, A, _c_copy_selection(True, False)),
+    "copy-selection-and-cancel": ("CP", 0, 1, W, A, _c_copy_selection(True, True)),
+    "cursor-down": ("", 0, 0, R, E, _repeat(lambda cm: cm._cursor_down(False))),
+    "cursor-down-and-cancel": ("", 0, 0, R, A, _c_cursor_down_and_cancel),
+    "cursor-left": ("", 0, 0, R, E, _repeat(CopyMode._cursor_left)),
+    "cursor-right": ("", 0, 0, R, E, _c_cursor_right),
+    "cursor-up": ("", 0, 0, R, E, _repeat(lambda cm: cm._cursor_up(False))),
+    "cursor-centre-vertical": ("", 0, 0, R, E, _c_centre(True)),
+    "cursor-centre-horizontal": ("", 0, 0, R, E, _c_centre(False)),
+    "end-of-line": ("", 0, 0, R, E, _simple(CopyMode._end_of_line)),
+    "goto-line": ("", 1, 1, R, E, _c_goto_line),
+    "halfpage-down": ("", 0, 0, R, E, _c_page_down(True, False)),
+    "halfpage-down-and-cancel": ("", 0, 0, R, A, _c_page_down(True, True)),
+    "halfpage-up": ("", 0, 0, R, E, _c_page_up(True)),
+    "history-bottom": ("", 0, 0, R, E, _c_history_bottom),
+    "history-top": ("", 0, 0, R, E, _c_history_top),
+    "jump-again": ("", 0, 0, W, E, _c_jump_again(False)),
+    "jump-backward": ("", 1, 1, W, E, _c_jump(JUMP_BACKWARD)),
+    "jump-forward": ("", 1, 1, W, E, _c_jump(JUMP_FORWARD)),
+    "jump-reverse": ("", 0, 0, W, E, _c_jump_again(True)),
+    "jump-to-backward": ("", 1, 1, W, E, _c_jump(JUMP_TO_BACKWARD)),
+    "jump-to-forward": ("", 1, 1, W, E, _c_jump(JUMP_TO_FORWARD)),
+    "jump-to-mark": ("", 0, 0, R, A, _c_jump_to_mark),
+    "next-prompt": ("o", 0, 0, R, A, _c_prompt(True)),
+    "previous-prompt": ("o", 0, 0, R, A, _c_prompt(False)),
+    "middle-line": ("", 0, 0, R, E, _c_line_to(lambda cm: (cm.sy - 1) // 2)),
+    "next-matching-bracket": ("", 0, 0, R, A, _c_next_bracket),
+    "next-paragraph": ("", 0, 0, R, E, _c_paragraph(False)),
+    "next-space": ("", 0, 0, R, E, _c_words("next-space")),
+    "next-space-end": ("", 0, 0, R, E, _c_words("next-space-end")),
+    "next-word": ("", 0, 0, R, E, _c_words("next-word")),
+    "next-word-end": ("", 0, 0, R, E, _c_words("next-word-end")),
+    "other-end": ("", 0, 0, W, E, _c_other_end),
+    "page-down": ("", 0, 0, R, E, _c_page_down(False, False)),
+    "page-down-and-cancel": ("", 0, 0, R, A, _c_page_down(False, True)),
+    "page-up": ("", 0, 0, R, E, _c_page_up(False)),
+    "pipe-no-clear": ("", 0, 1, W, N, _c_pipe(False, False)),
+    "pipe": ("", 0, 1, W, A, _c_pipe(True, False)),
+    "pipe-and-cancel": ("", 0, 1, W, A, _c_pipe(True, True)),
+    "previous-matching-bracket": ("", 0, 0, R, A, _c_previous_bracket),
+    "previous-paragraph": ("", 0, 0, R, E, _c_paragraph(True)),
+    "previous-space": ("", 0, 0, R, E, _c_words("previous-space")),
+    "previous-word": ("", 0, 0, R, E, _c_words("previous-word")),
+    "recentre-top-bottom": ("", 0, 0, R, A, _c_recentre_top_bottom),
+    "rectangle-on": ("", 0, 0, W, A, _c_rectangle(1)),
+    "rectangle-off": ("", 0, 0, W, A, _c_rectangle(0)),
+    "rectangle-toggle": ("", 0, 0, W, A, _c_rectangle(-1)),
+    "refresh-from-pane": ("", 0, 0, R, A, _c_refresh_from_pane),
+    "scroll-bottom": ("", 0, 0, R, A, _c_scroll_to(lambda cm: cm.sy - 1)),
+    "scroll-down": ("", 0, 0, R, E, _c_scroll_down(False)),
+    "scroll-down-and-cancel": ("", 0, 0, R, A, _c_scroll_down(True)),
+    "scroll-exit-on": ("", 0, 0, W, A, _c_scroll_exit(1)),
+    "scroll-exit-off": ("", 0, 0, W, A, _c_scroll_exit(0)),
+    "scroll-exit-toggle": ("", 0, 0, W, A, _c_scroll_exit(-1)),
+    "scroll-middle": ("", 0, 0, R, A, _c_scroll_to(lambda cm: (cm.sy - 1) // 2)),
+    "scroll-to-mouse": ("e", 0, 0, R, E, _c_scroll_to_mouse),
+    "scroll-top": ("", 0, 0, R, A, _c_scroll_to(lambda cm: 0)),
+    "scroll-up": ("", 0, 0, R, E, _c_scroll_up),
+    "search-again": ("", 0, 0, W, A, _c_search_again(False)),
+    "search-backward": ("", 0, 1, W, A, _c_search(False, True)),
+    "search-backward-text": ("", 0, 1, W, A, _c_search(False, False)),
+    "search-backward-incremental": ("", 1, 1, W, A, _c_search_incremental(False)),
+    "search-forward": ("", 0, 1, W, A, _c_search(True, True)),
+    "search-forward-text": ("", 0, 1, W, A, _c_search(True, False)),
+    "search-forward-incremental": ("", 1, 1, W, A, _c_search_incremental(True)),
+    "search-reverse": ("", 0, 0, W, A, _c_search_again(True)),
+    "select-line": ("", 0, 0, W, A, _c_select_line),
+    "select-word": ("", 0, 0, W, A, _c_select_word),
+    "selection-mode": ("", 0, 1, W, A, _c_selection_mode),
+    "set-mark": ("", 0, 0, R, A, _c_set_mark),
+    "start-of-line": ("", 0, 0, R, E, _simple(CopyMode._start_of_line)),
+    "stop-selection": ("", 0, 0, W, A, _c_stop_selection),
+    "toggle-position": ("", 0, 0, R, N, _c_toggle_position),
+    "top-line": ("", 0, 0, R, E, _c_line_to(lambda cm: 0)),
 }
+
+
+def _blank_tabs(cells: list[tuple[str, Style]]) -> None:
+    """A tab cell and the padding cells after it are drawn as blanks."""
+    tab = False
+    for x, (ch, st) in enumerate(cells):
+        if ch == "\t":
+            tab = True
+        elif ch != "":
+            tab = False
+            continue
+        elif not tab:
+            continue
+        cells[x] = (" ", st)
+
+
+def _select_cell(sel: Style, cell: Style) -> Style:
+    """screen_select_cell: the selection's colours where it has them, else the cell's; its
+    attributes added to the cell's (only the charset one with noattr)."""
+    attr = sel[0]
+    if attr & NOATTR:
+        attr = (attr & ~NOATTR) | (cell[0] & CHARSET)
+    else:
+        attr |= cell[0]
+    return (attr, cell[1] if sel[1] == 8 else sel[1], cell[2] if sel[2] == 8 else sel[2],
+            cell[3])
+
+
+_SELFLAGS = {SEL_CHAR: "char", SEL_WORD: "word", SEL_LINE: "line"}
+
+# window_copy_formats: each variable copy mode adds, from the mode.
+_FORMATS: dict[str, Any] = {
+    "top_line_time": lambda cm: str(cm.line_time(cm.back.hsize - cm.oy)),
+    "scroll_position": lambda cm: str(cm.oy),
+    "copy_position": lambda cm: str(cm._format_position()[0]),
+    "copy_position_limit": lambda cm: str(cm._format_position()[1]),
+    "rectangle_toggle": lambda cm: str(int(cm.rectflag)),
+    "copy_cursor_x": lambda cm: str(cm.cx),
+    "copy_cursor_y": lambda cm: str(cm.cy),
+    "selection_start_x": lambda cm: cm._format_selection("selection_start_x"),
+    "selection_start_y": lambda cm: cm._format_selection("selection_start_y"),
+    "selection_end_x": lambda cm: cm._format_selection("selection_end_x"),
+    "selection_end_y": lambda cm: cm._format_selection("selection_end_y"),
+    "selection_active": lambda cm: cm._format_selection("selection_active"),
+    "selection_present": lambda cm: cm._format_selection("selection_present"),
+    "selection_mode": lambda cm: _SELFLAGS[cm.selflag],
+    "search_present": lambda cm: str(int(cm.searchmark is not None)),
+    "search_timed_out": lambda cm: str(int(cm.timeout)),
+    "search_count": lambda cm: None if cm.searchcount == -1 else str(cm.searchcount),
+    "search_count_partial": lambda cm: (None if cm.searchcount == -1
+                                        else str(int(cm.searchmore))),
+    "search_match": lambda cm: cm._match_at_cursor() or "",
+    "copy_cursor_word": lambda cm: cm._screen_word(cm.cx, cm.cy) or "",
+    "copy_cursor_line": lambda cm: cm._screen_line(cm.cy) or "",
+    "copy_cursor_hyperlink": lambda cm: "",
+}
+
+#: The variables of copy mode's formats (formats_vars asks the pane's mode for these).
+FORMAT_NAMES = tuple(_FORMATS)
