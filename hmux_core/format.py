@@ -1138,6 +1138,8 @@ def _regsub(pattern: str, with_: str, text: str, icase: bool) -> str:
     """tmux regsub(), quirks included (restarts see ``^`` again, empty-match stepping)."""
     if text == "":
         return ""
+    if pattern == "":
+        return text
     rx = _compile(pattern, icase, False)
     if rx is None:
         return text
@@ -1166,11 +1168,8 @@ def _regsub(pattern: str, with_: str, text: str, icase: bool) -> str:
     k, wn = 0, len(w)
     while k < wn:
         c = w[k:k + 1]
-        if c == bs:
+        if c == bs and k + 1 < wn:  # a trailing backslash is kept as it is (tmux 3.7b)
             k += 1
-            if k >= wn:
-                toks.append(nul)  # tmux copies the terminator and reads on: output ends here
-                break
             c = w[k:k + 1]
             if c in digits:  # type: ignore[operator]
                 toks.append((int(c), c))
@@ -1240,7 +1239,7 @@ def _skip(s: str, i: int, ends: str) -> int:
         c = s[i]
         if c == "#":
             if i + 1 >= n:
-                return -1  # tmux reads past the end of the string here
+                return -1  # a lone # at the end: nothing after it can be the end
             d = s[i + 1]
             if d == "{":
                 brackets += 1
@@ -1258,9 +1257,9 @@ _ALIASES = {"D": "pane_id", "F": "window_flags", "H": "host", "I": "window_index
             "P": "pane_index", "S": "session_name", "T": "pane_title", "W": "window_name",
             "h": "host_short"}
 _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_NOARG = frozenset("labcdnwETSWP<>")
-_WITHARG = frozenset("mCNst=peq")
-_TWO = frozenset(("||", "&&", "!=", "==", "<=", ">="))
+_NOARG = frozenset("labcdnwETSWPL!<>")
+_WITHARG = frozenset("mCLNPSst=pReqW")
+_TWO = frozenset(("||", "&&", "!!", "!=", "==", "<=", ">="))
 _ENDS = (";", ":")
 
 
@@ -1285,7 +1284,11 @@ class _Tpl:
 
 
 def _parse_nodes(s: str) -> list[object]:
-    """format_expand1's scan: literal text, #{...}, #(...), ## / #, / #} escapes, aliases."""
+    """format_expand1's scan: literal text, #{...}, #(...), ## / #, / #} escapes, aliases.
+
+    As tmux 3.7b: a lone ``#`` at the end is dropped, and single-letter aliases are not
+    expanded inside a ``#[...]`` style (``#[fg=#S]`` keeps its ``#S``).
+    """
     nodes: list[object] = []
     lit: list[str] = []
 
@@ -1294,6 +1297,7 @@ def _parse_nodes(s: str) -> list[object]:
             nodes.append("".join(lit))
             lit.clear()
 
+    style_end = -1  # index of the "]" closing the last #[ seen
     i, n = 0, len(s)
     while i < n:
         j = s.find("#", i)
@@ -1304,7 +1308,6 @@ def _parse_nodes(s: str) -> list[object]:
             lit.append(s[i:j])
         i = j + 1
         if i >= n:
-            lit.append("#")  # tmux copies "#" and then the terminator: the output ends here
             break
         ch = s[i]
         i += 1
@@ -1332,11 +1335,12 @@ def _parse_nodes(s: str) -> list[object]:
             flush()
             nodes.append(_make_replace(s[i:e]))
             i = e + 1
-        elif ch == "#":
-            k = i
+        elif ch == "#" or ch == "[":
+            k = i - 1 if ch == "[" else i
             while k < n and s[k] == "#":
                 k += 1
             if k < n and s[k] == "[":
+                style_end = _skip(s, i - 2, "]")
                 lit.append(s[i - 2:k + 1])
                 i = k + 1
             else:
@@ -1344,7 +1348,7 @@ def _parse_nodes(s: str) -> list[object]:
         elif ch == "}" or ch == ",":
             lit.append(ch)
         else:
-            alias = _ALIASES.get(ch)
+            alias = _ALIASES.get(ch) if style_end < 0 or i > style_end else None
             if alias is None:
                 lit.append("#" + ch)
             else:
@@ -1421,11 +1425,36 @@ _M_TIMESTRING, _M_BASENAME, _M_DIRNAME, _M_QUOTE_SHELL = 0x1, 0x2, 0x4, 0x8
 _M_LITERAL, _M_EXPAND, _M_EXPANDTIME, _M_SESSIONS = 0x10, 0x20, 0x40, 0x80
 _M_WINDOWS, _M_PANES, _M_PRETTY, _M_LENGTH = 0x100, 0x200, 0x400, 0x800
 _M_WIDTH, _M_QUOTE_STYLE, _M_WINDOW_NAME, _M_SESSION_NAME = 0x1000, 0x2000, 0x4000, 0x8000
-_M_CHARACTER, _M_COLOUR = 0x10000, 0x20000
+_M_CHARACTER, _M_COLOUR, _M_CLIENTS, _M_NOT = 0x10000, 0x20000, 0x40000, 0x80000
+_M_NOT_NOT, _M_REPEAT, _M_QUOTE_ARGS = 0x100000, 0x200000, 0x400000
 
 _SIMPLE_FLAGS = {"l": _M_LITERAL, "a": _M_CHARACTER, "b": _M_BASENAME, "c": _M_COLOUR,
                  "d": _M_DIRNAME, "n": _M_LENGTH, "w": _M_WIDTH, "E": _M_EXPAND,
-                 "T": _M_EXPANDTIME, "S": _M_SESSIONS, "W": _M_WINDOWS, "P": _M_PANES}
+                 "T": _M_EXPANDTIME, "!": _M_NOT, "R": _M_REPEAT}
+
+#: tmux 3.7b's limits: padding and trimming widths, #{R:} counts and e| precision.
+_MAX_WIDTH = 10000
+_MAX_REPEAT = 10000
+_MAX_PRECISION = 100
+
+# Loop sort orders (sort.c's SORT_ORDER, SORT_INDEX, SORT_NAME, SORT_ACTIVITY, SORT_CREATION).
+_ORDER, _INDEX, _NAME, _ACTIVITY, _CREATION = range(5)
+
+
+def _loop_sort(vals: list[str], default: int, index: int) -> tuple[int, bool]:
+    """The sort of an S:, W: or L: loop from its flags (i, n, t and r)."""
+    if not vals:
+        return default, False
+    f = vals[0]
+    if "i" in f:
+        order = index
+    elif "n" in f:
+        order = _NAME
+    elif "t" in f:
+        order = _ACTIVITY
+    else:
+        order = index
+    return order, "r" in f
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1568,6 +1597,10 @@ def _find(st: _State, key: str, modifiers: int, time_format: str | None) -> str 
         v = _quote_shell(v)
     if modifiers & _M_QUOTE_STYLE:
         v = v.replace("#", "##")
+    if modifiers & _M_QUOTE_ARGS:
+        from .commands.grammar import args_escape
+
+        v = args_escape(v)
     return v
 
 
@@ -1578,7 +1611,8 @@ def format_true(s: str | None) -> bool:
 
 # What a #{...} does, decided from its modifiers in format_replace's order of precedence.
 (_K_PLAIN, _K_INNER, _K_COND, _K_CMP, _K_EXPR, _K_LITERAL, _K_CHAR, _K_COLOUR, _K_SESSIONS,
- _K_LOOP, _K_WNAME, _K_SNAME, _K_SEARCH) = range(13)
+ _K_WINDOWS, _K_PANES, _K_CLIENTS, _K_WNAME, _K_SNAME, _K_SEARCH, _K_REPEAT, _K_NOT,
+ _K_NOT_NOT, _K_BOOL) = range(19)
 _POST = _M_EXPAND | _M_EXPANDTIME | _M_LENGTH | _M_WIDTH
 
 
@@ -1586,7 +1620,7 @@ class _Spec:
     """The modifier list folded into flags and values (the first loop of format_replace)."""
 
     __slots__ = ("modifiers", "limit", "width", "marker", "time_format", "cmp", "cmp_flags",
-                 "search", "mexp", "subs", "kind", "post")
+                 "search", "mexp", "subs", "kind", "post", "bool_and", "sort")
 
     def __init__(self, mods: list[tuple[str, tuple[_Tpl, ...]]], allvals: list[list[str]],
                  copy: str) -> None:
@@ -1596,9 +1630,16 @@ class _Spec:
         search: list[str] | None = None
         mexp: list[str] | None = None
         subs: list[list[str]] = []
+        bool_and: bool | None = None
+        sort = (_ORDER, False)
         for (name, _args), vals in zip(mods, allvals, strict=False):
             if len(name) == 2:
-                cmp, cmp_flags = name, ""
+                if name == "||" or name == "&&":
+                    bool_and = name == "&&"
+                elif name == "!!":
+                    modifiers |= _M_NOT_NOT
+                else:
+                    cmp, cmp_flags = name, ""
                 continue
             f = _SIMPLE_FLAGS.get(name)
             if f is not None:
@@ -1612,12 +1653,12 @@ class _Spec:
                     subs.append(vals)
             elif name == "=":
                 if vals:
-                    limit = _strtonum(vals[0], _INT_MIN, _INT_MAX) or 0
+                    limit = _strtonum(vals[0], -_MAX_WIDTH, _MAX_WIDTH) or 0
                     if len(vals) >= 2:
                         marker = vals[1]
             elif name == "p":
                 if vals:
-                    width = _strtonum(vals[0], _INT_MIN, _INT_MAX) or 0
+                    width = _strtonum(vals[0], -_MAX_WIDTH, _MAX_WIDTH) or 0
             elif name == "e":
                 if 1 <= len(vals) <= 3:
                     mexp = vals
@@ -1633,11 +1674,25 @@ class _Spec:
                     modifiers |= _M_QUOTE_SHELL
                 elif "e" in vals[0] or "h" in vals[0]:
                     modifiers |= _M_QUOTE_STYLE
+                elif "a" in vals[0]:
+                    modifiers |= _M_QUOTE_ARGS
             elif name == "N":
                 if not vals or "w" in vals[0]:
                     modifiers |= _M_WINDOW_NAME
                 elif "s" in vals[0]:
                     modifiers |= _M_SESSION_NAME
+            elif name == "S":
+                modifiers |= _M_SESSIONS
+                sort = _loop_sort(vals, _INDEX, _INDEX)
+            elif name == "W":
+                modifiers |= _M_WINDOWS
+                sort = _loop_sort(vals, _ORDER, _ORDER)
+            elif name == "P":
+                modifiers |= _M_PANES
+                sort = (_CREATION, bool(vals) and "r" in vals[0])
+            elif name == "L":
+                modifiers |= _M_CLIENTS
+                sort = _loop_sort(vals, _ORDER, _ORDER)
         if modifiers & _M_LITERAL:
             kind = _K_LITERAL
         elif modifiers & _M_CHARACTER:
@@ -1646,14 +1701,26 @@ class _Spec:
             kind = _K_COLOUR
         elif modifiers & _M_SESSIONS:
             kind = _K_SESSIONS
-        elif modifiers & (_M_WINDOWS | _M_PANES):
-            kind = _K_LOOP
+        elif modifiers & _M_WINDOWS:
+            kind = _K_WINDOWS
+        elif modifiers & _M_PANES:
+            kind = _K_PANES
+        elif modifiers & _M_CLIENTS:
+            kind = _K_CLIENTS
         elif modifiers & _M_WINDOW_NAME:
             kind = _K_WNAME
         elif modifiers & _M_SESSION_NAME:
             kind = _K_SNAME
         elif search is not None:
             kind = _K_SEARCH
+        elif modifiers & _M_REPEAT:
+            kind = _K_REPEAT
+        elif modifiers & _M_NOT:
+            kind = _K_NOT
+        elif modifiers & _M_NOT_NOT:
+            kind = _K_NOT_NOT
+        elif bool_and is not None:
+            kind = _K_BOOL
         elif cmp is not None:
             kind = _K_CMP
         elif copy[:1] == "?":
@@ -1675,10 +1742,138 @@ class _Spec:
         self.mexp = mexp
         self.subs = subs
         self.kind = kind
+        self.bool_and = bool_and
+        self.sort = sort
         self.post = bool(modifiers & _POST or subs or limit or width)
 
 
 _UNSET = object()
+
+
+def _split_commas(s: str) -> list[str]:
+    """``s`` cut at every comma outside nested #{...} (format_skip(",") repeatedly)."""
+    out = []
+    start = 0
+    while True:
+        cp = _skip(s, start, ",")
+        if cp < 0:
+            out.append(s[start:])
+            return out
+        out.append(s[start:cp])
+        start = cp + 1
+
+
+def _unescape(s: str) -> str:
+    """format_unescape (the l: modifier): #, ## #{ #} #: lose their # outside nested #{}."""
+    if "#" not in s:
+        return s
+    out = []
+    brackets = 0
+    i, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        nxt = s[i + 1] if i + 1 < n else ""
+        if c == "#" and nxt == "{":
+            brackets += 1
+        if brackets == 0 and c == "#" and nxt != "" and nxt in ",#{}:":
+            out.append(nxt)
+            i += 2
+            continue
+        if c == "}":
+            brackets -= 1
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+class _LoopChild:
+    """A loop item's context: the item's own context plus what the loop adds (tmux gives each
+    item a new format tree: ``loop_last_flag``, and in W: the neighbour variables)."""
+
+    __slots__ = ("inner", "extra")
+
+    def __init__(self, inner: FormatContext, extra: dict[str, str]) -> None:
+        self.inner = inner
+        self.extra = extra
+
+    def lookup(self, name: str) -> str | None:
+        v = self.extra.get(name)
+        return v if v is not None else self.inner.lookup(name)
+
+    def loop_sessions(self) -> Sequence[tuple[FormatContext, bool]]:
+        return self.inner.loop_sessions()
+
+    def loop_windows(self) -> Sequence[tuple[FormatContext, bool]] | None:
+        return self.inner.loop_windows()
+
+    def loop_panes(self) -> Sequence[tuple[FormatContext, bool]] | None:
+        return self.inner.loop_panes()
+
+    def loop_clients(self) -> Sequence[FormatContext]:
+        fn = getattr(self.inner, "loop_clients", None)
+        return fn() if fn is not None else ()
+
+    def window_user_options(self) -> Mapping[str, str]:
+        fn = getattr(self.inner, "window_user_options", None)
+        return fn() if fn is not None else {}
+
+    def session_exists(self, name: str) -> bool:
+        return self.inner.session_exists(name)
+
+    def window_exists(self, name: str) -> bool | None:
+        return self.inner.window_exists(name)
+
+    def search_pane(self, pattern: str, regex: bool, ignore_case: bool) -> int | None:
+        return self.inner.search_pane(pattern, regex, ignore_case)
+
+    def run_job(self, command: str) -> str:
+        return self.inner.run_job(command)
+
+    def now(self) -> float:
+        return self.inner.now()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.inner, name)
+
+
+def _num(ctx: FormatContext, name: str, strip: int = 0) -> int:
+    v = ctx.lookup(name)
+    try:
+        return int(v[strip:]) if v else 0
+    except ValueError:
+        return 0
+
+
+def _text(ctx: FormatContext, name: str) -> str:
+    return ctx.lookup(name) or ""
+
+
+#: Per loop: (the sort keys by order, the name that breaks ties) as sort.c compares them.
+_SORT_KEYS: dict[str, tuple[dict[int, Callable[[FormatContext], object]], str]] = {
+    "S": ({_INDEX: lambda c: _num(c, "session_id", 1), _NAME: lambda c: _text(c, "session_name"),
+           _ACTIVITY: lambda c: -_num(c, "session_activity")}, "session_name"),
+    "W": ({_NAME: lambda c: _text(c, "window_name"),
+           _ACTIVITY: lambda c: -_num(c, "window_activity")}, "window_name"),
+    "P": ({_CREATION: lambda c: _num(c, "pane_id", 1)}, "pane_title"),
+    "L": ({_NAME: lambda c: _text(c, "client_name"),
+           _ACTIVITY: lambda c: -_num(c, "client_activity")}, "client_name"),
+}
+
+
+def _sort_items(which: str, items: Sequence[tuple[FormatContext, bool]],
+                sort: tuple[int, bool]) -> list[tuple[FormatContext, bool]]:
+    """sort_qsort: the model's order (reversed with r) or sorted by a key then by name."""
+    order, reverse = sort
+    if order == _ORDER:
+        return list(reversed(items)) if reverse else list(items)
+    keys, tiebreak = _SORT_KEYS[which]
+    key = keys.get(order)
+
+    def full(item: tuple[FormatContext, bool]) -> tuple[object, str]:
+        ctx = item[0]
+        return (key(ctx) if key is not None else 0, _text(ctx, tiebreak))
+
+    return sorted(items, key=full, reverse=reverse)
 
 
 class _Replace:
@@ -1718,20 +1913,11 @@ class _Replace:
             p = self._pair = None if cp < 0 else (_Tpl(self.copy[:cp]), _Tpl(self.copy[cp + 1:]))
         return p  # type: ignore[return-value]
 
-    def cond(self) -> tuple[str, _Tpl, tuple[_Tpl, _Tpl] | None] | None:
-        """``?cond,a,b``: the condition text and template, and the two branches."""
+    def cond(self) -> list[tuple[str, _Tpl]]:
+        """``?c1,v1,c2,v2,...,default``: the comma-separated parts (text and template)."""
         c = self._cond
         if c is _UNSET:
-            copy = self.copy
-            cp = _skip(copy, 1, ",")
-            if cp < 0:
-                c = None
-            else:
-                rest = copy[cp + 1:]
-                cp2 = _skip(rest, 0, ",")
-                branches = None if cp2 < 0 else (_Tpl(rest[:cp2]), _Tpl(rest[cp2 + 1:]))
-                c = (copy[1:cp], _Tpl(copy[1:cp]), branches)
-            self._cond = c
+            c = self._cond = [(part, _Tpl(part)) for part in _split_commas(self.copy[1:])]
         return c  # type: ignore[return-value]
 
     def ev(self, st: _State) -> str | None:
@@ -1746,18 +1932,7 @@ class _Replace:
             if value is None:
                 value = ""
         elif kind == _K_COND:
-            cond = self.cond()
-            if cond is None:
-                return None
-            condition, ctpl, branches = cond
-            found = _find(st, condition, spec.modifiers, spec.time_format)
-            if found is None:
-                found = _expand1(st, ctpl)
-                if found == condition:
-                    found = ""
-            if branches is None:
-                return None
-            value = _expand1(st, branches[0] if found and found != "0" else branches[1])
+            value = self._conditional(st, spec)
         elif kind == _K_INNER:
             value = _expand1(st, self.tpl())
         else:
@@ -1767,6 +1942,50 @@ class _Replace:
         if not spec.post:
             return value
         return _post(st, spec, value)
+
+    def _conditional(self, st: _State, spec: _Spec) -> str:
+        """Each (condition, value) pair in turn; else the last unpaired part, else ""."""
+        parts = self.cond()
+        last = len(parts) - 1
+        i = 0
+        while True:
+            if i == last:
+                return _expand1(st, parts[i][1])
+            condition, ctpl = parts[i]
+            found = _find(st, condition, spec.modifiers, spec.time_format)
+            if found is None:
+                found = _expand1(st, ctpl)
+                if found == condition:
+                    found = ""
+            i += 1
+            if format_true(found):
+                return _expand1(st, parts[i][1])
+            if i == last:
+                return ""
+            i += 1
+
+    def _loop(self, st: _State, spec: _Spec, which: str,
+              items: Sequence[tuple[FormatContext, bool]]) -> str:
+        """format_loop_sessions/windows/panes: each item expanded in its own context, the
+        current one with the part after the comma if there is one."""
+        pair = self.pair()
+        every, active = pair if pair is not None else (self.tpl(), None)
+        ordered = _sort_items(which, items, spec.sort)
+        parent_last = st.ctx.lookup("loop_last_flag") == "1"
+        n = len(ordered)
+        out = []
+        for i, (child, cur) in enumerate(ordered):
+            extra = {"loop_last_flag": "1" if parent_last or i == n - 1 else "0"}
+            if which == "W":
+                extra["window_after_active"] = "1" if i > 0 and ordered[i - 1][1] else "0"
+                extra["window_before_active"] = "1" if i + 1 < n and ordered[i + 1][1] else "0"
+                if i + 1 < n:
+                    _add_neighbour(extra, ordered[i + 1], "next")
+                if i > 0:
+                    _add_neighbour(extra, ordered[i - 1], "prev")
+            ctx = _LoopChild(child, extra)
+            out.append(_expand1(st.copy(ctx), active if (active is not None and cur) else every))
+        return "".join(out)
 
     def _other(self, st: _State, spec: _Spec) -> str | None:
         kind = spec.kind
@@ -1782,10 +2001,6 @@ class _Replace:
                 r = left == right
             elif op == "!=":
                 r = left != right
-            elif op == "||":
-                r = format_true(left) or format_true(right)
-            elif op == "&&":
-                r = format_true(left) and format_true(right)
             elif op == "<":
                 r = left < right
             elif op == ">":
@@ -1799,10 +2014,21 @@ class _Replace:
             else:
                 r = regex_search(left, right, "i" in spec.cmp_flags)
             return "1" if r else "0"
+        if kind == _K_BOOL:
+            want = bool(spec.bool_and)
+            result = want
+            for part in _split_commas(self.copy):
+                result = format_true(_expand1(st, _parse(part)))
+                if result != want:
+                    break
+            return "1" if result else "0"
+        if kind == _K_NOT or kind == _K_NOT_NOT:
+            r = format_true(_expand1(st, self.tpl()))
+            return "1" if r != (kind == _K_NOT) else "0"
         if kind == _K_EXPR:
             return self._expression(st, spec.mexp)  # type: ignore[arg-type]
         if kind == _K_LITERAL:
-            return self.copy
+            return _unescape(self.copy)
         if kind == _K_CHAR:
             c = _strtonum(_expand1(st, self.tpl()), 32, 126)
             return "" if c is None else chr(c)
@@ -1810,17 +2036,24 @@ class _Replace:
             rgb = colour_to_rgb(_expand1(st, self.tpl()))
             return "" if rgb is None else f"{rgb:06x}"
         if kind == _K_SESSIONS:
+            return self._loop(st, spec, "S", ctx.loop_sessions())
+        if kind == _K_WINDOWS:
+            items = ctx.loop_windows()
+            return None if items is None else self._loop(st, spec, "W", items)
+        if kind == _K_PANES:
+            items = ctx.loop_panes()
+            return None if items is None else self._loop(st, spec, "P", items)
+        if kind == _K_CLIENTS:
+            fn = getattr(ctx, "loop_clients", None)
+            clients = [(c, False) for c in fn()] if fn is not None else []
+            ordered = _sort_items("L", clients, spec.sort)
+            parent_last = ctx.lookup("loop_last_flag") == "1"
             tpl = self.tpl()
-            return "".join(_expand1(st.copy(child), tpl) for child, _ in ctx.loop_sessions())
-        if kind == _K_LOOP:
-            items = ctx.loop_windows() if spec.modifiers & _M_WINDOWS else ctx.loop_panes()
-            if items is None:
-                return None
-            pair = self.pair()
-            every, active = pair if pair is not None else (self.tpl(), None)
+            n = len(ordered)
             return "".join(
-                _expand1(st.copy(child), active if (active is not None and cur) else every)
-                for child, cur in items)
+                _expand1(st.copy(_LoopChild(c, {
+                    "loop_last_flag": "1" if parent_last or i == n - 1 else "0"})), tpl)
+                for i, (c, _cur) in enumerate(ordered))
         if kind == _K_WNAME:
             found = ctx.window_exists(_expand1(st, self.tpl()))
             if found is None:
@@ -1828,6 +2061,13 @@ class _Replace:
             return "1" if found else "0"
         if kind == _K_SNAME:
             return "1" if ctx.session_exists(_expand1(st, self.tpl())) else "0"
+        if kind == _K_REPEAT:
+            pair = self.pair()
+            if pair is None:
+                return None
+            left = _expand1(st, pair[0])
+            count = _strtonum(_expand1(st, pair[1]), 1, _MAX_REPEAT)
+            return "" if count is None else left * count
         # _K_SEARCH
         term = _expand1(st, self.tpl())
         flags = spec.search[0] if spec.search else ""
@@ -1842,7 +2082,7 @@ class _Replace:
         use_fp = len(vals) >= 2 and "f" in vals[1]
         prec = 2 if use_fp else 0
         if len(vals) >= 3:
-            p = _strtonum(vals[2], _INT_MIN, _INT_MAX)
+            p = _strtonum(vals[2], -_MAX_PRECISION, _MAX_PRECISION)
             if p is None:
                 return ""
             prec = p
@@ -1882,6 +2122,17 @@ class _Replace:
         if not use_fp:
             r = _to_ll(r)
         return _fmt_double(r, prec)
+
+
+def _add_neighbour(extra: dict[str, str], item: tuple[FormatContext, bool], prefix: str) -> None:
+    """format_add_window_neighbor: next_/prev_ window_index, window_active and @options."""
+    ctx, cur = item
+    extra[f"{prefix}_window_index"] = ctx.lookup("window_index") or ""
+    extra[f"{prefix}_window_active"] = "1" if cur else "0"
+    fn = getattr(ctx, "window_user_options", None)
+    if fn is not None:
+        for name, value in fn().items():
+            extra[f"{prefix}_{name}"] = value
 
 
 def _post(st: _State, spec: _Spec, value: str) -> str:

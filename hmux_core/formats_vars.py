@@ -116,9 +116,34 @@ class ModelContext:
         return None
 
     def loop_sessions(self) -> list[tuple[ModelContext, bool]]:
+        """Every session; the current one is the client's (none without a client)."""
+        cs = self.c.session if self.c is not None else None
         out = []
         for s in self.server.model.sorted_sessions():
-            out.append((ModelContext(self.server, self.c, s, None, None, self.extra), s is self.s))
+            out.append((ModelContext(self.server, self.c, s, None, None, self.extra),
+                        cs is not None and s is cs))
+        return out
+
+    def loop_clients(self) -> list[ModelContext]:
+        """``#{L:}``: attached clients, each with this context's session, window and pane."""
+        out = []
+        for c in self.server.clients:
+            if c.session is None or getattr(c, "is_config", False):
+                continue
+            ctx = ModelContext(self.server, c, self.s, self.wl, self.wp, self.extra)
+            out.append(ctx)
+        return out
+
+    def window_user_options(self) -> dict[str, str]:
+        """The window's own @options (not inherited), for a W: loop's next_/prev_ variables."""
+        if self.w is None:
+            return {}
+        out = {}
+        for name in self.w.options.local_names():
+            if name.startswith("@"):
+                value = self.w.options.to_string(name, numeric=True, local=True)
+                if value is not None:
+                    out[name] = value
         return out
 
     def loop_windows(self) -> list[tuple[ModelContext, bool]] | None:
@@ -725,6 +750,14 @@ def _client_flags(ctx: ModelContext) -> str | None:
         parts.append("control-mode")
     if getattr(c, "ignore_size", False):
         parts.append("ignore-size")
+    if getattr(c, "no_detach_on_destroy", False):
+        parts.append("no-detach-on-destroy")
+    if getattr(c, "no_output", False):
+        parts.append("no-output")
+    if getattr(c, "wait_exit", False):
+        parts.append("wait-exit")
+    if getattr(c, "pause_after", None) is not None:
+        parts.append(f"pause-after={c.pause_after}")
     if c.readonly:
         parts.append("read-only")
     if getattr(c, "active_pane", False):
@@ -740,3 +773,168 @@ def _client_flags(ctx: ModelContext) -> str | None:
 # buffers (filled by the buffer store when one exists)
 for _name in ("buffer_name", "buffer_size", "buffer_sample", "buffer_created"):
     VARIABLES.setdefault(_name, lambda ctx, _n=_name: ctx.extra.get(_n))
+for _name in ("buffer_full",):
+    VARIABLES.setdefault(_name, lambda ctx, _n=_name: ctx.extra.get(_n))
+
+
+# -- variables tmux 3.4 .. 3.7b added --------------------------------------------------------------
+
+#: Outside a loop no item is the last one (loops give their items their own value).
+VARIABLES["loop_last_flag"] = lambda ctx: "0"
+VARIABLES["server_sessions"] = lambda ctx: str(len(ctx.server.model.sessions))
+VARIABLES["sixel_support"] = lambda ctx: "0"
+VARIABLES["bracket_paste_flag"] = _screen_flag("bracketed_paste")
+VARIABLES["cursor_blinking"] = _screen_flag("cursor_blinking")
+VARIABLES["cursor_very_visible"] = lambda ctx: (
+    _b(bool(getattr(ctx.wp.screen, "cursor_very_visible", False))) if ctx.wp is not None else None)
+VARIABLES["synchronized_output_flag"] = lambda ctx: (
+    _b(bool(getattr(ctx.wp.screen, "synchronized_output", False)))
+    if ctx.wp is not None else None)
+VARIABLES["pane_x"] = _pane("xoff")
+VARIABLES["pane_y"] = _pane("yoff")
+VARIABLES["pane_unseen_changes"] = lambda ctx: (
+    _b(bool(getattr(ctx.wp, "unseen_changes", False))) if ctx.wp is not None else None)
+VARIABLES["pane_floating_flag"] = lambda ctx: (
+    _b(bool(getattr(ctx.wp, "floating", False))) if ctx.wp is not None else None)
+VARIABLES["pane_pb_progress"] = lambda ctx: (
+    str(getattr(ctx.wp, "progress", 0)) if ctx.wp is not None else None)
+VARIABLES["pane_pb_state"] = lambda ctx: (
+    getattr(ctx.wp, "progress_state", "hidden") if ctx.wp is not None else None)
+
+_CURSOR_SHAPES = {1: "block", 2: "block", 3: "underline", 4: "underline", 5: "bar", 6: "bar"}
+
+
+@var("cursor_shape")
+def _cursor_shape(ctx: ModelContext) -> str | None:
+    """DECSCUSR's shape; 0 (and anything unknown) is tmux's "default"."""
+    if ctx.wp is None:
+        return None
+    return _CURSOR_SHAPES.get(getattr(ctx.wp.screen, "cursor_style", 0), "default")
+
+
+@var("cursor_colour")
+def _cursor_colour(ctx: ModelContext) -> str | None:
+    """The colour the pane set (OSC 12), else the cursor-colour option."""
+    from .options import colour_tostring
+
+    if ctx.wp is None:
+        return None
+    c = getattr(ctx.wp.screen, "cursor_colour", -1)
+    if c is None or c == -1:
+        try:
+            c = ctx.wp.options.get_number("cursor-colour")
+        except (KeyError, AttributeError):
+            c = -1
+    return colour_tostring(c)
+
+
+@var("pane_key_mode")
+def _pane_key_mode(ctx: ModelContext) -> str | None:
+    """Ext 1 / Ext 2 for the extended-keys modes a pane asked for, VT10x otherwise."""
+    if ctx.wp is None:
+        return None
+    mode = getattr(ctx.wp.screen, "extended_keys_mode", None)
+    if mode is None:
+        mode = 1 if getattr(ctx.wp.screen, "extended_keys", False) else 0
+    return {1: "Ext 1", 2: "Ext 2"}.get(mode, "VT10x")
+
+
+@var("pane_pipe_pid")
+def _pane_pipe_pid(ctx: ModelContext) -> str | None:
+    pipe = getattr(ctx.wp, "pipe", None) if ctx.wp is not None else None
+    pid = getattr(pipe, "pid", None)
+    return str(pid) if pipe is not None and pid is not None else None
+
+
+@var("pane_zoomed_flag")
+def _pane_zoomed_flag(ctx: ModelContext) -> str | None:
+    wp = ctx.wp
+    if wp is None:
+        return None
+    return _b(wp.window.zoomed and wp.window.active is wp)
+
+
+@var("pane_flags")
+def _pane_flags(ctx: ModelContext) -> str | None:
+    """window_pane_printable_flags: * active, - last, Z zoomed, F floating."""
+    wp = ctx.wp
+    if wp is None:
+        return None
+    w = wp.window
+    out = ""
+    if w.active is wp:
+        out += "*"
+    if w.last is wp:
+        out += "-"
+    if w.zoomed and w.active is wp:
+        out += "Z"
+    if getattr(wp, "floating", False):
+        out += "F"
+    return out
+
+
+@var("pane_z")
+def _pane_z(ctx: ModelContext) -> str | None:
+    """The pane's place in the stacking order: tiled panes in layout order."""
+    wp = ctx.wp
+    if wp is None or wp not in wp.window.panes:
+        return None
+    return str(wp.window.panes.index(wp))
+
+
+@var("session_active")
+def _session_active(ctx: ModelContext) -> str | None:
+    if ctx.s is None or ctx.c is None:
+        return None
+    return _b(ctx.c.session is ctx.s)
+
+
+def _first_winlink_flag(ctx: ModelContext, flag: int, own: bool) -> str | None:
+    """tmux looks at the first window only (and, for activity and silence, at the format's own
+    winlink rather than that one)."""
+    s = ctx.s
+    if s is None:
+        return None
+    if not s.windows:
+        return None
+    wl = ctx.wl if own else s.sorted_winlinks()[0]
+    return _b(wl is not None and bool(wl.flags & flag))
+
+
+VARIABLES["session_activity_flag"] = lambda ctx: _first_winlink_flag(ctx, 0x2, True)
+VARIABLES["session_bell_flag"] = lambda ctx: _first_winlink_flag(ctx, 0x1, False)
+VARIABLES["session_silence_flag"] = lambda ctx: _first_winlink_flag(ctx, 0x4, True)
+
+
+@var("session_alert")
+def _session_alert(ctx: ModelContext) -> str | None:
+    """Each kind of alert once, in the order the windows first show them: # ! ~."""
+    s = ctx.s
+    if s is None:
+        return None
+    out = ""
+    seen = 0
+    for wl in s.sorted_winlinks():
+        for bit, ch in ((0x2, "#"), (0x1, "!"), (0x4, "~")):
+            if wl.flags & bit and not seen & bit:
+                out += ch
+                seen |= bit
+    return out
+
+
+@var("client_theme")
+def _client_theme(ctx: ModelContext) -> str | None:
+    theme = getattr(ctx.c, "theme", None) if ctx.c is not None else None
+    return theme if theme in ("dark", "light") else None
+
+
+@var("history_all_bytes")
+def _history_all_bytes(ctx: ModelContext) -> str | None:
+    """lines,bytes of line headers,cells,bytes of cells,extended cells,their bytes (tmux's grid
+    sizes: a line header is 64 bytes, a cell 4, an extended cell 16)."""
+    if ctx.wp is None:
+        return None
+    sc = ctx.wp.screen
+    lines = sc.history_size + sc.rows
+    cells = getattr(sc, "used_cells", lambda: 0)()
+    return f"{lines},{lines * 64},{cells},{cells * 4},0,0"
