@@ -1,8 +1,9 @@
-"""copy-mode and clock-mode (tmux's cmd-copy-mode.c): put a pane into a mode."""
+"""copy-mode and clock-mode (tmux 3.7b's cmd-copy-mode.c): put a pane into a mode."""
 
 from __future__ import annotations
 
-from ..modes import reset_mode_all, set_mode, top
+from ..keys import is_mouse_key
+from ..modes import reset_mode, reset_mode_all, set_mode, top
 from ..modes.clock import ClockMode
 from ..modes.copy import CopyMode
 from ..mouse import copy_start_drag, mouse_pane
@@ -34,12 +35,21 @@ def cmd_copy_mode(item: CmdItem) -> int:
         if st is None or st.wp is None:
             return CMD_RETURN_ERROR
         swp = st.wp
-    if set_mode(server, wp, CopyMode, source=swp, args=args) is not None and args.has("M"):
+    # Entered with the mouse, copy mode shows no line numbers (copy-mode-line-numbers).
+    line_numbers = not (event is not None and getattr(event, "valid", False)
+                        and is_mouse_key(getattr(event, "key", 0)))
+    started = set_mode(server, wp, CopyMode, source=swp, args=args) is not None
+    mode = top(wp)
+    if isinstance(mode, CopyMode):
+        mode.set_line_numbers(line_numbers)
+    if started and args.has("M"):
         copy_start_drag(item.client, event)
-    if args.has("u"):
-        mode = top(wp)
-        if isinstance(mode, CopyMode):
-            mode.pageup(False)
+    if isinstance(mode, CopyMode) and args.has("u"):
+        mode.pageup(False)
+    if isinstance(mode, CopyMode) and args.has("d"):
+        if mode.pagedown(False, args.has("e")):
+            reset_mode(server, wp)
+    # -S follows a drag on a pane scrollbar, which hmux does not draw.
     return CMD_RETURN_NORMAL
 
 

@@ -1,8 +1,9 @@
-"""Clock mode (tmux 3.3a's window-clock.c): the time in big digits, any key leaves.
+"""Clock mode (tmux 3.7b's window-clock.c): the time in big digits, any key leaves.
 
-The digits are 5x5 blocks of cells with the ``clock-mode-colour`` background, 6 columns apart,
-centred; a pane too small for them shows the time as text in that colour. The drawn minute is
-remembered so a frame only changes when the minute does.
+The digits are 5x5 blocks of ``#`` in the ``clock-mode-colour`` (foreground and background, so
+a terminal without colours still shows them), 6 columns apart, centred; a pane too small for
+them shows the time as text in that colour. ``clock-mode-style`` may add seconds; the clock
+looks every second and a frame only changes when the text does.
 """
 
 from __future__ import annotations
@@ -32,11 +33,16 @@ _GLYPHS = {
 
 
 def clock_text(style: int, now: float | None = None) -> str:
-    """The time as window_clock_draw_screen formats it (12-hour ``%l:%M AM`` or ``%H:%M``)."""
+    """The time as window_clock_draw_screen formats it: 12-hour ``%l:%M AM`` (style 0) or
+    ``%H:%M`` (1), with ``:%S`` for the with-seconds styles (2 and 3)."""
     tm = time.localtime(now)
-    if style == 0:
-        return time.strftime("%l:%M ", tm) + ("PM" if tm.tm_hour >= 12 else "AM")
-    return time.strftime("%H:%M", tm)
+    if style in (0, 2):
+        text = time.strftime("%l:%M:%S " if style == 2 else "%l:%M ", tm)
+        return text + ("PM" if tm.tm_hour >= 12 else "AM")
+    return time.strftime("%H:%M:%S" if style == 3 else "%H:%M", tm)
+
+
+_STYLES = {"12": 0, "24": 1, "12-with-seconds": 2, "24-with-seconds": 3}
 
 
 class ClockMode(Mode):
@@ -45,7 +51,7 @@ class ClockMode(Mode):
     def __init__(self, server: Any, wp: Any) -> None:
         super().__init__(server, wp)
         self.sx, self.sy = wp.sx, wp.sy
-        self.minute = int(time.time() // 60)
+        self.text = ""
         self._rows: list[list[tuple[str, Style]]] = []
         self._draw()
         self._cancel = None
@@ -56,16 +62,16 @@ class ClockMode(Mode):
             server.nursery.start_soon(self._tick, self._cancel)
 
     async def _tick(self, scope: Any) -> None:
+        """window_clock_timer_callback: wake at each second's start, redraw on a change."""
         import trio
 
         with scope:
             while True:
-                await trio.sleep(1)
-                minute = int(time.time() // 60)
-                if minute != self.minute and self.wp.modes and self.wp.modes[0] is self:
-                    self.minute = minute
-                    self._draw()
-                    redraw(self)
+                now = time.time()
+                await trio.sleep(max(1.0 - (now - int(now)), 0.001))
+                if self.wp.modes and self.wp.modes[0] is self:
+                    if self._draw():
+                        redraw(self)
 
     def free(self) -> None:
         if self._cancel is not None:
@@ -73,40 +79,46 @@ class ClockMode(Mode):
 
     def resize(self, sx: int, sy: int) -> None:
         self.sx, self.sy = sx, sy
+        self.text = ""
         self._draw()
 
     def key(self, client: Any, key: int, sent: bool = False) -> None:
         reset_mode(self.server, self.wp)
 
-    def _draw(self) -> None:
+    def _draw(self) -> bool:
+        """window_clock_draw_screen; False when the text is what is already drawn."""
         opts = self.wp.window.options
         colour = int(opts.get("clock-mode-colour"))
-        style = 0 if str(opts.get("clock-mode-style")) in ("12", "0") else 1
+        style = _STYLES.get(str(opts.get("clock-mode-style")), 1)
         tim = clock_text(style)
         sx, sy = self.sx, self.sy
+        if tim == self.text and len(self._rows) == sy and (not sy or len(self._rows[0]) == sx):
+            return False
+        self.text = tim
         rows = [[(" ", DEFAULT_STYLE)] * sx for _ in range(sy)]
+        self._rows = rows
         if sx < 6 * len(tim) or sy < 6:
             if sx >= len(tim) and sy != 0:
                 x = sx // 2 - len(tim) // 2
                 row = rows[sy // 2]
                 st = (0, colour, 8, 0)
-                for i, ch in enumerate(tim):
-                    if x + i < sx:
+                lead = len(tim) - len(tim.lstrip(" "))  # tmux's terminal output clears
+                for i, ch in enumerate(tim):  # the blanks before the text
+                    if lead <= i and x + i < sx:
                         row[x + i] = (ch, st)
-            self._rows = rows
-            return
+            return True
         x = sx // 2 - 3 * len(tim)
         y = sy // 2 - 3
-        block = (0, 8, colour, 0)
+        block = (0, colour, colour, 0)
         for ch in tim:
             glyph = _GLYPHS.get(ch)
             if glyph is not None:
                 for j, line in enumerate(glyph):
                     for i, bit in enumerate(line):
                         if bit == "1" and 0 <= x + i < sx and 0 <= y + j < sy:
-                            rows[y + j][x + i] = (" ", block)
+                            rows[y + j][x + i] = ("#", block)
             x += 6
-        self._rows = rows
+        return True
 
     def row_runs(self, y: int) -> list[tuple[str, Style]]:
         runs: list[tuple[str, Style]] = []

@@ -1147,6 +1147,12 @@ class CopyMode(Mode):
             self._search_marks(self.searchregex, True)
         self._update_selection()
 
+    def pagedown(self, half: bool, scroll_exit: bool) -> bool:
+        """window_copy_pagedown (copy-mode -d): True when it reached the bottom and the
+        mode should end."""
+        self._rev += 1
+        return self._pagedown(half, scroll_exit)
+
     def _pagedown(self, half: bool, scroll_exit: bool) -> bool:
         n = self._page_prepare(half)
         if self.oy < n:
