@@ -19,7 +19,19 @@ VIS_CSTYLE = 0x02
 VIS_SP = 0x04
 VIS_TAB = 0x08
 VIS_NL = 0x10
+VIS_DQ = 0x200
 SAMPLE_WIDTH = 200
+
+
+def clean_name(name: str) -> str | None:
+    """tmux 3.7b's clean_name: a name made visible (tabs, newlines, controls as C escapes);
+    None when it is not valid UTF-8."""
+    raw = name.encode("utf-8", "surrogateescape")
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return strvis(raw, VIS_OCTAL | VIS_CSTYLE | VIS_TAB | VIS_NL).decode("utf-8", "surrogateescape")
 
 
 @dataclass
@@ -51,6 +63,8 @@ class Buffers:
         self.by_name: dict[str, PasteBuffer] = {}
         self._next_index = 0
         self._next_order = 0
+        #: notify_paste_buffer: called with (name, deleted) whenever a buffer changes or goes.
+        self.on_change: Callable[[str, bool], None] = lambda name, deleted: None
 
     @property
     def limit(self) -> int:
@@ -69,8 +83,9 @@ class Buffers:
         return sorted(self.by_name.values(), key=lambda b: -b.order)
 
     def top(self) -> PasteBuffer | None:
-        """paste_get_top: the most recent buffer, automatic or named."""
-        return max(self.by_name.values(), key=lambda b: b.order, default=None)
+        """paste_get_top: the most recent automatic buffer (3.7b skips named ones)."""
+        return max((b for b in self.by_name.values() if b.automatic), key=lambda b: b.order,
+                   default=None)
 
     def add(self, data: bytes, prefix: str = "buffer") -> PasteBuffer | None:
         """paste_add: a new automatic buffer (nothing for empty data)."""
@@ -83,6 +98,7 @@ class Buffers:
                 break
             if old.automatic:
                 del self.by_name[old.name]
+                self.on_change(old.name, True)
                 autos -= 1
         while True:
             name = f"{prefix}{self._next_index}"
@@ -91,6 +107,7 @@ class Buffers:
                 break
         pb = PasteBuffer(name, data, True, self._order())
         self.by_name[name] = pb
+        self.on_change(name, False)
         return pb
 
     def set(self, data: bytes, name: str | None = None) -> str | None:
@@ -102,8 +119,14 @@ class Buffers:
             return None
         if not name:
             return "empty buffer name"
-        self.by_name.pop(name, None)
+        clean = clean_name(name)
+        if clean is None:
+            return f"invalid buffer name: {name}"
+        name = clean
+        if self.by_name.pop(name, None) is not None:
+            self.on_change(name, True)
         self.by_name[name] = PasteBuffer(name, data, False, self._order())
+        self.on_change(name, False)
         return None
 
     def rename(self, old: str | None, new: str | None) -> str | None:
@@ -112,15 +135,24 @@ class Buffers:
             return "no buffer"
         if not new:
             return "new name is empty"
+        clean = clean_name(new)
+        if clean is None:
+            return f"invalid buffer name: {new}"
+        new = clean
         pb = self.by_name.get(old)
         if pb is None:
             return f"no buffer {old}"
-        if new in self.by_name:
-            return f"buffer {new} already exists"
+        other = self.by_name.get(new)
+        if other is pb:
+            return None
+        if other is not None:  # 3.7b replaces a buffer of the new name
+            self.delete(new)
         del self.by_name[old]
         pb.name = new
         pb.automatic = False
         self.by_name[new] = pb
+        self.on_change(old, True)
+        self.on_change(new, False)
         return None
 
     def get(self, name: str | None) -> PasteBuffer | None:
@@ -129,7 +161,10 @@ class Buffers:
         return self.by_name.get(name)
 
     def delete(self, name: str) -> bool:
-        return self.by_name.pop(name, None) is not None
+        if self.by_name.pop(name, None) is None:
+            return False
+        self.on_change(name, True)
+        return True
 
 
 _CSTYLE = {0x0A: b"\\n", 0x0D: b"\\r", 0x08: b"\\b", 0x07: b"\\a", 0x0B: b"\\v", 0x09: b"\\t",
@@ -181,7 +216,8 @@ def _utf8_char(data: bytes, i: int) -> int:
 
 
 def strvis(data: bytes, flags: int) -> bytes:
-    """tmux's utf8_strvis: valid UTF-8 kept, ``$`` before a name escaped, the rest vis(3)."""
+    """tmux's utf8_strvis: valid UTF-8 kept, ``$`` before a name escaped with VIS_DQ, the rest
+    vis(3)."""
     out = bytearray()
     i, n = 0, len(data)
     while i < n:
@@ -193,7 +229,7 @@ def strvis(data: bytes, flags: int) -> bytes:
                 i += size
                 continue
         nextc = data[i + 1] if i + 1 < n else 0
-        if b == 0x24 and i < n - 1:
+        if flags & VIS_DQ and b == 0x24 and i < n - 1:
             if (0x41 <= nextc <= 0x5A or 0x61 <= nextc <= 0x7A or nextc in (0x5F, 0x7B)):
                 out += b"\\"
             out += b"$"

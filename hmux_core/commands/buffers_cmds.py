@@ -169,7 +169,7 @@ async def _save(item: CmdItem, show: bool) -> int:
         path = item.expand(args.argv[0])
     err, shown = await write_file(item, path, pb.data, args.has("a"))
     if err:
-        item.error(f"{shown}: {os.strerror(err)}")
+        item.error(f"{os.strerror(err)}: {shown}")
     return CMD_RETURN_NORMAL
 
 
@@ -189,7 +189,7 @@ async def cmd_load_buffer(item: CmdItem) -> int:
     path = item.expand(args.argv[0])
     data, err, shown = await read_file(item, path)
     if err:
-        item.error(f"{shown}: {os.strerror(err)}")
+        item.error(f"{os.strerror(err)}: {shown}")
     elif data:
         failure = item.server.buffers.set(data, args.get("b"))
         if failure:

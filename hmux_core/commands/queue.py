@@ -81,8 +81,10 @@ class CmdItem:
 
             s = c.session
             wp = s.curw.window.active if s.curw is not None else None
+            if getattr(c, "active_pane", False) and getattr(c, "active_pane_wp", None):
+                wp = c.active_pane_wp  # server_client_get_pane
             if wp is not None:
-                view_mode(self.server, wp).add(text)
+                view_mode(self.server, wp).add(text, parse=True)  # 3.7b parses printed text
             return
         c.print_line(text)
 
@@ -171,7 +173,28 @@ def _add_message(item: CmdItem) -> None:
 
 
 async def fire(item: CmdItem) -> int:
-    """Run one command: client and targets first, then its exec function, then its after-hook."""
+    """Run one command. A control client's commands are framed by ``%begin`` and ``%end`` or
+    ``%error`` (cmdq_guard), with the item's time, number and flags (1 for a command line the
+    client sent, 0 for its first command and for hooks); the client is the one the item had
+    before it ran."""
+    cs = getattr(item.client, "control_state", None)
+    if cs is None:
+        return await _fire(item)
+    flags = 1 if item.state.control else 0
+    t = int(item.time)
+    cs.guard("begin", t, item.number, flags)
+    try:
+        result = await _fire(item)
+    except Exception as e:  # a command bug still closes its block
+        item.server.log_exception(f"command {item.name} failed")
+        item.error(f"internal error in {item.name}: {e}")
+        result = CMD_RETURN_ERROR
+    cs.guard("error" if result == CMD_RETURN_ERROR else "end", t, item.number, flags)
+    return result
+
+
+async def _fire(item: CmdItem) -> int:
+    """Client and targets first, then the exec function, then the after-hook."""
     spec = item.spec
     server = item.server
     args = item.args

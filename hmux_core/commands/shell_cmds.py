@@ -5,8 +5,10 @@ once), stderr to /dev/null, the session's environment, the client's or session's
 Without ``-b`` the command waits for its job and the commands it chooses run right after it, in
 the same queue and state; with ``-b`` it returns at once and they run later on their own.
 
-In tmux 3.3a run-shell's output goes to a pane (the ``-t`` one, else the current one) put in
-view mode, never to the client that ran it; its exit status becomes that client's exit status.
+As tmux 3.7b, run-shell's output (and a failure's ``'cmd' returned N``) goes to the ``-t`` pane
+in view mode; without ``-t`` a waiting run-shell prints it to its client (stdout for a command
+client, view mode in the pane of an attached one) and ``-b`` puts it in the current pane. Its
+exit status becomes a command client's exit status.
 """
 
 from __future__ import annotations
@@ -79,13 +81,16 @@ def _job_cwd(cwd: str | None) -> str:
     return "/"
 
 
-async def run_job(server: Server, cmd: str, s: Any, cwd: str | None) -> tuple[bytes, int]:
+async def run_job(server: Server, cmd: str, s: Any, cwd: str | None,
+                  stderr: bool = False) -> tuple[bytes, int]:
     """Run ``cmd`` like job_run and return (output, wait status as a returncode: negative for a
-    signal). Raises OSError when it cannot start."""
+    signal). ``stderr`` joins stderr to the output (JOB_SHOWSTDERR, run-shell -E) instead of
+    discarding it. Raises OSError when it cannot start."""
     parent, child = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         proc = await trio.lowlevel.open_process(
-            ["/bin/sh", "-c", cmd], stdin=child, stdout=child, stderr=subprocess.DEVNULL,
+            ["/bin/sh", "-c", cmd], stdin=child, stdout=child,
+            stderr=child if stderr else subprocess.DEVNULL,
             cwd=_job_cwd(cwd), env=job_environ(server, s), preexec_fn=_child_signals)
     except OSError:
         parent.close()
@@ -205,10 +210,14 @@ async def cmd_run_shell(item: CmdItem) -> int:
     s = st.s
     cmd = None
     if not args.has("C") and args.argv:
-        cmd = item.expand(args.argv[0])
+        # Arguments after the command are #{1}, #{2}, ... in it.
+        numbered = {str(i): str(a) for i, a in enumerate(args.argv[1:], 1)}
+        cmd = item.expand(args.argv[0], **numbered)
     wp_id = st.wp.id if args.has("t") and st.wp is not None else None
     client = item.client if wait else item.target_client
-    cwd = client_cwd(server, item.client, s)
+    cwd = args.get("c")
+    if cwd is None:
+        cwd = client_cwd(server, item.client, s)
     if not wait:
         _background(server, _run_shell, item, cmd, wp_id, client, s, cwd, delay, False)
         return CMD_RETURN_NORMAL
@@ -237,8 +246,10 @@ async def _run_shell(item: CmdItem, cmd: str | None, wp_id: int | None, client: 
     if cmd is None:
         return CMD_RETURN_NORMAL
     try:
-        output, rc = await run_job(server, cmd, s, cwd)
+        output, rc = await run_job(server, cmd, s, cwd, stderr=item.args.has("E"))
     except OSError:
+        if waiting:
+            return item.error(f"failed to run command: {cmd}")
         return CMD_RETURN_NORMAL
     text = output.decode("utf-8", "surrogateescape")
     lines = text.split("\n")
@@ -254,7 +265,10 @@ async def _run_shell(item: CmdItem, cmd: str | None, wp_id: int | None, client: 
             message = f"'{cmd}' returned {rc}"
     if message is not None:
         lines.append(message)
-    if lines:
+    if lines and wp_id is None and waiting:
+        for line in lines:  # cmdq_print: the client's stdout, or view mode when attached
+            item.print(line)
+    elif lines:
         wp = _shell_output_pane(server, wp_id, client, waiting)
         if wp is not None:
             mode = view_mode(server, wp)
