@@ -291,7 +291,7 @@ def test_if_inline():
 def test_if_nested_and_assignments():
     env = {}
     assert cond("%if 0\n%if 1\nA=1\na\n%endif\n%endif", env) == []
-    assert env == {"A": "1"}  # tmux quirk: only the innermost scope guards assignments
+    assert env == {}  # tmux 3.7b: every enclosing scope guards assignments
     env = {}
     assert cond("%if 1\n%if 0\nB=1\n%else\nC=1\nc\n%endif\n%endif", env) == [["c"]]
     assert env == {"C": "1"}

@@ -326,7 +326,7 @@ def mine_binding(text: str, env: dict) -> str:
         bound = commands_from_string(a.string(1), TABLE, environ=env)
     else:
         bound = commands_from_argv(a.arg_values[1:], TABLE)
-    return bound.print(escaped=True)
+    return bound.print(escaped=True, no_groups=True)  # list-keys never prints ;;
 
 
 def test_list_keys_printing_matches_tmux(tmux):

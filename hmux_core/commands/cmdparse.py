@@ -57,6 +57,9 @@ __all__ = [
 FormatExpand = Callable[[str], str]
 AliasLookup = Callable[[str], "str | None"]
 
+#: tmux 3.7b's CMD_PARSE_MAX_ENVIRON_LEN: the longest NAME=value a config may assign.
+_MAX_ENVIRON_LEN = 16384
+
 
 class CmdParseError(CommandError):
     """A parse or build error; ``message`` already has tmux's ``file:line:`` prefix."""
@@ -548,7 +551,10 @@ class _Parser:
         return value
 
     def syntax_error(self) -> CmdParseError:
-        self.lx.yyerror("syntax error")
+        return self.error("syntax error")
+
+    def error(self, message: str) -> CmdParseError:
+        self.lx.yyerror(message)
         assert self.lx.error is not None
         return self.lx.error
 
@@ -562,7 +568,10 @@ class _Parser:
 
     # -- side effects --------------------------------------------------------------------
     def assign(self, text: str, hidden: bool) -> None:
-        if self.pi.parse_only or not self.active():
+        """``NAME=value``: set only if every enclosing %if is true (tmux 3.7b)."""
+        if len(text.encode("utf-8", "surrogateescape")) > _MAX_ENVIRON_LEN:
+            raise self.error("environment variable is too long")
+        if self.pi.parse_only or not self.active() or not all(self.stack):
             return
         name, _, value = text.partition("=")
         self.environ[name] = value

@@ -642,24 +642,26 @@ class CommandList:
             new.append(c.copy(argv))
         return new
 
-    def print(self, escaped: bool = False) -> str:
+    def print(self, escaped: bool = False, no_groups: bool = False) -> str:
         """Commands joined by `` ; `` (`` ;; `` between groups), as cmd_list_print.
 
-        ``escaped=True`` gives list-keys' `` \\; `` form.
+        ``escaped=True`` gives the `` \\; `` form; ``no_groups=True`` never uses the group
+        separator (list-keys in tmux 3.7b, whose output must parse back).
         """
-        if not escaped and self._printed is not None:
+        cache = not escaped and not no_groups
+        if cache and self._printed is not None:
             return self._printed
         parts: list[str] = []
         cmds = self.commands
         for i, c in enumerate(cmds):
             parts.append(c.print())
             if i + 1 < len(cmds):
-                if c.group != cmds[i + 1].group:
+                if not no_groups and c.group != cmds[i + 1].group:
                     parts.append(" \\;\\; " if escaped else " ;; ")
                 else:
                     parts.append(" \\; " if escaped else " ; ")
         s = "".join(parts)
-        if not escaped:
+        if cache:
             self._printed = s
         return s
 
