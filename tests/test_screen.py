@@ -94,22 +94,30 @@ def test_colon_sgr():
     assert runs[1] == ("B", (ATTR_UNDERSCORE_3, colour_rgb(255, 0, 0), 8, 9 | COLOUR_FLAG_256))
     assert runs[2][1] == (0, colour_rgb(255, 0, 0), 8, 0)
     assert s.capture(escapes=True)[0] == (
-        "\033[4:3m\033[38;2;255;0;0mA\033[58;5;9mB\033[0m\033[38;2;255;0;0m\033[49mC"
-    )
+        "\033[4:3m\033[38;2;255;0;0mA\033[58;5;9mB\033[0m\033[38;2;255;0;0mC\033[39m"
+    )  # tmux 3.7b: no default colour after a reset; the cells up to the line's size follow
 
 
 def test_private_sequences_not_misparsed():
     s = scr(b"\033[>4;2mplain\033[?6n\033[?1r\033[!pafter")
     assert s.capture()[0] == "plainafter"
     assert all(st == DEFAULT_STYLE for _, st in s.row_runs(0))
-    assert s.extended_keys
+    assert not s.extended_keys and not s.extended_keys_2  # extended-keys is off by default
     assert s.take_replies() == b""
+    s = new_screen(80, 24)
+    s.extended_keys_option = 1  # extended-keys on: the application chooses its mode
+    s.feed(b"\033[>4;2m")
+    assert s.extended_keys_2 and not s.extended_keys
+    s.feed(b"\033[>4;1m")
+    assert s.extended_keys and not s.extended_keys_2
+    s.feed(b"\033[>4n")
+    assert not s.extended_keys
 
 
 def test_replies_exactly_as_tmux():
     s = scr(b"ab\033[c\033[>c\033[0c\033[5n\033[6n\033[>q\033[18t")
     assert s.take_replies() == (
-        b"\033[?1;2c\033[>84;0;0c\033[?1;2c\033[0n\033[1;3R\033P>|tmux 3.3a\033\\\033[8;80;24t"
+        b"\033[?1;2c\033[>84;0;0c\033[?1;2c\033[0n\033[1;3R\033P>|tmux 3.7b\033\\\033[8;24;80t"
     )
     assert s.take_replies() == b""
 
@@ -217,16 +225,18 @@ def test_el_ed_variants():
 
 def test_background_erase_survives_in_capture():
     s = scr(b"\033[41m\033[K\033[0m\033[10Cx")
-    assert s.capture(escapes=True)[0] == "\033[41m          \033[49mx"
+    # tmux 3.7b prints every cell of the line: the erased ones after x are red again
+    assert s.capture(escapes=True)[0] == "\033[41m          \033[49mx\033[41m"
 
 
 def test_tabs():
     s = scr(b"a\tb")
-    assert s.capture()[0] == "a       b"
+    assert s.capture()[0] == "a\tb"  # tmux 3.7b keeps a tab over blanks as a tab
+    assert s.row_runs(0)[0][0].startswith("a       b")
     assert s.tabs()[:3] == [8, 16, 24]
     s.feed(b"\033[3g\033[5G\033H\r\tX")
     assert s.tabs() == [4]
-    assert s.capture()[0] == "a   X   b"
+    assert s.capture()[0] == "a   X   b"  # written inside the tab: the tab is gone
     s.feed(b"\033c")
     assert s.tabs()[:2] == [8, 16]
 
@@ -246,6 +256,7 @@ def test_stream_state_in_order_amid_sgr():
     assert s.cursor_style == 4
     s.feed(sgr + b"\033[2;6r" + sgr + b"\033c" + sgr)
     assert (s.scroll_region_upper, s.scroll_region_lower) == (0, 23)
+    s.extended_keys_option = 1
     s.feed(sgr + b"\033[>4;1m" + sgr)
     assert s.extended_keys
 
@@ -266,7 +277,7 @@ def test_acs_charset():
     s = scr(b"\033(0lqk\033(B")
     assert s.capture()[0] == "lqk"
     assert s.row_runs(0)[0] == ("lqk", (ATTR_CHARSET, 8, 8, 0))
-    assert s.capture(escapes=True)[0] == "\016lqk"  # SI only before a following plain cell
+    assert s.capture(escapes=True)[0] == "\016lqk\017"  # the line's blanks after it are plain
 
 
 def test_modes():
@@ -310,9 +321,10 @@ def test_split_feeds_anywhere():
 
 
 def test_invalid_utf8_follows_tmux():
-    # tmux drops a bad sequence whole, and a partial character survives escape sequences
+    # tmux 3.7b writes U+FFFD for a bad byte or sequence, and a partial character survives
+    # escape sequences
     s = scr(b"a\xffb\xc3\xc3\xa9c\xe4\xb8\033[1md\xc3\xa9")
-    assert s.capture()[0] == "abcdé"
+    assert s.capture()[0] == "a\ufffdb\ufffd\ufffdc\ufffdd\u00e9"
     s = scr(b"\xe4\xb8\033[m\xad!")
     assert s.capture()[0] == "中!"
 
@@ -351,14 +363,16 @@ def test_capture_line_range_clamping():
 def test_capture_trailing_and_octal():
     s = scr(b"a\\b  \033[41m \033[0m")
     assert s.capture()[0] == "a\\b"
-    assert s.capture(trailing=True)[0] == "a\\b   "
-    assert s.capture(escapes=True, octal=True)[0] == "a\\\\b  \\033[41m"
+    assert s.capture(trailing=True)[0] == "a\\b" + " " * 17  # up to the line's 20 cells
+    assert s.capture(escapes=True, octal=True)[0] == "a\\\\b  \\033[41m \\033[49m"
 
 
 def test_sgr_change_matches_tmux_rules():
     assert sgr_change(DEFAULT_STYLE, (0, 1, 8, 0)) == "\033[31m"
     assert sgr_change((0, 1, 8, 0), DEFAULT_STYLE) == "\033[39m"
-    assert sgr_change((ATTR_BRIGHT, 8, 8, 0), DEFAULT_STYLE) == "\033[0m\033[39m\033[49m"
+    assert sgr_change((ATTR_BRIGHT, 8, 8, 0), DEFAULT_STYLE) == "\033[0m"  # 3.7b
+    assert sgr_change((ATTR_BRIGHT, 8, 8, 0), DEFAULT_STYLE, terminal=True) == (
+        "\033[0m\033[39m\033[49m")
     assert sgr_change(DEFAULT_STYLE, (ATTR_ITALICS | ATTR_UNDERSCORE_3, 8, 8, 0)) == "\033[3;4:3m"
 
 

@@ -371,6 +371,8 @@ def start_cases(t: Tmux, cases: dict) -> None:
         cmd = f"stty -opost -echo; cat {f}; cat {os.path.join(d, 'mark')}; exec sleep 100000"
         args += ["set", "-g", "history-limit", str(hl), ";"]
         args += ["new-session", "-d", "-s", name, "-x", str(cols), "-y", str(rows), cmd, ";"]
+        if hl != 2000:  # tmux 3.7b applies the final global 2000 to existing panes too
+            args += ["set", "-t", name, "history-limit", str(hl), ";"]
     args += ["set", "-g", "history-limit", "2000"]
     t.run(*args)
     _wait_done(t, set(cases))

@@ -3,7 +3,7 @@
 Styles use tmux's own encoding so capture output can be produced exactly as tmux does:
 ``(attr, fg, bg, us)`` where ``attr`` is a mask of ``ATTR_*`` bits and colours are 0-7 (basic),
 8 (default), 90-97 (bright), ``n | COLOUR_FLAG_256`` or ``COLOUR_FLAG_RGB | r << 16 | g << 8 | b``.
-``us`` (underline colour) is 0 when unset.
+``us`` (underline colour) is 0 when unset (tmux 3.7b says 8; only the encoding differs).
 """
 
 from __future__ import annotations
@@ -45,9 +45,10 @@ def colour_rgb(r: int, g: int, b: int) -> int:
 
 
 # -- widths ------------------------------------------------------------------------------------
-# tmux 3.3a (built without utf8proc, as Debian ships it) asks the C library's wcwidth(); widths
-# from the Python wcwidth package differ for emoji and many symbols, so ask glibc too. uselocale()
-# switches only this thread's locale, so the process locale is never touched.
+# tmux 3.7b (built without utf8proc, as the oracle is) asks the C library's wcwidth() for what its
+# own table and the codepoint-widths option do not name; widths from the Python wcwidth package
+# differ for emoji and many symbols, so ask glibc too. uselocale() switches only this thread's
+# locale, so the process locale is never touched.
 
 
 def _libc_wcwidth():  # pragma: no cover - platform dependent
@@ -105,29 +106,91 @@ def _python_wcwidth():  # pragma: no cover - fallback only
 
 _wcwidth = _libc_wcwidth() or _python_wcwidth()
 
-#: Width of one character as tmux computes it; -1 means tmux drops the character.
+#: tmux 3.7b's utf8_default_width_cache: emoji that take a skin tone modifier are wide, the
+#: regional indicators narrow (two of them combine into one wide flag).
+_WIDE_EMOJI = (
+    0x0261D, 0x026F9, 0x0270A, 0x0270B, 0x0270C, 0x0270D, 0x1F385, 0x1F3C2, 0x1F3C3, 0x1F3C4,
+    0x1F3C7, 0x1F3CA, 0x1F3CB, 0x1F3CC, 0x1F3FB, 0x1F3FC, 0x1F3FD, 0x1F3FE, 0x1F3FF, 0x1F442,
+    0x1F443, 0x1F446, 0x1F447, 0x1F448, 0x1F449, 0x1F44A, 0x1F44B, 0x1F44C, 0x1F44D, 0x1F44E,
+    0x1F44F, 0x1F450, 0x1F466, 0x1F467, 0x1F468, 0x1F469, 0x1F46B, 0x1F46C, 0x1F46D, 0x1F46E,
+    0x1F470, 0x1F471, 0x1F472, 0x1F473, 0x1F474, 0x1F475, 0x1F476, 0x1F477, 0x1F478, 0x1F47C,
+    0x1F481, 0x1F482, 0x1F483, 0x1F485, 0x1F486, 0x1F487, 0x1F48F, 0x1F491, 0x1F4AA, 0x1F574,
+    0x1F575, 0x1F57A, 0x1F590, 0x1F595, 0x1F596, 0x1F645, 0x1F646, 0x1F647, 0x1F64B, 0x1F64C,
+    0x1F64D, 0x1F64E, 0x1F64F, 0x1F6A3, 0x1F6B4, 0x1F6B5, 0x1F6B6, 0x1F6C0, 0x1F6CC, 0x1F90C,
+    0x1F90F, 0x1F918, 0x1F919, 0x1F91A, 0x1F91B, 0x1F91C, 0x1F91D, 0x1F91E, 0x1F91F, 0x1F926,
+    0x1F930, 0x1F931, 0x1F932, 0x1F933, 0x1F934, 0x1F935, 0x1F936, 0x1F937, 0x1F938, 0x1F939,
+    0x1F93D, 0x1F93E, 0x1F977, 0x1F9B5, 0x1F9B6, 0x1F9B8, 0x1F9B9, 0x1F9BB, 0x1F9CD, 0x1F9CE,
+    0x1F9CF, 0x1F9D1, 0x1F9D2, 0x1F9D3, 0x1F9D4, 0x1F9D5, 0x1F9D6, 0x1F9D7, 0x1F9D8, 0x1F9D9,
+    0x1F9DA, 0x1F9DB, 0x1F9DC, 0x1F9DD, 0x1FAC3, 0x1FAC4, 0x1FAC5, 0x1FAF0, 0x1FAF1, 0x1FAF2,
+    0x1FAF3, 0x1FAF4, 0x1FAF5, 0x1FAF6, 0x1FAF7, 0x1FAF8,
+)  # fmt: skip
+_DEFAULT_OVERRIDES: dict[int, int] = {cp: 2 for cp in _WIDE_EMOJI}
+_DEFAULT_OVERRIDES.update({cp: 1 for cp in range(0x1F1E6, 0x1F200)})
+#: The width cache: tmux's defaults, then the codepoint-widths option's entries.
+_overrides: dict[int, int] = dict(_DEFAULT_OVERRIDES)
+
+#: Width of one character as tmux computes it; -1 only for what is not a character at all (a
+#: lone surrogate: an undecodable byte), which tmux never stores.
 WIDTHS: dict[str, int] = {chr(c): 1 for c in range(0x20, 0x7F)}
 
 
+def _width_of(cp: int) -> int:
+    w = _overrides.get(cp)
+    if w is not None:
+        return w
+    if 0xD800 <= cp <= 0xDFFF:
+        return -1
+    try:
+        w = _wcwidth(cp)
+    except Exception:
+        w = -1
+    if w < 0:  # tmux 3.7b: unprintable is width 1, except C1 controls (0)
+        return 0 if 0x80 <= cp <= 0x9F else 1
+    return w
+
+
 def char_width(ch: str) -> int:
-    """Cell width of a single character (-1: not printable, dropped like tmux does)."""
+    """Cell width of a single character, as tmux 3.7b's utf8_width gives it."""
     w = WIDTHS.get(ch)
     if w is None:
-        cp = ord(ch)
-        if 0xD800 <= cp <= 0xDFFF:  # lone surrogate (undecodable byte)
-            w = -1
-        else:
-            try:
-                w = _wcwidth(cp)
-            except Exception:
-                w = -1
-            if w > 2:
-                w = -1
+        w = _width_of(ord(ch))
         if len(WIDTHS) > 65536:  # bounded even if fed every code point
-            WIDTHS.clear()
-            WIDTHS.update({chr(c): 1 for c in range(0x20, 0x7F)})
+            _reset_width_cache()
         WIDTHS[ch] = w
     return w
+
+
+def _reset_width_cache() -> None:
+    WIDTHS.clear()
+    WIDTHS.update({chr(c): 1 for c in range(0x20, 0x7F)})
+
+
+def set_codepoint_widths(entries: list[str]) -> None:
+    """Apply the ``codepoint-widths`` server option (tmux's utf8_update_width_cache): entries
+    ``U+XXXX=W``, ``U+XXXX-U+YYYY=W`` or ``c=W`` with W 0-2 override the default widths; bad
+    entries are skipped as tmux skips them."""
+    table = dict(_DEFAULT_OVERRIDES)
+    for entry in entries:
+        key, sep, val = entry.partition("=")
+        if not sep or not val.isdigit() or int(val) > 2:
+            continue
+        width = int(val)
+        if key.startswith("U+"):
+            first, dash, last = key[2:].partition("-")
+            try:
+                lo = int(first, 16)
+                hi = lo if not dash else (int(last[2:], 16) if last.startswith("U+") else -1)
+            except ValueError:
+                continue
+            if lo <= 0 or hi < lo or hi > 0x7FFFFFFF:
+                continue
+            for cp in range(lo, min(hi, 0x10FFFF) + 1):
+                table[cp] = width
+        elif len(key) == 1:
+            table[ord(key)] = width
+    _overrides.clear()
+    _overrides.update(table)
+    _reset_width_cache()
 
 
 def cell_width(cell: str) -> int:
@@ -294,6 +357,9 @@ def sgr_change(last: Style, cur: Style, escape_c0: bool = False, terminal: bool 
         (_colour_values(us, 0, 0, 58, False), _colour_values(last[3], 0, 0, 58, False)),
     ):
         if new and (new != old or reset):
+            # tmux 3.7b's capture leaves out a default colour right after a reset
+            if reset and not terminal and new[0] in (39, 49):
+                continue
             out.append(esc + ";".join(map(str, new)) + "m")
     if (attr & ATTR_CHARSET) and not (lastattr & ATTR_CHARSET):
         out.append("\\016" if escape_c0 else "\016")

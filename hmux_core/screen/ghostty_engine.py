@@ -40,7 +40,9 @@ from .cells import (
     Style,
 )
 from .grid import HISTORY_BYTE_BUDGET, Row, compact
-from .screen import NoAlternateScreen, Screen, _stravis, _valid_text
+from .hyperlinks import Hyperlinks
+from .names import clean_name
+from .screen import NoAlternateScreen, Screen
 from .snapshot import Snapshot
 
 log = logging.getLogger(__name__)
@@ -121,18 +123,20 @@ class _View:
     tail are the python engine's methods run over it, so both engines format alike."""
 
     capture = Screen.capture
-    _row_string = Screen._row_string
-    _hist_string = Screen._hist_string
+    _line_string = Screen._line_string
     _coded = Screen._coded
     _code = Screen._code
+    _link_code = Screen._link_code
     row_runs = Screen.row_runs
     search = Screen.search
     tail = Screen.tail
 
-    def __init__(self, styles: list[Style], code_cache: dict, cols: int, rows: list[Row]) -> None:
-        self._styles = styles
-        self._code_cache = code_cache
-        self.cols = cols
+    def __init__(self, eng: GhosttyScreen, rows: list[Row]) -> None:
+        self._styles = eng._styles
+        self._links = eng._links
+        self.hyperlinks = eng.hyperlinks
+        self._code_cache = eng._code_cache
+        self.cols = eng.cols
         self._rows = rows
         self._hist: list = []
         self._alt = None
@@ -158,10 +162,13 @@ class GhosttyScreen:
         self._replies = bytearray()
         self._events: list[tuple[str, object]] = []
         self._styles: list[Style] = [DEFAULT_STYLE]
-        self._style_ids: dict[Style, int] = {DEFAULT_STYLE: 0}
+        self._links: list[int] = [0]
+        self._style_ids: dict = {DEFAULT_STYLE: 0}
+        self.hyperlinks = Hyperlinks()
         self._code_cache: dict = {}
         self.revision = 0
         self.title = ""
+        self.allow_set_title = True
         self.path = ""
         self.scroll_region_upper = 0
         self.scroll_region_lower = self.rows - 1
@@ -221,7 +228,10 @@ class GhosttyScreen:
             s = me()
             if s is not None:
                 t = s._string(lib.GHOSTTY_TERMINAL_DATA_TITLE)
-                if t is not None and t != s.title and _printable(t):  # tmux refuses titles with controls
+                if t is None or not _printable(t) or not s.allow_set_title:
+                    return  # tmux refuses titles with controls
+                t = clean_name(t.encode("utf-8").decode("latin-1"))
+                if t is not None and t != s.title:
                     s.title = t
                     s._events.append(("title", t))
 
@@ -231,8 +241,8 @@ class GhosttyScreen:
                 p = s._string(lib.GHOSTTY_TERMINAL_DATA_PWD)
                 if p is None:  # tmux refuses a path that is not UTF-8
                     return
-                p = _stravis(p)
-                if p != s.path:
+                p = clean_name(p.encode("utf-8").decode("latin-1"))
+                if p is not None and p != s.path:
                     s.path = p
                     s._events.append(("path", p))
 
@@ -367,7 +377,7 @@ class GhosttyScreen:
             lib.ghostty_terminal_vt_write(self._t, data, len(data))
             # (renames and clipboard sets come after the chunk's bell/title/path events)
             for raw in renames or ():
-                name = _valid_text(raw.decode("latin-1"))
+                name = clean_name(raw.decode("latin-1"))
                 if name is not None:
                     self._events.append(("rename", name))
             for hit in hits:
@@ -530,16 +540,19 @@ class GhosttyScreen:
     focus_events = property(lambda self: self._mode(1004))
 
     # -- reading the native grid -----------------------------------------------------------------
-    def _intern(self, style: Style) -> int:
-        sid = self._style_ids.get(style)
+    def _intern(self, style: Style, link: int = 0) -> int:
+        key = (style, link) if link else style
+        sid = self._style_ids.get(key)
         if sid is None:
             if len(self._styles) > 65536:  # styles only ever grow here: start again
                 self._styles[1:] = []
+                self._links[1:] = []
                 self._style_ids = {DEFAULT_STYLE: 0}
                 self._code_cache.clear()
             sid = len(self._styles)
             self._styles.append(style)
-            self._style_ids[style] = sid
+            self._links.append(link)
+            self._style_ids[key] = sid
         return sid
 
     def _read_style(self) -> Style:
@@ -675,7 +688,7 @@ class GhosttyScreen:
         return (0, 8, bg, 0)
 
     def _view(self, rows: list[Row]) -> _View:
-        return _View(self._styles, self._code_cache, self.cols, rows)
+        return _View(self, rows)
 
     def _hsize(self) -> int:
         """Rows of native scrollback above the visible screen (possibly more than shown)."""

@@ -9,6 +9,14 @@ capture-pane, cells at or beyond ``size`` are always default blanks.
 When a row scrolls into history it becomes a :class:`HistLine`: the text as one ``str``, style
 runs as an ``array('I')`` of ``(length, style id)`` pairs (``None`` when all cells are default)
 and, only for lines holding wide or combined characters, a ``bytes`` map of code points per cell.
+
+A tab is one cell holding ``"\t"`` followed by padding cells up to the tab stop (tmux 3.7b's
+GRID_FLAG_TAB): capture-pane prints it as a tab, drawing shows the blanks it covers. A cell's
+width is 1 plus the padding cells after it (:func:`cell_widths`), which also covers a narrow
+character made wide by a variation selector or a modifier.
+
+``flags`` holds the line marks OSC 133 sets (:data:`LINE_START_PROMPT`,
+:data:`LINE_START_OUTPUT`); they move with the line into history and copy mode reads them.
 """
 
 from __future__ import annotations
@@ -20,11 +28,28 @@ from itertools import groupby
 #: styled lines must not exhaust memory (tmux#4859). Engines drop their oldest lines beyond it.
 HISTORY_BYTE_BUDGET = 64 * 1024 * 1024
 
+#: Line flags (tmux's GRID_LINE_START_PROMPT / GRID_LINE_START_OUTPUT, set by OSC 133 A / C).
+LINE_START_PROMPT = 0x1
+LINE_START_OUTPUT = 0x2
+
+
+def cell_widths(chars: list[str]) -> list[int]:
+    """Width of each cell: a character covers itself and the padding cells after it."""
+    out = [0 if c == "" else 1 for c in chars]
+    last = -1
+    for i, c in enumerate(chars):
+        if c == "":
+            if last >= 0:
+                out[last] += 1
+        else:
+            last = i
+    return out
+
 
 class Row:
     """One visible line."""
 
-    __slots__ = ("chars", "styles", "used", "size", "wrapped", "wide", "styled")
+    __slots__ = ("chars", "styles", "used", "size", "wrapped", "wide", "styled", "flags")
 
     def __init__(self, cols: int) -> None:
         self.chars: list[str] = [" "] * cols
@@ -32,8 +57,9 @@ class Row:
         self.used = 0
         self.size = 0
         self.wrapped = False
-        self.wide = False  # may hold padding / wide / combined cells
+        self.wide = False  # may hold padding / wide / combined / tab cells
         self.styled = False  # may hold a non-default style id
+        self.flags = 0  # LINE_START_PROMPT / LINE_START_OUTPUT
 
     def copy(self) -> Row:
         r = Row.__new__(Row)
@@ -44,6 +70,7 @@ class Row:
         r.wrapped = self.wrapped
         r.wide = self.wide
         r.styled = self.styled
+        r.flags = self.flags
         return r
 
     def cells(self) -> tuple[list[str], list[int]]:
@@ -54,7 +81,7 @@ class Row:
 class HistLine:
     """One line of history, stored compactly."""
 
-    __slots__ = ("text", "runs", "used", "size", "wrapped", "cellmap")
+    __slots__ = ("text", "runs", "used", "size", "wrapped", "cellmap", "flags")
 
     def __init__(
         self,
@@ -64,13 +91,15 @@ class HistLine:
         wrapped: bool,
         cellmap: bytes | None,
         size: int | None = None,
+        flags: int = 0,
     ) -> None:
         self.text = text
-        self.runs = runs  # covers ``size`` cells: blanks past ``used`` keep their (bg) style
+        self.runs = runs  # covers ``size`` cells when styled: blanks past ``used`` keep theirs
         self.used = used
         self.size = used if size is None else size
         self.wrapped = wrapped
         self.cellmap = cellmap
+        self.flags = flags
 
     @property
     def wide(self) -> bool:
@@ -104,6 +133,8 @@ class HistLine:
             styles = []
             for i in range(0, len(runs), 2):
                 styles.extend([runs[i + 1]] * runs[i])
+            if len(styles) < self.size:
+                styles.extend([0] * (self.size - len(styles)))
         return chars, styles
 
     def nbytes(self) -> int:
@@ -131,19 +162,17 @@ def compact(row: Row) -> HistLine:
         if cm.count(1) != used:
             cellmap = cm
     runs = None
-    size = used
+    size = row.size
     if row.styled:
-        # Cleared cells past ``used`` keep their background (tmux keeps the whole line), so
-        # keep them when they are styled.
-        if row.size > used and any(row.styles[used : row.size]):
-            size = row.size
-        sty = row.styles[:size]
+        # Cleared cells past ``used`` keep their background (tmux keeps the whole line).
+        end = size if size > used and any(row.styles[used:size]) else used
+        sty = row.styles[:end]
         if any(sty):
             runs = array("I")
             for sid, grp in groupby(sty):
                 runs.append(len(list(grp)))
                 runs.append(sid)
-    return HistLine(text, runs, used, row.wrapped, cellmap, size)
+    return HistLine(text, runs, used, row.wrapped, cellmap, size, row.flags)
 
 
 def inflate(line: HistLine, cols: int) -> Row:
@@ -161,4 +190,5 @@ def inflate(line: HistLine, cols: int) -> Row:
     r.wrapped = line.wrapped
     r.wide = line.cellmap is not None
     r.styled = line.runs is not None
+    r.flags = line.flags
     return r

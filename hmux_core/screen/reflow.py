@@ -8,8 +8,7 @@ lines.
 
 from __future__ import annotations
 
-from .cells import cell_width
-from .grid import HistLine, Row
+from .grid import HistLine, Row, cell_widths
 
 UINT_MAX = 0xFFFFFFFF
 
@@ -17,14 +16,16 @@ UINT_MAX = 0xFFFFFFFF
 class _RLine:
     """A line being rebuilt by reflow: cells below ``used`` only."""
 
-    __slots__ = ("chars", "styles", "used", "wrapped", "wide")
+    __slots__ = ("chars", "styles", "used", "wrapped", "wide", "flags")
 
-    def __init__(self, chars: list[str], styles: list[int], wrapped: bool, wide: bool) -> None:
+    def __init__(self, chars: list[str], styles: list[int], wrapped: bool, wide: bool,
+                 flags: int = 0) -> None:
         self.chars = chars
         self.styles = styles
         self.used = len(chars)
         self.wrapped = wrapped
         self.wide = wide
+        self.flags = flags
 
     def cells(self) -> tuple[list[str], list[int]]:
         return self.chars, self.styles
@@ -51,11 +52,13 @@ def _mutable(line: Row | HistLine | _RLine) -> _RLine:
     if isinstance(line, _RLine):
         return line
     chars, styles = line.cells()
-    return _RLine(list(chars), list(styles), line.wrapped, line.wide)
+    return _RLine(list(chars), list(styles), line.wrapped, line.wide, line.flags)
 
 
 def _widths(line: Row | HistLine | _RLine) -> list[int]:
-    return [cell_width(c) for c in line.cells()[0]]
+    """Cell widths as tmux stores them: a character covers its padding cells (a tab, or a
+    character a variation selector made wide, included)."""
+    return cell_widths(line.cells()[0])
 
 
 def reflow(lines: list, sx: int, hscrolled: int) -> tuple[list, int]:
@@ -92,7 +95,8 @@ def reflow(lines: list, sx: int, hscrolled: int) -> tuple[list, int]:
                 nlines += 1
                 continue
             chars, styles = ln.cells()
-            w = cell_width(chars[0])
+            lw = cell_widths(chars)
+            w = lw[0]
             if width + w > sx:
                 break
             width += w
@@ -102,7 +106,7 @@ def reflow(lines: list, sx: int, hscrolled: int) -> tuple[list, int]:
             chars, styles = ln.chars, ln.styles
             want = 1
             while want < ln.used:
-                w = cell_width(chars[want])
+                w = lw[want]
                 if width + w > sx:
                     break
                 width += w
@@ -135,7 +139,7 @@ def reflow(lines: list, sx: int, hscrolled: int) -> tuple[list, int]:
         used = gl.used
         was_wrapped = gl.wrapped
         chars, styles = gl.cells()
-        widths = [cell_width(c) for c in chars] if gl.wide else None
+        widths = cell_widths(chars) if gl.wide else None
         if widths is None:
             nl = 1 + (used - 1) // sx
         else:
@@ -167,7 +171,7 @@ def reflow(lines: list, sx: int, hscrolled: int) -> tuple[list, int]:
             xx += 1
         if was_wrapped:
             target[line].wrapped = True
-        target[first] = _RLine(list(chars[:at]), list(styles[:at]), True, gl.wide)
+        target[first] = _RLine(list(chars[:at]), list(styles[:at]), True, gl.wide, gl.flags)
         src[yy] = None
         if yy <= hscrolled:
             hscrolled += nl - 1

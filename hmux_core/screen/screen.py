@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import logging
 import re
+import time
 from array import array
 from collections import deque
 from collections.abc import Callable
@@ -41,14 +42,33 @@ from .cells import (
     COLOUR_FLAG_RGB,
     DEFAULT_STYLE,
     WIDTHS,
-    ZWJ,
     Style,
-    cell_width,
     char_width,
     colour_rgb,
     sgr_change,
 )
-from .grid import HISTORY_BYTE_BUDGET, HistLine, Row, compact, inflate
+from .combine import (
+    HANGUL_FILLER,
+    JAMO_CHOSEONG,
+    JAMO_NOT_COMPOSABLE,
+    JAMO_NOT_JAMO,
+    VS16,
+    VS16_ALWAYS_WIDE,
+    ZWJ,
+    hangul_state,
+    should_combine,
+)
+from .grid import (
+    HISTORY_BYTE_BUDGET,
+    LINE_START_OUTPUT,
+    LINE_START_PROMPT,
+    HistLine,
+    Row,
+    compact,
+    inflate,
+)
+from .hyperlinks import Hyperlinks
+from .names import clean_name
 from .reflow import UINT_MAX, _RLine, reflow, unwrap_position, wrap_position
 from .snapshot import Snapshot
 
@@ -56,6 +76,9 @@ log = logging.getLogger(__name__)
 
 U32 = 1 << 32
 INT_MAX = 2147483647
+PROGRESS_INDETERMINATE = 3
+#: Synchronized output (mode 2026) ends by itself after this many seconds, as tmux's timer.
+SYNC_TIMEOUT = 1.0
 INPUT_BUF_LIMIT = 1048576
 
 
@@ -135,44 +158,6 @@ def _get(vals: list, i: int, minval: int, defval: int) -> int:
     return minval if v < minval else v
 
 
-def _valid_text(raw: str) -> str | None:
-    """tmux's utf8_isvalid on raw bytes (given as latin-1 chars): the decoded text, or None."""
-    if raw.isascii():
-        for ch in raw:
-            if ch < " " or ch > "~":
-                return None
-        return raw
-    try:
-        text = raw.encode("latin-1").decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    for ch in text:
-        if ch < "\x80":
-            if ch < " " or ch > "~":
-                return None
-        elif char_width(ch) < 0:
-            return None
-    return text
-
-
-def _stravis(s: str) -> str:
-    """The part of tmux's utf8_stravis(VIS_OCTAL|VIS_CSTYLE|VIS_TAB|VIS_NL) a valid path needs."""
-    out = []
-    n = len(s)
-    for i, ch in enumerate(s):
-        if (
-            ch == "$"
-            and i < n - 1
-            and (s[i + 1].isalpha() and s[i + 1].isascii() or s[i + 1] in "_{")
-        ):
-            out.append("\\$")
-        elif ch == "\\":
-            out.append("\\\\")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
 def _glob_to_regex(pattern: str, ignore: bool) -> re.Pattern | None:
     """fnmatch(3) without flags: * ? [..] and backslash quoting."""
     out = []
@@ -225,10 +210,15 @@ class Screen:
         self.rows = max(1, rows)
         self.history_limit = history_limit
         # pane options the model may change
+        #: The extended-keys server option: 0 off, 1 on, 2 always.
+        self.extended_keys_option = 0
         self.scroll_on_clear = True
         self.alternate_screen = True
         self._styles: list[Style] = [DEFAULT_STYLE]
-        self._style_ids: dict[Style, int] = {DEFAULT_STYLE: 0}
+        #: The hyperlink of each style id (0: none), parallel to ``_styles``.
+        self._links: list[int] = [0]
+        self._style_ids: dict = {DEFAULT_STYLE: 0}
+        self.hyperlinks = Hyperlinks()
         self._sgr_cache: dict[tuple[int, str], int] = {}
         self._bg_sids: dict[int, int] = {8: 0}
         self._code_cache: dict[tuple[int, int, bool], str] = {}
@@ -263,10 +253,27 @@ class Screen:
         #: Set by the pane: the top paste buffer for an OSC 52 query, or None when
         #: set-clipboard is not on (then the query is ignored, as tmux does).
         self.clipboard_query: Callable[[], bytes | None] | None = None
+        #: Set by the pane: window_pane_get_theme for DSR 996 (1 dark, 2 light, 0 unknown).
+        self.theme_query: Callable[[], int] | None = None
+        #: Set by the pane: the colours an attached client's terminal reported (window_pane_get
+        #: fg/bg), -1 when none did; OSC 10/11 answer with them when the styles are default.
+        self.client_colours: Callable[[], tuple[int, int]] | None = None
+        #: The pane's allow-set-title option: OSC 0/2 and APC titles are ignored when off.
+        self.allow_set_title = True
+        #: The pane's cursor-style option as DECSCUSR's number (DECRQM ?12 and DECRQSS).
+        self.default_cursor_style = 0
+        #: A cell's size in pixels (the window's xpixel/ypixel) for CSI 14/15/16 t.
+        self.cell_pixels = (16, 32)
+        #: Mode 2031: the theme last reported, and whether it may have changed since.
+        self.last_theme = 0
+        self.theme_changed = False
+        #: OSC 9;4 progress bar: state 0 hidden, 1 normal, 2 error, 3 indeterminate, 4 paused.
+        self.progress_state = 0
+        self.progress = 0
         self._alt: dict | None = None
         self.alternate_saved_x = UINT_MAX
         self.alternate_saved_y = UINT_MAX
-        self._alt_cell: Style = DEFAULT_STYLE
+        self._alt_cell: tuple[Style, int] = (DEFAULT_STYLE, 0)
         self._init_state()
         self._reset_parser()
 
@@ -296,8 +303,13 @@ class Screen:
         self.bracketed_paste = False
         self.focus_events = False
         self.origin_mode = False
-        self.extended_keys = False
+        # extended-keys always: mode 1 from the start (screen_reinit, screen_write_reset)
+        self.extended_keys = self.extended_keys_option == 2
+        self.extended_keys_2 = False  # CSI > 4 ; 2 m (MODE_KEYS_EXTENDED_2)
         self.cursor_very_visible = False
+        self.cursor_blinking_set = False  # ?12 was set or reset (MODE_CURSOR_BLINKING_SET)
+        self._sync_since: float | None = None  # ?2026 (MODE_SYNC) started at
+        self.theme_updates = False  # ?2031 (MODE_THEME_UPDATES)
         self._update_simple()
 
     def _reset_cell(self) -> None:
@@ -310,7 +322,7 @@ class Screen:
         self._g0 = False
         self._g1 = False
         self._sid = 0
-        self._saved_cell = (DEFAULT_STYLE, 0, False, False)
+        self._saved_cell = (DEFAULT_STYLE, 0, False, False, 0)
         self._saved_cx = 0
         self._saved_cy = 0
         if not hasattr(self, "_saved_origin"):
@@ -321,7 +333,6 @@ class Screen:
         self._st = GROUND
         self._f_clear()
         self._last: str | None = None
-        self._zwj = False
         self._u8: bytearray | None = None  # tmux's utf8started + utf8data
         self._u8_size = 0
         self._u8_bad = False
@@ -336,20 +347,28 @@ class Screen:
         acs = self._g1 if getattr(self, "_cs", 0) else getattr(self, "_g0", False)
         self._simple = self.wrap_mode and not self.insert_mode and not acs
 
-    def _intern(self, style: Style) -> int:
-        sid = self._style_ids.get(style)
+    def _intern(self, style: Style, link: int = 0) -> int:
+        """The id of a cell style; a hyperlink is part of it (tmux keeps the link in the cell),
+        so writing linked text costs what writing styled text costs."""
+        key = (style, link) if link else style
+        sid = self._style_ids.get(key)
         if sid is None:
             sid = len(self._styles)
             self._styles.append(style)
-            self._style_ids[style] = sid
+            self._links.append(link)
+            self._style_ids[key] = sid
         return sid
 
-    def _update_psid(self) -> None:
-        """Recompute the style written by the next printed character."""
-        self._sid = self._intern((self._attr, self._fg, self._bg, self._us))
+    def _update_psid(self, link: int = -1) -> None:
+        """Recompute the style written by the next printed character (``link`` -1 keeps the
+        current hyperlink)."""
+        if link < 0:
+            link = self._links[self._sid]
+        self._sid = self._intern((self._attr, self._fg, self._bg, self._us), link)
         acs = self._g1 if self._cs else self._g0
         if acs:
-            self._psid = self._intern((self._attr | ATTR_CHARSET, self._fg, self._bg, self._us))
+            self._psid = self._intern((self._attr | ATTR_CHARSET, self._fg, self._bg, self._us),
+                                      link)
         else:
             self._psid = self._sid
         self._simple = self.wrap_mode and not self.insert_mode and not acs
@@ -363,6 +382,26 @@ class Screen:
     @property
     def history_size(self) -> int:
         return len(self._hist)
+
+    @property
+    def sync(self) -> bool:
+        """Synchronized output (``CSI ? 2026 h``) is on: the pane is not redrawn until it ends
+        (``CSI ? 2026 l``, or :data:`SYNC_TIMEOUT` seconds later, tmux's sync timer)."""
+        since = self._sync_since
+        if since is None:
+            return False
+        if time.monotonic() - since >= SYNC_TIMEOUT:
+            self._sync_since = None
+            self._events.append(("sync", False))
+            return False
+        return True
+
+    def sync_remaining(self) -> float | None:
+        """Seconds until synchronized output times out, None when it is off (the server's
+        timer redraws the pane then)."""
+        if not self.sync:
+            return None
+        return max(0.0, SYNC_TIMEOUT - (time.monotonic() - self._sync_since))
 
     # -- public API ----------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
@@ -473,7 +512,8 @@ class Screen:
                     else:
                         t = m.group(1)
                     self._last = t[-1]
-                    self._u8 = None
+                    if self._u8 is not None:
+                        self._stop_utf8()
                     cx = self.cursor_x
                     k = len(t)
                     e = cx + k
@@ -497,7 +537,8 @@ class Screen:
                             continue
                     self._put_ascii(t)
                 elif li == 2:
-                    self._u8 = None
+                    if self._u8 is not None:
+                        self._stop_utf8()
                     self.cursor_x = 0
                     cy = self.cursor_y
                     if cy == self.scroll_region_lower:
@@ -510,7 +551,6 @@ class Screen:
                 elif li == 9:
                     self._c0(m.group(9))
                 elif li == 10:
-                    self._last = None
                     self._put_bytes_uni(m.group(10))
                 elif li == 12:
                     self._last = None
@@ -550,7 +590,7 @@ class Screen:
         elif old == RENAME_STRING:
             self._st = GROUND
             if not self._f_discard:
-                name = _valid_text("".join(self._f_input))
+                name = clean_name("".join(self._f_input))
                 if name is not None:
                     self._events.append(("rename", name))
         self._st = new
@@ -723,8 +763,24 @@ class Screen:
         if self._f_discard:
             return
         data = "".join(self._f_input)
+        if self._f_interm == "$" and data.startswith("q"):
+            self._decrqss(data)
+            return
         if data.startswith("tmux;"):
             self._events.append(("passthrough", data[5:].encode("latin-1")))
+
+    def _decrqss(self, data: str) -> None:
+        """DECRQSS (``DCS $ q Pt ST``): only the cursor style (``SP q``) is known; anything
+        else is answered as not recognized."""
+        if len(data) < 3 or data[1:3] != " q":
+            self._replies += b"\033P0$r\033\\"
+            return
+        style = self.cursor_style
+        if style:
+            ps = (style + 1) // 2 * 2 - (1 if self.cursor_blinking else 0)
+        else:
+            ps = self.default_cursor_style if 0 <= self.default_cursor_style <= 6 else 0
+        self._replies += b"\033P1$r q%d q\033\\" % ps
 
     def _f_add_interm(self, c: str) -> None:
         if len(self._f_interm) == 3:
@@ -741,7 +797,8 @@ class Screen:
     # -- dispatch ------------------------------------------------------------------------------
     def _c0(self, ch: str) -> None:
         self._last = None
-        self._u8 = None
+        if self._u8 is not None:
+            self._stop_utf8()
         if ch == "\r":
             self.cursor_x = 0
         elif ch == "\n":
@@ -953,8 +1010,10 @@ class Screen:
         last = self._last
         if last is None or n <= 0:
             return
-        self._u8 = None
-        self._put_ascii(last * n)
+        if last < "\x80":
+            self._put_ascii(last * n)
+        else:  # tmux 3.7b repeats any character, with the ACS attribute when G0/G1 is ACS
+            self._put_uni(last * n, self._psid)
 
     def _csi_da(self, v: list, p: str) -> None:
         if _get(v, 0, 0, 0) == 0:
@@ -974,6 +1033,68 @@ class Screen:
             self._replies += b"\033[0n"
         elif n == 6:
             self._replies += f"\033[{self.cursor_y + 1};{self.cursor_x + 1}R".encode()
+
+    def _csi_dsr_private(self, v: list, p: str) -> None:
+        """CSI ? 996 n: the pane's theme (dark or light), answered at once."""
+        if _get(v, 0, 0, 0) == 996:
+            self.report_theme()
+
+    def _theme(self) -> int:
+        return self.theme_query() if self.theme_query is not None else 0
+
+    def report_theme(self) -> None:
+        """input_report_current_theme: ``CSI ? 997 ; 1 n`` dark, ``; 2 n`` light, nothing
+        when unknown."""
+        theme = self.last_theme = self._theme()
+        self.theme_changed = False
+        if theme in (1, 2):
+            self._replies += b"\033[?997;%dn" % theme
+
+    def send_theme_update(self) -> bytes:
+        """window_pane_send_theme_update: with mode 2031 on, the report of a theme that
+        changed since the last one (the server calls it when a pane's colours or its clients'
+        themes may have changed); b"" otherwise."""
+        if not self.theme_updates or not self.theme_changed:
+            return b""
+        theme = self._theme()
+        if theme == self.last_theme:
+            return b""
+        self.last_theme = theme
+        self.theme_changed = False
+        return b"\033[?997;%dn" % theme if theme in (1, 2) else b""
+
+    def _csi_decrqm(self, v: list, p: str) -> None:
+        """CSI Ps $ p: DECRQM for the ANSI modes tmux knows (only IRM)."""
+        m = _get(v, 0, 0, 0)
+        if m > 0:
+            n = (1 if self.insert_mode else 2) if m == 4 else 0
+            self._replies += b"\033[%d;%d$y" % (m, n)
+
+    def _csi_decrqm_private(self, v: list, p: str) -> None:
+        """CSI ? Ps $ p: DECRQM for the DEC private modes tmux 3.7b answers."""
+        m = _get(v, 0, 0, 0)
+        if m <= 0:
+            return
+        flags = {
+            1: self.keypad_cursor, 6: self.origin_mode, 7: self.wrap_mode,
+            25: self.cursor_visible, 47: self.alternate_on, 1047: self.alternate_on,
+            1049: self.alternate_on, 1000: self.mouse_standard, 1002: self.mouse_button,
+            1003: self.mouse_any, 1004: self.focus_events, 1005: self.mouse_utf8,
+            1006: self.mouse_sgr, 2004: self.bracketed_paste, 2026: self.sync,
+            2031: self.theme_updates,
+        }
+        if m in flags:
+            n = 1 if flags[m] else 2
+        elif m == 3:
+            n = 4  # DECCOLM: always reset
+        elif m == 12:
+            if self.cursor_style != 0 or self.cursor_blinking_set:
+                n = 1 if self.cursor_blinking else 2
+            else:
+                n = 1 if self.default_cursor_style in (1, 3, 5) else 2
+        else:
+            n = 0
+        self._replies += b"\033[?%d;%d$y" % (m, n)
 
     def _csi_tbc(self, v: list, p: str) -> None:
         n = _get(v, 0, 0, 0)
@@ -999,16 +1120,24 @@ class Screen:
         self._sgr(p)
 
     def _csi_modset(self, v: list, p: str) -> None:
-        n = _get(v, 0, 0, 0)
+        """CSI > 4 ; m m: the application's extended keys mode, unless extended-keys is off
+        (with ``always`` it stays at least in mode 1)."""
+        if _get(v, 0, 0, 0) != 4:
+            return
         m = _get(v, 1, 0, 0)
-        if n == 0 or (n == 4 and m == 0):
-            self.extended_keys = False
-        elif n == 4 and (m == 1 or m == 2):
+        ek = self.extended_keys_option
+        if ek == 0:
+            return
+        self.extended_keys = self.extended_keys_2 = False
+        if m == 2:
+            self.extended_keys_2 = True
+        elif m == 1 or ek == 2:
             self.extended_keys = True
 
     def _csi_modoff(self, v: list, p: str) -> None:
         if _get(v, 0, 0, 0) == 4:
-            self.extended_keys = False
+            self.extended_keys_2 = False
+            self.extended_keys = self.extended_keys_option == 2
 
     def _csi_decscusr(self, v: list, p: str) -> None:
         n = _get(v, 0, 0, 0)
@@ -1016,6 +1145,7 @@ class Screen:
             return
         if n == 0:
             self.cursor_style = 0
+            self.cursor_blinking_set = False  # back to the default blinking state
         elif 1 <= n <= 6:
             self.cursor_style = n
             self.cursor_blinking = bool(n & 1)
@@ -1054,6 +1184,7 @@ class Screen:
                 self._update_simple()
             elif n == 12:
                 self.cursor_blinking = True
+                self.cursor_blinking_set = True
             elif n == 25:
                 self.cursor_visible = True
             elif n == 1000 or n == 1002 or n == 1003:
@@ -1072,6 +1203,12 @@ class Screen:
                 self._alternate_on(True)
             elif n == 2004:
                 self.bracketed_paste = True
+            elif n == 2031:
+                self.theme_updates = True
+                self._events.append(("theme-updates", True))
+            elif n == 2026:
+                self._sync_since = time.monotonic()
+                self._events.append(("sync", True))
 
     def _csi_rm_private(self, v: list, p: str) -> None:
         for i in range(len(v)):
@@ -1089,6 +1226,7 @@ class Screen:
                 self._update_simple()
             elif n == 12:
                 self.cursor_blinking = False
+                self.cursor_blinking_set = True
             elif n == 25:
                 self.cursor_visible = False
             elif 1000 <= n <= 1003:
@@ -1105,6 +1243,11 @@ class Screen:
                 self._alternate_off(True)
             elif n == 2004:
                 self.bracketed_paste = False
+            elif n == 2026:
+                self._sync_since = None
+                self._events.append(("sync", False))  # the end of an update redraws the pane
+            elif n == 2031:
+                self.theme_updates = False
 
     def _csi_winops(self, v: list, p: str) -> None:
         m = 0
@@ -1129,6 +1272,8 @@ class Screen:
                 if k == -1:
                     return
                 if k in (0, 2):
+                    if len(self._titles) >= 10:  # tmux 3.7b keeps ten, dropping the oldest
+                        del self._titles[0]
                     self._titles.append(self.title)
             elif n == 23:
                 m += 1
@@ -1138,14 +1283,22 @@ class Screen:
                 if k in (0, 2) and self._titles:
                     self.title = self._titles.pop()
                     self._events.append(("title", self.title))
-            elif n == 18:
-                self._replies += f"\033[8;{self.cols};{self.rows}t".encode()
+            elif n in (14, 15):
+                xp, yp = self.cell_pixels
+                self._replies += b"\033[%d;%d;%dt" % (n - 10, self.rows * yp, self.cols * xp)
+            elif n == 16:
+                xp, yp = self.cell_pixels
+                self._replies += b"\033[6;%d;%dt" % (yp, xp)
+            elif n in (18, 19):
+                self._replies += b"\033[%d;%d;%dt" % (n - 10, self.rows, self.cols)
             m += 1
 
     # -- SGR -----------------------------------------------------------------------------------
     def _sgr(self, params: str) -> None:
         if params == "0" or not params:  # the reset: the commonest, the same from any style
             sid = 0  # DEFAULT_STYLE's id, kept by _compact_styles
+            if params and self._links[self._sid]:  # SGR 0 keeps a hyperlink, CSI m does not
+                sid = self._intern(DEFAULT_STYLE, self._links[self._sid])
         else:
             if len(params) > 63:
                 return
@@ -1186,8 +1339,10 @@ class Screen:
 
     def _sgr_apply(self, vals: list) -> None:
         attr, fg, bg, us = self._attr, self._fg, self._bg, self._us
-        if not vals:
+        link = -1
+        if not vals:  # CSI m: everything reset, the hyperlink too
             attr, fg, bg, us = DEFAULT_STYLE
+            link = 0
         i = 0
         nv = len(vals)
         while i < nv:
@@ -1283,7 +1438,7 @@ class Screen:
                 bg = n - 10
             i += 1
         self._attr, self._fg, self._bg, self._us = attr, fg, bg, us
-        self._update_psid()
+        self._update_psid(link)
 
     def _sgr_colon(self, s: str, attr: int, fg: int, bg: int, us: int) -> tuple:
         p = [-1] * 8
@@ -1356,16 +1511,24 @@ class Screen:
         while i < len(body) and "0" <= body[i] <= "9":
             option = option * 10 + ord(body[i]) - 48
             i += 1
-        if i < len(body) and body[i] == ";":
+        if i < len(body):
+            if body[i] != ";":  # tmux 3.7b: digits then anything but ; is no OSC at all
+                return
             i += 1
         p = body[i:]
         if option == 0 or option == 2:
             self._set_title(p)
         elif option == 7:
-            text = _valid_text(p)
-            if text is not None:
-                self.path = _stravis(text)
+            path = clean_name(p)
+            if path is not None:
+                self.path = path
                 self._events.append(("path", self.path))
+        elif option == 8:
+            self._osc_8(p)
+        elif option == 9:
+            self._osc_9(p)
+        elif option == 133:
+            self._osc_133(p)
         elif option == 4:
             self._osc_4(p, bel)
         elif option == 104:
@@ -1375,7 +1538,11 @@ class Screen:
                 fg, bg = self.default_fg, self.default_bg
                 if self.default_colours is not None:
                     fg, bg = self.default_colours(fg, bg)
-                self._colour_reply(option, fg if option == 10 else bg, bel)
+                c = fg if option == 10 else bg
+                if c in (8, 9):  # default: what a client's terminal said its colours are
+                    got = self.client_colours() if self.client_colours is not None else (-1, -1)
+                    c = got[0] if option == 10 else got[1]
+                self._colour_reply(option, c, bel)
             else:
                 c = _parse_colour(p)
                 if c != -1:
@@ -1383,10 +1550,12 @@ class Screen:
                         self.default_fg = c
                     else:
                         self.default_bg = c
+                        self.theme_changed = True
         elif option == 110 and not p:
             self.default_fg = 8
         elif option == 111 and not p:
             self.default_bg = 8
+            self.theme_changed = True
         elif option == 12:
             if p == "?":
                 if self.cursor_colour != -1:
@@ -1398,29 +1567,106 @@ class Screen:
         elif option == 112 and not p:
             self.cursor_colour = -1
         elif option == 52:
-            data = p.partition(";")[2]
+            which, sep, data = p.partition(";")
+            if not sep or not data:
+                return
             if data == "?":
+                # answered from the newest buffer (get-clipboard buffer); the callback says
+                # None when set-clipboard or get-clipboard forbid it or there is no buffer
                 if self.clipboard_query is not None:
                     buf = self.clipboard_query()
                     if buf is not None:
+                        clip = next((c for c in which if c in "cpqs01234567"), "")
                         end = b"\007" if bel else b"\033\\"
-                        self._replies += b"\033]52;;" + base64.b64encode(buf) + end
-            elif data:
+                        self._replies += (b"\033]52;" + clip.encode() + b";"
+                                          + base64.b64encode(buf) + end)
+            else:
                 self._events.append(("clipboard", p))
 
     def _set_title(self, raw: str) -> None:
-        title = _valid_text(raw)
+        if not self.allow_set_title:
+            return
+        title = clean_name(raw)
         if title is not None:
             self.title = title
             self._events.append(("title", title))
 
-    def _colour_reply(self, n: int, c: int, bel: bool) -> None:
+    def _osc_8(self, p: str) -> None:
+        """input_osc_8: ``params;URI`` starts a hyperlink (``id=`` shares it), an empty URI
+        ends it. The link becomes part of the style id of the cells written next."""
+        link_id = None
+        start = 0
+        while True:
+            j1, j2 = p.find(":", start), p.find(";", start)
+            end = j2 if j1 < 0 or (0 <= j2 < j1) else j1
+            if end < 0:
+                return  # no ; at all: not a hyperlink
+            if end - start >= 4 and p.startswith("id=", start):
+                if link_id is not None:
+                    return
+                link_id = p[start + 3:end]
+            if p[end] == ";":
+                break
+            start = end + 1
+        uri = p[end + 1:]
+        link = self.hyperlinks.put(uri, link_id) if uri else 0
+        self._update_psid(link)
+
+    def _osc_9(self, p: str) -> None:
+        """input_osc_9: ``4;state[;progress]`` sets the progress bar (pane_pb_state and
+        pane_pb_progress); anything else after 9 is ignored."""
+        if not p.startswith("4"):
+            return
+        q = p[1:]
+        if q in ("", ";") or q[0] != ";":
+            return
+        q = q[1:]
+        if not q or not "0" <= q[0] <= "4":
+            return
+        state = ord(q[0]) - 48
+        q = q[1:]
+        if q in ("", ";"):
+            self._set_progress(state, -1)
+            return
+        if q[0] != ";":
+            return
+        digits = q[1:]
+        progress = 0
+        k = 0
+        while k < len(digits) and "0" <= digits[k] <= "9":
+            if progress > 100:
+                return
+            progress = progress * 10 + ord(digits[k]) - 48
+            k += 1
+        if k != len(digits) or progress > 100:
+            return
+        self._set_progress(state, progress)
+
+    def _set_progress(self, state: int, progress: int) -> None:
+        """screen_set_progress_bar: the progress is kept when not given or indeterminate."""
+        self.progress_state = state
+        if progress >= 0 and state != PROGRESS_INDETERMINATE:
+            self.progress = progress
+        self._events.append(("progress", (self.progress_state, self.progress)))
+
+    def _osc_133(self, p: str) -> None:
+        """input_osc_133: ``A`` marks the cursor's line as a prompt start, ``C`` as the start
+        of a command's output (copy mode's previous-prompt / next-prompt find them)."""
+        if p[:1] == "A":
+            self._rows[self.cursor_y].flags |= LINE_START_PROMPT
+        elif p[:1] == "C":
+            self._rows[self.cursor_y].flags |= LINE_START_OUTPUT
+
+    def _colour_reply(self, n: int, c: int, bel: bool, idx: int = -1) -> None:
+        """input_osc_colour_reply: OSC 4 answers name their index (tmux 3.7b)."""
         rgb = _force_rgb(c)
         if rgb == -1:
             return
         r, g, b = (rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF
         end = "\007" if bel else "\033\\"
-        self._replies += f"\033]{n};rgb:{r:02x}{r:02x}/{g:02x}{g:02x}/{b:02x}{b:02x}{end}".encode()
+        which = f"{n};{idx}" if n == 4 else f"{n}"
+        self._replies += (
+            f"\033]{which};rgb:{r:02x}{r:02x}/{g:02x}{g:02x}/{b:02x}{b:02x}{end}".encode())
 
     def _osc_4(self, p: str, bel: bool) -> None:
         s = p
@@ -1438,12 +1684,12 @@ class Screen:
             else:
                 spec, nxt = rest, None
             if spec == "?":
-                # colour_palette_get reads idx as a colour: 90-97 are entries 8-15, any other
-                # index from 8 up is "default" and gets no reply (a tmux 3.3a quirk)
-                q = idx - 82 if 90 <= idx <= 97 else idx if idx < 8 else -1
-                c = self.palette.get(q, self.default_palette.get(q, -1))
+                # tmux 3.7b asks for the entry itself (idx | COLOUR_FLAG_256); an entry neither
+                # the pane nor pane-colours set is asked of a client's terminal, which the
+                # server does (no client: no answer)
+                c = self.palette.get(idx, self.default_palette.get(idx, -1))
                 if c != -1:
-                    self._colour_reply(4, c, bel)
+                    self._colour_reply(4, c, bel, idx)
                 if nxt is None:
                     return
                 s = nxt
@@ -1544,16 +1790,14 @@ class Screen:
             pos += k
 
     def _fix_before(self, row: Row, cx: int) -> None:
-        """screen_write_collect_end: clear a wide character the new text starts inside."""
+        """screen_write_collect_end: text starting inside a wide character (or a tab) clears
+        the rest of it, back to the character itself."""
         xx = cx
-        c = self._cell(row, xx)
-        while xx > 0:
-            c = self._cell(row, xx)
-            if c != "":
-                break
+        while xx > 0 and self._cell(row, xx) == "":
             self._set_cell(row, xx, " ", 0)
             xx -= 1
-        if c and cell_width(c) > 1:
+        if xx != cx:
+            # padding was cleared: the cell it belonged to was wide (or is stray padding)
             self._set_cell(row, xx, " ", 0)
 
     def _fix_after(self, row: Row, e: int) -> None:
@@ -1562,8 +1806,18 @@ class Screen:
                 break
             self._set_cell(row, xx, " ", 0)
 
+    def _stop_utf8(self) -> None:
+        """input_stop_utf8: an unfinished UTF-8 character becomes U+FFFD (tmux 3.7b)."""
+        self._u8 = None
+        self._put_uni("\ufffd", self._sid)
+
     def _put_bytes_uni(self, t: str) -> None:
-        """Non-ASCII bytes (as latin-1 chars) in the ground state: tmux's input_top_bit_set."""
+        """Non-ASCII bytes (as latin-1 chars) in the ground state: tmux's input_top_bit_set.
+
+        A byte that cannot start a character, a sequence broken by a byte that does not
+        continue it, or one that is not a character at all (overlong, surrogate) is written
+        as U+FFFD, as tmux 3.7b does.
+        """
         raw = t.encode("latin-1")
         if self._u8 is None:
             try:
@@ -1571,13 +1825,16 @@ class Screen:
             except UnicodeDecodeError:
                 pass
             else:
-                self._put_uni(u)
+                self._put_uni(u, self._sid)
+                self._last = u[-1]
                 return
         out = []
         ud = self._u8
         size = self._u8_size
         bad = self._u8_bad
+        last = None
         for b in raw:
+            last = None
             if ud is None:
                 if 0xC2 <= b <= 0xDF:
                     size = 2
@@ -1586,6 +1843,7 @@ class Screen:
                 elif 0xF0 <= b <= 0xF4:
                     size = 4
                 else:
+                    out.append("\ufffd")
                     continue
                 ud = bytearray((b,))
                 bad = False
@@ -1598,35 +1856,41 @@ class Screen:
             seq = bytes(ud)
             ud = None
             if bad:
+                out.append("\ufffd")
                 continue
             try:
-                out.append(seq.decode("utf-8"))
+                ch = seq.decode("utf-8")
             except UnicodeDecodeError:
-                continue
+                ch = "\ufffd"
+            else:
+                last = ch
+            out.append(ch)
         self._u8 = ud
         self._u8_size = size
         self._u8_bad = bad
         if out:
-            self._put_uni("".join(out))
+            self._put_uni("".join(out), self._sid)
+        self._last = last
 
-    def _put_uni(self, t: str) -> None:
-        sid = self._sid  # tmux applies the ACS charset to ASCII only (input_print)
+    def _put_uni(self, t: str, sid: int) -> None:
+        """Characters through screen_write_cell: combining first, then the cell."""
         rows = self._rows
         dirty = self._dirty
         for ch in t:
             w = WIDTHS.get(ch)
             if w is None:
                 w = char_width(ch)
-            if w <= 0 or ch == ZWJ or self._zwj:
                 if w < 0:
                     continue
-                if ch == ZWJ:
-                    self._zwj = True
+            if ch == HANGUL_FILLER:
+                continue  # tmux 3.7b ignores it entirely
+            if self.cursor_x != 0:
+                got = self._combine(ch, w)
+                if got:
                     continue
-                if self._zwj:
-                    self._combine(ZWJ)
-                self._zwj = False
-                self._combine(ch)
+                if got is None:  # zero width with nothing to join: dropped
+                    continue
+            elif w == 0 or ch == ZWJ or ch == VS16:
                 continue
             if not (self.wrap_mode and not self.insert_mode):
                 self._put_cell(ch, w, sid)
@@ -1635,7 +1899,7 @@ class Screen:
             # wide being half overwritten.
             sx = self.cols
             cx = self.cursor_x
-            if w > sx:
+            if w > sx or w == 0:
                 self._put_cell(ch, w, sid)
                 continue
             if cx > sx - w:
@@ -1648,7 +1912,7 @@ class Screen:
             if row.wide:
                 cur = chars[cx] if cx < size else " "
                 nxt = chars[cx + w] if cx + w < size else " "
-                if cur == "" or nxt == "":
+                if cur == "" or nxt == "" or cur[0] == "\t" or len(cur) != 1:
                     self._put_cell(ch, w, sid)
                     continue
             e = cx + w
@@ -1667,32 +1931,69 @@ class Screen:
             self.cursor_x = e
             dirty.add(cy)
 
-    def _combine(self, data: str) -> bool:
-        """screen_write_combine: append a zero-width character to the cell left of the cursor."""
-        cx = self.cursor_x
-        if cx == 0:
-            return False
-        row = self._rows[self.cursor_y]
+    def _cell_width_at(self, row: Row, x: int) -> int:
+        """The width of the cell at ``x``: itself and the padding cells after it."""
+        chars = row.chars
+        size = row.size
+        if x >= size:
+            return 1
+        if chars[x] == "":
+            return 0
         n = 1
-        while n <= cx:
-            if self._cell(row, cx - n) != "":
-                break
+        while x + n < size and chars[x + n] == "":
             n += 1
-        if n > cx:
+        return n
+
+    def _combine(self, ch: str, w: int) -> bool | None:
+        """screen_write_combine (tmux 3.7b): join ``ch`` to the character before the cursor
+        when it is zero width, a variation selector or ZWJ, follows a ZWJ, is a skin tone or
+        the second regional indicator of a flag, or composes Hangul jamo.
+
+        True: joined (or dropped as tmux drops it); None: a zero-width character with nothing
+        to join (dropped); False: write it as a cell of its own.
+        """
+        zero = ch == ZWJ or ch == VS16 or w == 0
+        force_wide = ch == VS16 and VS16_ALWAYS_WIDE[0]
+        cx = self.cursor_x
+        cy = self.cursor_y
+        row = self._rows[cy]
+        n = 1
+        last = self._cell(row, cx - 1)
+        if cx != 1 and last == "":
+            n = 2
+            last = self._cell(row, cx - 2)
+        if last == "" or n != self._cell_width_at(row, cx - n):
+            return None if zero else False
+        if not zero:
+            state = hangul_state(last, ch)
+            if state == JAMO_NOT_COMPOSABLE:
+                return True
+            if state == JAMO_CHOSEONG:
+                return False
+            if state == JAMO_NOT_JAMO:
+                if should_combine(last, ch) or should_combine(ch, last):
+                    force_wide = True
+                elif not last.endswith(ZWJ):
+                    return False
+        if len(last.encode("utf-8", "surrogatepass")) + len(ch.encode("utf-8")) > 32:
             return False
         x = cx - n
-        base = self._cell(row, x)
+        if last[0] == "\t":
+            return True  # a tab keeps only its width (tmux stores no data for it)
         sid = row.styles[x] if x < row.size else 0
-        new = base + data
-        if len(new.encode("utf-8", "surrogatepass")) > 21:
-            return False
-        self._set_cell(row, x, new, sid)
+        self._set_cell(row, x, last + ch, sid)
         row.wide = True
-        self._dirty.add(self.cursor_y)
+        if n == 1 and force_wide:
+            self._set_cell(row, cx, "", 0)
+            cx += 1
+            if cx > self.cols:  # screen_write_set_cursor keeps x within one past the end
+                cx = self.cols - 1
+            self.cursor_x = cx
+        self._dirty.add(cy)
         return True
 
     def _put_cell(self, ch: str, w: int, sid: int) -> None:
-        """screen_write_cell for one character of width ``w``."""
+        """screen_write_cell for one character (or a tab) of width ``w``."""
         sx = self.cols
         cx = self.cursor_x
         wrap = self.wrap_mode
@@ -1715,11 +2016,12 @@ class Screen:
         for xx in range(cx + 1, cx + w):
             self._set_cell(row, xx, "", 0)
             skip = False
-        if skip and cx >= row.size and ch == " " and self._styles[sid][:3] == (0, 8, 8):
+        if skip and cx >= row.size and ch == " " and self._styles[sid][:3] == (0, 8, 8) \
+                and not self._links[sid]:
             pass  # tmux does not store a default blank beyond the line's allocated cells
         else:
             self._set_cell(row, cx, ch, sid)
-            if w != 1:
+            if w != 1 or len(ch) != 1 or ch == "\t":
                 row.wide = True
         last = 0 if wrap else 1
         nx = cx + w if cx <= (sx - last - w) % U32 else sx - last
@@ -1727,7 +2029,9 @@ class Screen:
         self._dirty.add(cy)
 
     def _overwrite(self, row: Row, cx: int, w: int) -> bool:
-        """screen_write_overwrite: clear what is left of wide characters being overwritten."""
+        """screen_write_overwrite: clear what is left of wide characters (and tabs) being
+        overwritten. The rest of a tab whose first cell is overwritten stays as one-cell tabs
+        in the tab's style, as tmux 3.7b leaves it."""
         cur = self._cell(row, cx)
         done = False
         if cur == "":
@@ -1741,7 +2045,9 @@ class Screen:
                 self._set_cell(row, xx, " ", 0)
             self._set_cell(row, xx, " ", 0)
             done = True
-        if w != 1 or cell_width(cur) != 1 or cur == "":
+        if w != 1 or cur == "" or self._cell_width_at(row, cx) != 1:
+            tab = cur[:1] == "\t"
+            tsid = row.styles[cx] if tab and cx < row.size else 0
             xx = cx + w - 1
             while True:
                 xx += 1
@@ -1749,7 +2055,10 @@ class Screen:
                     break
                 if self._cell(row, xx) != "":
                     break
-                self._set_cell(row, xx, " ", 0)
+                if tab:
+                    self._set_cell(row, xx, "\t", tsid)
+                else:
+                    self._set_cell(row, xx, " ", 0)
                 done = True
         return done
 
@@ -1793,6 +2102,7 @@ class Screen:
         row.used = 0
         row.wrapped = False
         row.wide = False
+        row.flags = 0
         if bg == 8:
             row.styles[:] = self._zeros
             row.size = 0
@@ -1976,12 +2286,34 @@ class Screen:
             self.cursor_x = cx - 1
 
     def _tab(self) -> None:
+        """HT (tmux 3.7b): over blanks that all look alike, a tab cell is written covering them
+        up to the next stop (capture-pane shows it as a tab); over anything else, or more than
+        32 columns, the cursor only moves."""
         cx = self.cursor_x
         sx = self.cols
         if cx >= sx - 1:
             return
-        nxt = self._tabs.find(1, cx + 1, sx)
-        self.cursor_x = nxt if nxt != -1 else sx - 1
+        nxt = self._tabs.find(1, cx + 1, sx - 1)
+        x = nxt if nxt != -1 else sx - 1
+        width = x - cx
+        row = self._rows[self.cursor_y]
+        size = row.size
+        chars = row.chars
+        styles = row.styles
+        first = styles[cx] if cx < size else 0
+        content = width > 32
+        if not content:
+            for xx in range(cx, x):
+                if xx >= size:  # past the line's cells: default blanks
+                    content = first != 0
+                    break
+                if chars[xx] != " " or styles[xx] != first:
+                    content = True
+                    break
+        if content:
+            self.cursor_x = x
+            return
+        self._put_cell("\t", width, first)
 
     def _set_cursor(self, cx: int, cy: int) -> None:
         """screen_write_set_cursor: -1 keeps a coordinate; x may be one past the end."""
@@ -2242,15 +2574,16 @@ class Screen:
             self._cs,
             self._g0,
             self._g1,
+            self._links[self._sid],
         )
         self._saved_cx = self.cursor_x
         self._saved_cy = self.cursor_y
         self._saved_origin = self.origin_mode
 
     def _restore_state(self) -> None:
-        style, self._cs, self._g0, self._g1 = self._saved_cell
+        style, self._cs, self._g0, self._g1, link = self._saved_cell
         self._attr, self._fg, self._bg, self._us = style
-        self._update_psid()
+        self._update_psid(link)
         self.origin_mode = self._saved_origin
         self._cursor_move(self._saved_cx, self._saved_cy, False)
 
@@ -2275,7 +2608,7 @@ class Screen:
         if cursor:
             self.alternate_saved_x = self.cursor_x
             self.alternate_saved_y = self.cursor_y
-        self._alt_cell = (self._attr, self._fg, self._bg, self._us)
+        self._alt_cell = ((self._attr, self._fg, self._bg, self._us), self._links[self._sid])
         self._grid_clear(0, 0, self.cols, self.rows, 8)
         self._all_dirty = True
 
@@ -2285,12 +2618,13 @@ class Screen:
         sx, sy = self.cols, self.rows
         alt = self._alt
         if alt is not None:
-            self._resize(alt["cols"], alt["nrows"], True)
+            self._resize(alt["cols"], alt["nrows"], False)  # tmux 3.7b: no reflow here
         if cursor and self.alternate_saved_x != UINT_MAX and self.alternate_saved_y != UINT_MAX:
             self.cursor_x = self.alternate_saved_x
             self.cursor_y = self.alternate_saved_y
-            self._attr, self._fg, self._bg, self._us = self._alt_cell
-            self._update_psid()
+            style, link = self._alt_cell
+            self._attr, self._fg, self._bg, self._us = style
+            self._update_psid(link)
         if alt is None:
             self._clamp_cursor()
             return
@@ -2499,8 +2833,12 @@ class Screen:
         trailing: bool = False,
         octal: bool = False,
         alternate: bool = False,
+        used_only: bool = False,
+        line_numbers: bool = False,
+        line_flags: bool = False,
+        hyperlinks: bool = False,
     ) -> list[str]:
-        """Lines exactly as tmux 3.3a's ``capture-pane -p`` prints them."""
+        """Lines exactly as tmux 3.7b's ``capture-pane -p`` prints them."""
         if alternate:
             if self._alt is None:
                 raise NoAlternateScreen()
@@ -2509,89 +2847,81 @@ class Screen:
         else:
             vis = self._rows
             hist = self._hist
-        hsize = len(hist)
-        sy = len(vis)
+        return capture_lines(self, hist, vis, start, end, escapes=escapes, join=join,
+                             trailing=trailing, octal=octal, used_only=used_only,
+                             line_numbers=line_numbers, line_flags=line_flags,
+                             hyperlinks=hyperlinks)
 
-        def line_no(n: int | None, default: int) -> int:
-            if n is None or n > 32767:
-                return default
-            if n < 0 and -n > hsize:
-                v = 0
-            else:
-                v = hsize + n
-            if v > hsize + sy - 1:
-                v = hsize + sy - 1
-            return v
-
-        top = line_no(start, hsize)
-        bottom = line_no(end, hsize + sy - 1)
-        if bottom < top:
-            top, bottom = bottom, top
-        sx = self.cols
-        trim = not join and not trailing
-        out: list[str] = []
-        state = [0]
-        lines_iter: list = []
-        if top < hsize:
-            lines_iter.extend(islice(hist, top, min(bottom + 1, hsize)))
-        if bottom >= hsize:
-            lines_iter.extend(vis[max(0, top - hsize) : bottom - hsize + 1])
-        for line in lines_iter:
-            if isinstance(line, HistLine):
-                s = self._hist_string(line, sx, escapes, octal, state)
-            else:
-                s = self._row_string(line, sx, escapes, octal, state)
-            if trim:
-                s = s.rstrip(" ")
-            out.append(s)
-            if not join or not line.wrapped:
-                out.append("\n")
-        buf = "".join(out)
-        if buf.endswith("\n"):
-            buf = buf[:-1]
-        return buf.split("\n")
-
-    def _row_string(self, row: Row, sx: int, codes: bool, esc0: bool, state: list) -> str:
-        used = row.used if row.used < sx else sx
-        chars = row.chars
-        if not codes:
-            if not row.wide:
-                s = "".join(chars[:used])
+    def _line_string(self, line: Row | HistLine, end_cells: int, codes: bool, esc0: bool,
+                     state: list) -> str:
+        """grid_string_cells for one line: its first ``end_cells`` cells (padding skipped, a
+        tab as a tab), with -e's SGR and hyperlink changes from ``state``."""
+        if isinstance(line, HistLine):
+            if line.cellmap is None and (not codes or line.runs is None) \
+                    and end_cells <= line.size:
+                s = line.text
+                if end_cells != line.used:
+                    s = s[:end_cells] if end_cells < line.used else \
+                        s + " " * (end_cells - line.used)
+                if codes and s:
+                    if state[0] != 0:
+                        s = self._code(state[0], 0, esc0) + s
+                        state[0] = 0
                 return s.replace("\\", "\\\\") if esc0 else s
-            cells = chars[:used]
+            chars, styles = line.cells_full()
+        else:
+            chars, styles = line.chars, line.styles
+            if not codes and not line.wide:
+                s = "".join(chars[:end_cells])
+                return s.replace("\\", "\\\\") if esc0 else s
+        if not codes:
+            cells = chars[:end_cells]
             if esc0:
                 cells = ["\\\\" if c == "\\" else c for c in cells]
             return "".join(cells)
-        return self._coded(chars[:used], row.styles[:used], esc0, state)
+        return self._coded(chars[:end_cells], styles[:end_cells], esc0, state)
 
     def _coded(self, chars: list[str], styles: list[int], esc0: bool, state: list) -> str:
+        """Cells with the codes for each change of style (and hyperlink) from the last cell."""
         last = state[0]
+        links = self._links
+        has_link = False
         out = []
         for c, sid in zip(chars, styles, strict=False):
             if c == "":
                 continue
             if sid != last:
                 out.append(self._code(last, sid, esc0))
+                link = links[sid]
+                if link != links[last]:
+                    opened = self._link_code(link, esc0)
+                    if opened is not None:
+                        if opened:
+                            out.append(opened)
+                        has_link = bool(opened)
+                    elif has_link:
+                        out.append(_link_close(esc0))
+                        has_link = False
                 last = sid
             out.append("\\\\" if esc0 and c == "\\" else c)
+        if has_link:
+            out.append(_link_close(esc0))
         state[0] = last
         return "".join(out)
 
-    def _hist_string(self, line: HistLine, sx: int, codes: bool, esc0: bool, state: list) -> str:
-        if line.used <= sx and line.cellmap is None and (not codes or line.runs is None):
-            s = line.text
-            if codes and state[0] != 0 and s:
-                s = self._code(state[0], 0, esc0) + s
-                state[0] = 0
-            return s.replace("\\", "\\\\") if esc0 else s
-        chars, styles = line.cells()
-        used = min(line.used, sx)
-        if not codes:
-            cells = chars[:used]
-            if esc0:
-                cells = ["\\\\" if c == "\\" else c for c in cells]
-            return "".join(cells)
-        return self._coded(chars[:used], styles[:used], esc0, state)
+    def _link_code(self, link: int, esc0: bool) -> str | None:
+        """OSC 8 opening ``link`` (None: no such link; "" when tmux finds it too long)."""
+        if not link:
+            return None
+        got = self.hyperlinks.get(link)
+        if got is None:
+            return None
+        uri, link_id = got
+        if len(uri) + len(link_id) + 17 >= 8192:
+            return ""
+        esc = "\\033" if esc0 else "\033"
+        params = f"id={link_id};" if link_id else ";"
+        return f"{esc}]8;{params}{uri}{esc}\\" + ("\\" if esc0 else "")
 
     def tail(self, n: int) -> list[str]:
         """The last ``n`` visible rows as plain text, trailing blanks stripped."""
@@ -2658,6 +2988,11 @@ class Screen:
                     runs.append(("".join(buf), self._styles[cur]))
                 buf = []
                 cur = sid
+            if c[0] == "\t":  # a tab shows as the blanks it covers
+                n = 1
+                while x + n < size and chars[x + n] == "":
+                    n += 1
+                c = " " * n
             buf.append(c)
         if size < self.cols:
             if cur != 0 and buf:
@@ -2672,6 +3007,138 @@ class Screen:
         return runs
 
 
+def _link_close(esc0: bool) -> str:
+    return "\\033]8;;\\033\\\\" if esc0 else "\033]8;;\033\\"
+
+
+def _line_has_link(eng, line: Row | HistLine) -> bool:
+    links = eng._links
+    if isinstance(line, Row):
+        return line.styled and any(links[sid] for sid in line.styles[:line.size])
+    runs = line.runs
+    return runs is not None and any(links[sid] for sid in runs[1::2])
+
+
+def _line_extended(eng, line: Row | HistLine) -> bool:
+    """GRID_LINE_EXTENDED as far as the cells show it: a wide, combined, non-ASCII or tab cell,
+    or a style only an extended cell holds (RGB, underline colour, high attributes, a link)."""
+    if isinstance(line, Row):
+        if line.wide or not "".join(line.chars[:line.size]).isascii():
+            return True
+        sids = set(line.styles[:line.size]) if line.styled else ()
+    else:
+        if line.cellmap is not None or not line.text.isascii():
+            return True
+        sids = set(line.runs[1::2]) if line.runs is not None else ()
+    styles = eng._styles
+    links = eng._links
+    for sid in sids:
+        attr, fg, bg, us = styles[sid]
+        if attr > 0xFF or (fg | bg) & COLOUR_FLAG_RGB or us or links[sid]:
+            return True
+    return False
+
+
+def _flags_string(eng, line: Row | HistLine) -> str:
+    """capture-pane -F: the line's flags (H hyperlink, O output, P prompt, W wrapped,
+    X extended) or ``-``, then a space."""
+    out = ""
+    if _line_has_link(eng, line):
+        out += "H"
+    if line.flags & LINE_START_OUTPUT:
+        out += "O"
+    if line.flags & LINE_START_PROMPT:
+        out += "P"
+    if line.wrapped:
+        out += "W"
+    if _line_extended(eng, line):
+        out += "X"
+    return (out or "-") + " "
+
+
+def _line_links(eng, line: Row | HistLine, seen: list[int], limit: int) -> str:
+    """capture-pane -H: the URIs of the links on a line not printed before, space-separated."""
+    if not _line_has_link(eng, line):
+        return ""
+    if isinstance(line, Row):
+        chars, styles = line.chars[:line.used], line.styles[:line.used]
+    else:
+        chars, styles = line.cells()
+    links = eng._links
+    out = []
+    for sid in styles:
+        link = links[sid]
+        if not link or link in seen:
+            continue
+        got = eng.hyperlinks.get(link)
+        if got is None:
+            continue
+        if len(seen) == limit:
+            break
+        seen.append(link)
+        out.append(got[0])
+    return " ".join(out)
+
+
+def capture_lines(eng, hist, vis, start: int | None, end: int | None, *, escapes: bool,
+                  join: bool, trailing: bool, octal: bool, used_only: bool = False,
+                  line_numbers: bool = False, line_flags: bool = False,
+                  hyperlinks: bool = False) -> list[str]:
+    """cmd_capture_pane_history over ``hist`` + ``vis`` (both engines' rows): tmux 3.7b's
+    line selection, GRID_STRING_EMPTY_CELLS (cells up to the line's size unless -J or -T),
+    trimming (unless -J or -N), -L numbers, -F flags and -H links."""
+    hsize = len(hist)
+    sy = len(vis)
+
+    def line_no(n: int | None, default: int) -> int:
+        if n is None or n > 32767:
+            return default
+        if n < 0 and -n > hsize:
+            v = 0
+        else:
+            v = hsize + n
+        if v > hsize + sy - 1:
+            v = hsize + sy - 1
+        return v
+
+    top = line_no(start, hsize)
+    bottom = line_no(end, hsize + sy - 1)
+    if bottom < top:
+        top, bottom = bottom, top
+    sx = eng.cols
+    empty = not join and not used_only
+    trim = not join and not trailing
+    out: list[str] = []
+    state = [0]
+    seen: list[int] = []
+    lines: list = []
+    if top < hsize:
+        lines.extend(islice(hist, top, min(bottom + 1, hsize)))
+    if bottom >= hsize:
+        lines.extend(vis[max(0, top - hsize) : bottom - hsize + 1])
+    for i, line in enumerate(lines, top):
+        if hyperlinks:
+            s = _line_links(eng, line, seen, sx)
+            if not s:
+                continue
+        else:
+            n = line.size if empty else line.used
+            s = eng._line_string(line, n if n < sx else sx, escapes, octal, state)
+            if trim:
+                s = s.rstrip(" ")
+        if line_numbers:
+            out.append(f"{i - hsize} ")
+        if line_flags:
+            out.append(_flags_string(eng, line))
+        out.append(s)
+        if not join or not line.wrapped:
+            out.append("\n")
+    buf = "".join(out)
+    if buf.endswith("\n"):
+        buf = buf[:-1]
+    return buf.split("\n")
+
+
 def _rline_hist(line: _RLine) -> HistLine:
     r = Row.__new__(Row)
     r.chars = line.chars
@@ -2681,6 +3148,7 @@ def _rline_hist(line: _RLine) -> HistLine:
     r.wrapped = line.wrapped
     r.wide = line.wide or any(len(c) != 1 for c in line.chars)
     r.styled = any(line.styles)
+    r.flags = line.flags
     return compact(r)
 
 
@@ -2699,6 +3167,7 @@ def _rline_row(line: _RLine, cols: int) -> Row:
     r.wrapped = line.wrapped
     r.wide = line.wide or any(len(c) != 1 for c in line.chars)
     r.styled = any(line.styles)
+    r.flags = line.flags
     return r
 
 
@@ -2796,6 +3265,9 @@ _CSI = {
     ("m", ">"): Screen._csi_modset,
     ("n", ""): Screen._csi_dsr,
     ("n", ">"): Screen._csi_modoff,
+    ("n", "?"): Screen._csi_dsr_private,
+    ("p", "$"): Screen._csi_decrqm,
+    ("p", "?$"): Screen._csi_decrqm_private,
     ("q", " "): Screen._csi_decscusr,
     ("q", ">"): Screen._csi_xda,
     ("r", ""): Screen._csi_decstbm,
