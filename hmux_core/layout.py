@@ -1,4 +1,4 @@
-"""Window layout cell tree, computed exactly as tmux 3.3a does it.
+"""Window layout cell tree, computed exactly as tmux 3.7b does it.
 
 A window's panes are arranged by a tree of cells: left-right containers, top-bottom containers and
 leaves holding one pane.  Cells sit side by side with one column/row between them for the border.
@@ -20,6 +20,12 @@ The :class:`Layout` object is the per-window geometry owner:
 
 Panes are opaque: anything with an integer ``id`` attribute.
 
+tmux 3.7b keeps floating panes' cells in the same tree: a floating cell is a child of the root
+flagged ``LAYOUT_CELL_FLOATING``, which the tiled arithmetic skips (offsets, resizing, the first
+and last cell of a column) and which layout strings list a second time after the tree, in
+``<...>``.  hmux has no floating panes yet; the flag and the skips are here so that tiled
+results keep 3.7b's structure when they arrive.
+
 Every mutating operation unzooms first, as every tmux caller does (``server_unzoom_window`` /
 ``window_push_zoom``); only :meth:`Layout.resize_window` re-zooms afterwards (as tmux's
 ``resize_window`` does).  Re-zooming after ``split-window -Z`` etc. is the caller's job.
@@ -28,7 +34,7 @@ Every mutating operation unzooms first, as every tmux caller does (``server_unzo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import IntEnum
 from typing import Any, NamedTuple
 
@@ -41,12 +47,15 @@ __all__ = [
     "PANE_MINIMUM",
     "WINDOW_MINIMUM",
     "WINDOW_MAXIMUM",
+    "LAYOUT_CELL_FLOATING",
     "PRESET_NAMES",
     "Layout",
     "LayoutCell",
     "LayoutError",
     "LayoutType",
     "PaneGeometry",
+    "SPLIT_BAD_SIZE",
+    "SPLIT_NO_SPACE",
     "checksum",
     "dump",
     "lookup_preset",
@@ -77,7 +86,15 @@ PANE_STATUS_TOP = 1
 PANE_STATUS_BOTTOM = 2
 _STATUS_NAMES = {"off": PANE_STATUS_OFF, "top": PANE_STATUS_TOP, "bottom": PANE_STATUS_BOTTOM}
 
-PRESET_NAMES = ("even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled")
+PRESET_NAMES = ("even-horizontal", "even-vertical", "main-horizontal", "main-horizontal-mirrored",
+                "main-vertical", "main-vertical-mirrored", "tiled")
+_EVEN_H, _EVEN_V, _MAIN_H, _MAIN_H_MIRRORED, _MAIN_V, _MAIN_V_MIRRORED, _TILED = range(7)
+
+LAYOUT_CELL_FLOATING = 0x1
+
+# split-window's and join-pane's messages when a new cell cannot be had
+SPLIT_BAD_SIZE = "size or position invalid tiled geometry"
+SPLIT_NO_SPACE = "size or position no space for a new pane"
 
 _UINT_MAX = 0xFFFFFFFF
 _INT_MAX = 0x7FFFFFFF
@@ -115,17 +132,23 @@ class PaneGeometry(NamedTuple):
 class LayoutCell:
     """One node of the layout tree (tmux's ``struct layout_cell``)."""
 
-    __slots__ = ("type", "sx", "sy", "xoff", "yoff", "parent", "children", "pane")
+    __slots__ = ("type", "flags", "sx", "sy", "xoff", "yoff", "parent", "children", "pane")
 
     def __init__(self, parent: LayoutCell | None = None) -> None:
         self.type = WINDOWPANE
+        self.flags = 0
         self.parent = parent
         self.children: list[LayoutCell] = []
+        # sizes are C unsigned ints, offsets signed ints (tmux 3.7b's struct layout_cell)
         self.sx = _UINT_MAX
         self.sy = _UINT_MAX
-        self.xoff = _UINT_MAX
-        self.yoff = _UINT_MAX
+        self.xoff = _INT_MAX
+        self.yoff = _INT_MAX
         self.pane: Any = None
+
+    @property
+    def floating(self) -> bool:
+        return bool(self.flags & LAYOUT_CELL_FLOATING)
 
     def set_size(self, sx: int, sy: int, xoff: int, yoff: int) -> None:
         self.sx = sx
@@ -199,91 +222,102 @@ def _append(lc: LayoutCell, out: list[str]) -> None:
     out.append(closing)
 
 
-def dump(root: LayoutCell | None) -> str:
+def dump(root: LayoutCell | None, floating: Iterable[LayoutCell] = ()) -> str:
     """The layout string tmux shows as ``#{window_layout}`` (``csum,body``).
 
-    Returns "" when there is no tree or the body would not fit tmux's 8 KiB buffer (tmux then
-    yields no value)."""
+    floating are the floating panes' cells, topmost first: tmux 3.7b lists them again after
+    the tree as ``<cell,cell>``.  Returns "" when there is no tree or the body would not fit
+    tmux's 8 KiB buffer (tmux then yields no value)."""
     if root is None:
         return ""
     parts: list[str] = []
     _append(root, parts)
+    extra = [c for c in floating]
+    if extra:
+        parts.append("<")
+        for i, lc in enumerate(extra):
+            if i:
+                parts.append(",")
+            _append(lc, parts)
+        parts.append(">")
     body = "".join(parts)
     if len(body) >= _LAYOUT_BUFSIZE:
         return ""
     return f"{checksum(body):04x},{body}"
 
 
-_HEX_RE = re.compile(r"[ \t\n\v\f\r]*([+-]?)(?:0[xX](?=[0-9a-fA-F]))?([0-9a-fA-F]+)")
+# The checksum and comma that start a layout string: sscanf("%hx,%n") must stop after exactly
+# five characters.
+_CSUM_RE = re.compile(r"[ \t\n\v\f\r]*([+-]?)(?:0[xX](?=[0-9a-fA-F]))?([0-9a-fA-F]+),")
+# One cell's "WxH,X,Y" as layout_construct_cell's own scan accepts it (digits only); sscanf
+# accepts more (blanks, signs) but then the scan stops on a character nothing accepts.
+_CELL_RE = re.compile(r"([0-9]+)x([0-9]+),([0-9]+),([0-9]+)")
 _DIGITS_RE = re.compile(r"[0-9]*")
 
-
-def _isdigit(ch: str) -> bool:
-    return "0" <= ch <= "9"
+_PARSED, _FAILED, _CRASHES = range(3)
 
 
-def _scan_u(text: str, pos: int) -> tuple[int, int]:
-    """Digits at pos as sscanf's %u would store them; returns (value, end)."""
-    end = _DIGITS_RE.match(text, pos).end()  # type: ignore[union-attr]
-    v = int(text[pos:end]) if end > pos else 0
-    if v > 0xFFFFFFFFFFFFFFFF:
-        v = 0xFFFFFFFFFFFFFFFF
-    return v & _UINT_MAX, end
+def _scan_u(digits: str) -> int:
+    """sscanf's %u: strtoul (saturating at ULONG_MAX) stored in an unsigned int."""
+    return min(int(digits), 0xFFFFFFFFFFFFFFFF) & _UINT_MAX
 
 
-def _construct(parent: LayoutCell | None, text: str, pos: int) -> tuple[LayoutCell | None, int]:
-    """Parse one cell at pos (``layout_construct``); returns (cell or None, new pos)."""
+def _scan_d(digits: str) -> int:
+    """sscanf's %d: strtol (saturating at LONG_MAX) stored in an int."""
+    return _i32(min(int(digits), 0x7FFFFFFFFFFFFFFF))
+
+
+def _construct_cell(parent: LayoutCell | None, text: str,
+                    pos: int) -> tuple[LayoutCell | None, int]:
+    """``layout_construct_cell``: one cell at pos, or None (pos then says where it stopped)."""
+    m = _CELL_RE.match(text, pos)
+    if m is None:
+        return None, pos
+    pos = m.end()
     n = len(text)
-    if pos >= n or not _isdigit(text[pos]):
-        return None, pos
-    sx, pos = _scan_u(text, pos)
-    if pos >= n or text[pos] != "x":
-        return None, pos
-    pos += 1
-    if pos >= n or not _isdigit(text[pos]):
-        return None, pos
-    sy, pos = _scan_u(text, pos)
-    if pos >= n or text[pos] != ",":
-        return None, pos
-    pos += 1
-    if pos >= n or not _isdigit(text[pos]):
-        return None, pos
-    xoff, pos = _scan_u(text, pos)
-    if pos >= n or text[pos] != ",":
-        return None, pos
-    pos += 1
-    if pos >= n or not _isdigit(text[pos]):
-        return None, pos
-    yoff, pos = _scan_u(text, pos)
     if pos < n and text[pos] == ",":
-        # optional pane id (ignored); ",digits x" is really the next cell
-        saved = pos
-        _, pos = _scan_u(text, pos + 1)
-        if pos < n and text[pos] == "x":
-            pos = saved
+        # an optional pane id (ignored); ",digits x" is really the next cell
+        end = _DIGITS_RE.match(text, pos + 1).end()  # type: ignore[union-attr]
+        if not (end < n and text[end] == "x"):
+            pos = end
     lc = LayoutCell(parent)
-    lc.set_size(sx, sy, xoff, yoff)
-    ch = text[pos] if pos < n else "\0"
-    if ch in ",}]\0":
-        return lc, pos
-    if ch == "{":
-        lc.type = LEFTRIGHT
-    elif ch == "[":
-        lc.type = TOPBOTTOM
-    else:
-        return None, pos
+    lc.set_size(_scan_u(m.group(1)), _scan_u(m.group(2)), _scan_d(m.group(3)),
+                _scan_d(m.group(4)))
+    return lc, pos
+
+
+def _construct(parent: LayoutCell | None, text: str,
+               pos: int) -> tuple[int, LayoutCell | None, int]:
+    """``layout_construct``: (outcome, cell, new pos).
+
+    In tmux 3.7b a cell that does not parse is not an error by itself: before ``,`` ``}`` ``]``
+    ``>`` or the end it is returned as nothing (a layout of nothing is an empty window), and a
+    container then inserts that nothing into its list, and ``{``/``[`` after it give it a type:
+    both dereference a null pointer.  Those outcomes are ``_CRASHES``; hmux refuses them."""
+    lc, pos = _construct_cell(parent, text, pos)
+    ch = text[pos] if pos < len(text) else "\0"
+    if ch in ",}]>\0":
+        return _PARSED, lc, pos
+    if ch not in "{[":
+        return _FAILED, None, pos
+    if lc is None:
+        return _CRASHES, None, pos
+    lc.type = LEFTRIGHT if ch == "{" else TOPBOTTOM
+    n = len(text)
     while True:
         pos += 1
-        child, pos = _construct(lc, text, pos)
+        outcome, child, pos = _construct(lc, text, pos)
+        if outcome != _PARSED:
+            return outcome, None, pos
         if child is None:
-            return None, pos
+            return _CRASHES, None, pos
         lc.children.append(child)
         if not (pos < n and text[pos] == ","):
             break
     closing = "}" if lc.type == LEFTRIGHT else "]"
     if pos >= n or text[pos] != closing:
-        return None, pos
-    return lc, pos + 1
+        return _FAILED, None, pos
+    return _PARSED, lc, pos + 1
 
 
 def _check(lc: LayoutCell) -> bool:
@@ -327,29 +361,34 @@ def parse_percentage(value: str, minval: int, maxval: int, curval: int) -> tuple
 
 def parse_split_size(lines: str | None,
                      percent: str | None = None) -> tuple[int | None, int | None]:
-    """Turn split-window/join-pane ``-l`` / ``-p`` values into (size, percent) for :meth:`split`.
+    """Turn split-window/join-pane ``-l`` / ``-p`` values (formats already expanded) into
+    (size, percent) for :meth:`Layout.split`.
 
-    Raises LayoutError with tmux's messages ("lines invalid", "percentage too small", …)."""
+    tmux 3.7b reports any bad value the same way: LayoutError("size or position invalid tiled
+    geometry")."""
     if lines is not None:
         if lines.endswith("%"):
-            v, err = strtonum(lines[:-1], 0, _INT_MAX)
+            v, err = strtonum(lines[:-1], 0, 100)
             if err is not None:
-                raise LayoutError(f"percentage {err}")
+                raise LayoutError(SPLIT_BAD_SIZE, "invalid tiled geometry")
             return None, v
         v, err = strtonum(lines, 0, _INT_MAX)
         if err is not None:
-            raise LayoutError(f"lines {err}")
+            raise LayoutError(SPLIT_BAD_SIZE, "invalid tiled geometry")
         return v, None
     if percent is not None:
-        v, err = strtonum(percent, 0, _INT_MAX)
+        v, err = strtonum(percent, 0, 100)
         if err is not None:
-            raise LayoutError(f"create pane failed: -p {err}")
+            raise LayoutError(SPLIT_BAD_SIZE, "invalid tiled geometry")
         return None, v
     return None, None
 
 
 def lookup_preset(name: str) -> int:
-    """Index of the preset a (possibly abbreviated) name means, or -1 if none or ambiguous."""
+    """Index of the preset a name means: an exact name, else the only one it abbreviates;
+    -1 if none or ambiguous ("main-h" is both main-horizontal and its mirrored form)."""
+    if name in PRESET_NAMES:
+        return PRESET_NAMES.index(name)
     matched = -1
     for i, preset in enumerate(PRESET_NAMES):
         if preset.startswith(name):
@@ -482,23 +521,28 @@ class Layout:
 
     # -- border helpers ---------------------------------------------------------------------
 
-    @staticmethod
-    def _is_top(lc: LayoutCell) -> bool:
-        while lc.parent is not None:
+    def _is_edge(self, lc: LayoutCell, last: bool) -> bool:
+        """``layout_cell_is_top``/``_bottom``: is lc the first (last) tiled cell of every
+        top-bottom container up to the window's root?  A cell of a tree that is not the
+        window's (a layout string being applied) never is."""
+        root = self.root
+        while lc is not root:
             parent = lc.parent
-            if parent.type == TOPBOTTOM and lc is not parent.children[0]:
+            if parent is None:
                 return False
+            if parent.type == TOPBOTTOM:
+                cells = reversed(parent.children) if last else parent.children
+                edge = next((c for c in cells if not c.flags & LAYOUT_CELL_FLOATING), None)
+                if lc is not edge:
+                    return False
             lc = parent
         return True
 
-    @staticmethod
-    def _is_bottom(lc: LayoutCell) -> bool:
-        while lc.parent is not None:
-            parent = lc.parent
-            if parent.type == TOPBOTTOM and lc is not parent.children[-1]:
-                return False
-            lc = parent
-        return True
+    def _is_top(self, lc: LayoutCell) -> bool:
+        return self._is_edge(lc, False)
+
+    def _is_bottom(self, lc: LayoutCell) -> bool:
+        return self._is_edge(lc, True)
 
     def _add_border(self, lc: LayoutCell) -> bool:
         if self._status == PANE_STATUS_TOP:
@@ -514,23 +558,27 @@ class Layout:
         if lc.type == LEFTRIGHT:
             xoff = lc.xoff
             for c in lc.children:
+                if c.flags & LAYOUT_CELL_FLOATING:
+                    continue
                 c.xoff = xoff
                 c.yoff = lc.yoff
                 if c.type != WINDOWPANE:
                     Layout._fix_offsets1(c)
-                xoff = _u32(xoff + c.sx + 1)
+                xoff = _i32(xoff + c.sx + 1)
         else:
             yoff = lc.yoff
             for c in lc.children:
+                if c.flags & LAYOUT_CELL_FLOATING:
+                    continue
                 c.xoff = lc.xoff
                 c.yoff = yoff
                 if c.type != WINDOWPANE:
                     Layout._fix_offsets1(c)
-                yoff = _u32(yoff + c.sy + 1)
+                yoff = _i32(yoff + c.sy + 1)
 
     def _fix_offsets(self) -> None:
         lc = self.root
-        if lc is None:
+        if lc is None or lc.flags & LAYOUT_CELL_FLOATING:
             return
         lc.xoff = 0
         lc.yoff = 0
@@ -553,9 +601,9 @@ class Layout:
                 g = self._geom[pid] = [0, 0, self.sx, self.sy]
             g[0] = lc.xoff
             g[1] = lc.yoff
-            if self._add_border(lc):
+            if not lc.flags & LAYOUT_CELL_FLOATING and self._add_border(lc):
                 if status == PANE_STATUS_TOP:
-                    g[1] += 1
+                    g[1] = _i32(g[1] + 1)
                 sx, sy = lc.sx, _u32(lc.sy - 1)
             else:
                 sx, sy = lc.sx, lc.sy
@@ -594,12 +642,16 @@ class Layout:
                 lc.sy = _u32(lc.sy + k)
             if not lc.children:
                 return
+            tiled = [c for c in lc.children if not c.flags & LAYOUT_CELL_FLOATING]
             if lc.type != type_:
-                for c in lc.children:
+                for c in tiled:
                     self._grow_units(c, type_, k)
                 return
-            # same direction: each +1 call goes to the first child
-            lc = lc.children[0]
+            if not tiled:
+                self.tmux_would_hang = True  # tmux finds nothing to give the units to
+                return
+            # same direction: each +1 call goes to the first (tiled) child
+            lc = tiled[0]
 
     def _adjust(self, lc: LayoutCell, type_: LayoutType, change: int) -> None:
         """``layout_resize_adjust``: change a cell and spread it over its children."""
@@ -610,12 +662,15 @@ class Layout:
                 lc.sx = _u32(lc.sx + change)
             else:
                 lc.sy = _u32(lc.sy + change)
-            children = lc.children
-            if not children:
+            if not lc.children:
                 return
+            children = [c for c in lc.children if not c.flags & LAYOUT_CELL_FLOATING]
             if lc.type != type_:
                 for c in children:
                     self._adjust(c, type_, change)
+                return
+            if not children:
+                self.tmux_would_hang = True  # tmux finds nothing to give the change to
                 return
             q, r = divmod(change, len(children))
             for i, c in enumerate(children):
@@ -627,14 +682,15 @@ class Layout:
             lc.sx = _u32(lc.sx + change)
         else:
             lc.sy = _u32(lc.sy + change)
+        children = [c for c in lc.children if not c.flags & LAYOUT_CELL_FLOATING]
         if lc.type != type_:
-            for c in lc.children:
+            for c in children:
                 self._adjust(c, type_, change)
             return
         # shrinking in the same direction: one unit at a time from each child that can give
         while change != 0:
             progressed = False
-            for c in lc.children:
+            for c in children:
                 if change == 0:
                     break
                 if self._resize_check(c, type_) > 0:
@@ -653,11 +709,13 @@ class Layout:
             return None
         siblings = parent.children
         idx = next(i for i, c in enumerate(siblings) if c is lc)
-        if idx == 0:
-            other = siblings[1] if len(siblings) > 1 else None
-        else:
-            other = siblings[idx - 1]
-        if other is not None:
+        other = None
+        if not lc.flags & LAYOUT_CELL_FLOATING:
+            if idx == 0:
+                other = siblings[1] if len(siblings) > 1 else None
+            else:
+                other = siblings[idx - 1]
+        if other is not None and not other.flags & LAYOUT_CELL_FLOATING:
             if parent.type == LEFTRIGHT:
                 self._adjust(other, parent.type, lc.sx + 1)
             else:
@@ -669,8 +727,9 @@ class Layout:
             del siblings[0]
             only.parent = parent.parent
             if only.parent is None:
-                only.xoff = 0
-                only.yoff = 0
+                if not only.flags & LAYOUT_CELL_FLOATING:
+                    only.xoff = 0
+                    only.yoff = 0
                 root = only
             else:
                 gsib = only.parent.children
@@ -731,15 +790,16 @@ class Layout:
     def _resize_child_cells(self, lc: LayoutCell) -> None:
         if lc.type == WINDOWPANE:
             return
-        count = len(lc.children)
+        tiled = [c for c in lc.children if not c.flags & LAYOUT_CELL_FLOATING]
+        count = len(tiled)
         if lc.type == LEFTRIGHT:
-            previous = sum(c.sx for c in lc.children)
+            previous = sum(c.sx for c in tiled)
             available = lc.sx
         else:
-            previous = sum(c.sy for c in lc.children)
+            previous = sum(c.sy for c in tiled)
             available = lc.sy
         previous = _u32(previous + count - 1)
-        for idx, c in enumerate(lc.children):
+        for idx, c in enumerate(tiled):
             if lc.type == TOPBOTTOM:
                 c.sx = lc.sx
                 c.xoff = lc.xoff
@@ -748,6 +808,7 @@ class Layout:
                 available = _u32(available - (c.sx + 1))
             if lc.type == LEFTRIGHT:
                 c.sy = lc.sy
+                c.yoff = lc.yoff
             else:
                 c.sy = self._new_pane_size(previous, c, lc.type, lc.sy, count - idx, available)
                 available = _u32(available - (c.sy + 1))
@@ -798,16 +859,24 @@ class Layout:
         (of the pane, or of the window with full).  With new_pane, the pane is inserted into
         the pane list and assigned to the new cell; otherwise call :meth:`assign` later (as
         join-pane does, after closing the joined pane's old cell).
-        Raises LayoutError("no space for new pane")."""
+        Raises LayoutError with split-window's and join-pane's messages: "size or position
+        invalid tiled geometry" for a size out of range, "size or position no space for a new
+        pane" when the cell is too small."""
         type_ = LEFTRIGHT if horizontal else TOPBOTTOM
         if percent is not None:
+            if not 0 <= percent <= 100:
+                raise LayoutError(SPLIT_BAD_SIZE, "invalid tiled geometry")
             if full:
                 base = self.sy if type_ == TOPBOTTOM else self.sx
             else:
                 g = self._geom[_pid(pane)]
                 base = g[3] if type_ == TOPBOTTOM else g[2]
-            csize = _i32(_u32(base * percent) // 100)
+            csize = (base * percent) // 100
+            if csize > _INT_MAX:
+                raise LayoutError(SPLIT_BAD_SIZE, "invalid tiled geometry")
         elif size is not None:
+            if not 0 <= size <= _INT_MAX:
+                raise LayoutError(SPLIT_BAD_SIZE, "invalid tiled geometry")
             csize = size
         else:
             csize = -1
@@ -817,12 +886,12 @@ class Layout:
         lc = self._split_pane(pane, type_, csize, before, full)
         if lc is not None and snapshot is not None and not _tree_sane(self.root, False):
             # tmux's size check ignores the pane status line and its unsigned sizes wrap;
-            # tmux 3.3a then dies.  Refuse instead.
+            # tmux then dies.  Refuse instead.
             self.root = snapshot
             self.tmux_would_crash = True
             lc = None
         if lc is None:
-            raise LayoutError("no space for new pane")
+            raise LayoutError(SPLIT_NO_SPACE, "no space for a new pane")
         if new_pane is not None:
             self.add_pane(new_pane, pane, before, full)
             self.assign(lc, new_pane)
@@ -914,10 +983,10 @@ class Layout:
         if not resize_first:
             if type_ == LEFTRIGHT:
                 lc1.set_size(size1, sy, xoff, yoff)
-                lc2.set_size(size2, sy, _u32(xoff + lc1.sx + 1), yoff)
+                lc2.set_size(size2, sy, _i32(xoff + lc1.sx + 1), yoff)
             else:
                 lc1.set_size(sx, size1, xoff, yoff)
-                lc2.set_size(sx, size2, xoff, _u32(yoff + lc1.sy + 1))
+                lc2.set_size(sx, size2, xoff, _i32(yoff + lc1.sy + 1))
         if full:
             if not resize_first:
                 self._resize_child_cells(lc)
@@ -1115,13 +1184,15 @@ class Layout:
     # -- spreading (select-layout -E and the presets) -----------------------------------------
 
     def _spread_cell(self, parent: LayoutCell) -> bool:
+        """``layout_spread_cell``: give the children equal sizes; tmux 3.7b hands the
+        remainder out one unit each to the first cells (3.3a gave it all to the last)."""
         number = len(parent.children)
         if number <= 1:
             return False
         if parent.type == LEFTRIGHT:
             size = parent.sx
         elif parent.type == TOPBOTTOM:
-            size = parent.sy - 1 if self._add_border(parent) else parent.sy
+            size = _u32(parent.sy - 1) if self._add_border(parent) else parent.sy
         else:
             return False
         if size < number - 1:
@@ -1129,15 +1200,21 @@ class Layout:
         each = (size - (number - 1)) // number
         if each == 0:
             return False
+        remainder = size - number * (each + 1) + 1
         changed = False
-        for i, lc in enumerate(parent.children):
-            if i == number - 1:
-                each = _u32(size - ((each + 1) * (number - 1)))
+        for lc in parent.children:
             if parent.type == LEFTRIGHT:
-                change = _i32(each - lc.sx)
+                change = each - lc.sx
+                if remainder > 0:
+                    change += 1
+                    remainder -= 1
+                change = _i32(change)
                 self._adjust(lc, LEFTRIGHT, change)
             else:
                 this = each + 1 if self._add_border(lc) else each
+                if remainder > 0:
+                    this += 1
+                    remainder -= 1
                 change = _i32(this - lc.sy)
                 self._adjust(lc, TOPBOTTOM, change)
             if change != 0:
@@ -1164,8 +1241,8 @@ class Layout:
 
     def select_preset(self, layout: int | str, *, main_pane_width: str = "80",
                       main_pane_height: str = "24", other_pane_width: str = "0",
-                      other_pane_height: str = "0") -> int:
-        """Apply a preset by index or (abbreviated) name; returns its index.
+                      other_pane_height: str = "0", tiled_layout_max_columns: int = 0) -> int:
+        """Apply a preset by index or name (see :func:`lookup_preset`); returns its index.
 
         The option values are the strings of the window options (``"80"``, ``"50%"``).  The
         window may grow to fit; the caller then applies its window-size policy
@@ -1178,49 +1255,56 @@ class Layout:
             idx = layout
         if idx > len(PRESET_NAMES) - 1:
             idx = len(PRESET_NAMES) - 1
-        self._arrange(idx, main_pane_width, main_pane_height, other_pane_width,
-                      other_pane_height)
+        self.unzoom()
+        tiled = self._tiled_panes()
+        if len(tiled) > 1:
+            if idx in (_EVEN_H, _EVEN_V):
+                self._set_even(tiled, LEFTRIGHT if idx == _EVEN_H else TOPBOTTOM)
+            elif idx in (_MAIN_H, _MAIN_H_MIRRORED):
+                self._set_main(tiled, TOPBOTTOM, main_pane_height, other_pane_height,
+                               idx == _MAIN_H_MIRRORED)
+            elif idx in (_MAIN_V, _MAIN_V_MIRRORED):
+                self._set_main(tiled, LEFTRIGHT, main_pane_width, other_pane_width,
+                               idx == _MAIN_V_MIRRORED)
+            else:
+                self._set_tiled(tiled, tiled_layout_max_columns)
+            root = self.root
+            assert root is not None
+            self.sx = root.sx
+            self.sy = root.sy
         self.last_preset = idx
         return idx
 
-    def next_preset(self, **options: str) -> int:
+    def next_preset(self, **options: Any) -> int:
         """``next-layout`` / ``select-layout -n``."""
         idx = 0 if self.last_preset == -1 else self.last_preset + 1
         if idx > len(PRESET_NAMES) - 1:
             idx = 0
         return self.select_preset(idx, **options)
 
-    def previous_preset(self, **options: str) -> int:
+    def previous_preset(self, **options: Any) -> int:
         """``previous-layout`` / ``select-layout -p``."""
-        if self.last_preset == -1:
-            idx = len(PRESET_NAMES) - 1
-        elif self.last_preset == 0:
+        if self.last_preset == -1 or self.last_preset == 0:
             idx = len(PRESET_NAMES) - 1
         else:
             idx = self.last_preset - 1
         return self.select_preset(idx, **options)
 
-    def _arrange(self, idx: int, mpw: str, mph: str, opw: str, oph: str) -> None:
-        self.unzoom()
-        if len(self.panes) <= 1:
-            return
-        if idx == 0:
-            self._set_even(LEFTRIGHT)
-        elif idx == 1:
-            self._set_even(TOPBOTTOM)
-        elif idx == 2:
-            self._set_main(TOPBOTTOM, mph, oph)
-        elif idx == 3:
-            self._set_main(LEFTRIGHT, mpw, opw)
-        else:
-            self._set_tiled()
-        root = self.root
-        assert root is not None
-        self.sx = root.sx
-        self.sy = root.sy
+    def is_floating(self, pane: Any) -> bool:
+        """``window_pane_is_floating``: does the pane's cell float above the tiled ones?"""
+        lc = self.cell_of(pane)
+        return lc is not None and bool(lc.flags & LAYOUT_CELL_FLOATING)
 
-    def _set_even(self, type_: LayoutType) -> None:
-        n = len(self.panes)
+    def _tiled_panes(self) -> list[Any]:
+        """The panes the presets arrange (``window_count_panes(w, 0)``), in pane order."""
+        if self.root is None or self.root.type == WINDOWPANE:
+            return list(self.panes)
+        floating = {_pid(c.pane) for c in self.root.children
+                    if c.flags & LAYOUT_CELL_FLOATING and c.pane is not None}
+        return [p for p in self.panes if _pid(p) not in floating]
+
+    def _set_even(self, panes: list[Any], type_: LayoutType) -> None:
+        n = len(panes)
         lc = self.root = LayoutCell(None)
         if type_ == LEFTRIGHT:
             sx = max(n * (PANE_MINIMUM + 1) - 1, self.sx)
@@ -1230,7 +1314,7 @@ class Layout:
             sx = self.sx
         lc.set_size(sx, sy, 0, 0)
         lc.make_node(type_)
-        for wp in self.panes:
+        for wp in panes:
             c = LayoutCell(lc)
             c.make_leaf(wp)
             c.sx = self.sx
@@ -1240,9 +1324,11 @@ class Layout:
         self._fix_offsets()
         self._fix_panes()
 
-    def _set_main(self, main_type: LayoutType, main_opt: str, other_opt: str) -> None:
-        """main-horizontal (main on top, main_type TOPBOTTOM) and main-vertical."""
-        n = len(self.panes) - 1
+    def _set_main(self, panes: list[Any], main_type: LayoutType, main_opt: str, other_opt: str,
+                  mirrored: bool) -> None:
+        """main-horizontal (main_type TOPBOTTOM: the main pane on top, or at the bottom when
+        mirrored) and main-vertical (main on the left, or on the right when mirrored)."""
+        n = len(panes) - 1
         horizontal = main_type == TOPBOTTOM
         # available height (width) less one for the border
         avail = _u32((self.sy if horizontal else self.sx) - 1)
@@ -1266,33 +1352,23 @@ class Layout:
         else:
             across = max(across, self.sy)
 
-        lc = self.root = LayoutCell(None)
-        if horizontal:
-            lc.set_size(across, mainsz + othersz + 1, 0, 0)
-        else:
-            lc.set_size(mainsz + othersz + 1, across, 0, 0)
+        def sized(cell: LayoutCell, size: int) -> LayoutCell:
+            if horizontal:
+                cell.set_size(across, size, 0, 0)
+            else:
+                cell.set_size(size, across, 0, 0)
+            return cell
+
+        lc = self.root = sized(LayoutCell(None), mainsz + othersz + 1)
         lc.make_node(main_type)
-
-        lcmain = LayoutCell(lc)
-        if horizontal:
-            lcmain.set_size(across, mainsz, 0, 0)
-        else:
-            lcmain.set_size(mainsz, across, 0, 0)
-        lcmain.make_leaf(self.panes[0])
-        lc.children.append(lcmain)
-
-        lcother = LayoutCell(lc)
-        if horizontal:
-            lcother.set_size(across, othersz, 0, 0)
-        else:
-            lcother.set_size(othersz, across, 0, 0)
+        lcmain = sized(LayoutCell(lc), mainsz)
+        lcmain.make_leaf(panes[0])
+        lcother = sized(LayoutCell(lc), othersz)
         if n == 1:
-            lcother.make_leaf(self.panes[1])
-            lc.children.append(lcother)
+            lcother.make_leaf(panes[1])
         else:
             lcother.make_node(LEFTRIGHT if horizontal else TOPBOTTOM)
-            lc.children.append(lcother)
-            for wp in self.panes[1:]:
+            for wp in panes[1:]:
                 c = LayoutCell(lcother)
                 if horizontal:
                     c.set_size(PANE_MINIMUM, othersz, 0, 0)
@@ -1300,16 +1376,18 @@ class Layout:
                     c.set_size(othersz, PANE_MINIMUM, 0, 0)
                 c.make_leaf(wp)
                 lcother.children.append(c)
+        lc.children.extend([lcother, lcmain] if mirrored else [lcmain, lcother])
+        if n != 1:
             self._spread_cell(lcother)
         self._fix_offsets()
         self._fix_panes()
 
-    def _set_tiled(self) -> None:
-        n = len(self.panes)
+    def _set_tiled(self, panes: list[Any], max_columns: int) -> None:
+        n = len(panes)
         rows = columns = 1
         while rows * columns < n:
             rows += 1
-            if rows * columns < n:
+            if rows * columns < n and (max_columns == 0 or columns < max_columns):
                 columns += 1
         wsx, wsy = self.sx, self.sy
         width = _u32(wsx - (columns - 1)) // columns
@@ -1329,7 +1407,6 @@ class Layout:
         lc.set_size(sx, sy, 0, 0)
         lc.make_node(TOPBOTTOM)
 
-        panes = self.panes
         k = 0
         for j in range(rows):
             if k >= n:
@@ -1371,35 +1448,43 @@ class Layout:
         """``select-layout 'csum,WxH,…'``: apply a layout string to this window's panes.
 
         Panes are assigned in pane-list order; surplus cells are dropped from the bottom right.
-        The window takes the layout's size (the caller then applies its window-size policy).
-        Raises LayoutError with tmux's message ("invalid layout: …", "have N panes but need M:
-        …", "size mismatch after applying layout: …")."""
+        The window takes the layout's size, unless the layout is a single cell (the caller then
+        applies its window-size policy).  A floating part (``<...>``) is not accepted by tmux
+        3.7b.  Raises LayoutError with tmux's message ("invalid layout: …", "have N panes but
+        need M: …", "size mismatch after applying layout: …"); a layout that would crash tmux
+        3.7b is refused as invalid, with ``tmux_would_crash`` set."""
 
         def fail(cause: str) -> LayoutError:
             return LayoutError(f"{cause}: {text}", cause)
 
         self.unzoom()  # select-layout unzooms first, even when the layout is then refused
+        self.tmux_would_crash = False
 
-        m = _HEX_RE.match(text)
-        if m is None:
-            raise fail("invalid layout")  # tmux 3.3a crashes here
+        m = _CSUM_RE.match(text)
+        if m is None or m.end() != 5:
+            raise fail("invalid layout")
         csum = int(m.group(2), 16)
         if m.group(1) == "-":
             csum = -csum
-        csum &= 0xFFFF
-        if len(text) < 5:
-            raise fail("invalid layout")
         body = text[5:]
-        if csum != checksum(body):
+        if csum & 0xFFFF != checksum(body):
             raise fail("invalid layout")
-        lc, pos = _construct(None, body, 0)
+        outcome, lc, pos = _construct(None, body, 0)
+        if outcome == _CRASHES:
+            self.tmux_would_crash = True
+            raise fail("invalid layout")
+        if outcome == _FAILED:
+            raise fail("invalid layout")
         if lc is None:
-            raise fail("invalid layout")
+            # nothing before the end: a stub cell for an empty window
+            lc = LayoutCell(None)
+            lc.type = LEFTRIGHT
+            lc.set_size(self.sx, self.sy, 0, 0)
         if pos != len(body):
             raise fail("invalid layout")
 
+        npanes = len(self.panes)
         while True:
-            npanes = len(self.panes)
             ncells = lc.count_cells()
             if npanes > ncells:
                 raise fail(f"have {npanes} panes but need {ncells}")
@@ -1413,15 +1498,15 @@ class Layout:
             lc = new
 
         # older tmux could write a wrong top cell size: correct it from the children
+        sx = sy = 0
         if lc.type != WINDOWPANE:
-            sx = sy = 0
             for c in lc.children:
                 if lc.type == LEFTRIGHT:
-                    sy = c.sy + 1
-                    sx += c.sx + 1
+                    sy = _u32(c.sy + 1)
+                    sx = _u32(sx + c.sx + 1)
                 else:
-                    sx = c.sx + 1
-                    sy += c.sy + 1
+                    sx = _u32(c.sx + 1)
+                    sy = _u32(sy + c.sy + 1)
             if lc.sx != sx or lc.sy != sy:
                 lc.sx = _u32(sx - 1)
                 lc.sy = _u32(sy - 1)
@@ -1429,8 +1514,9 @@ class Layout:
         if not _check(lc):
             raise fail("size mismatch after applying layout")
 
-        self.sx = lc.sx
-        self.sy = lc.sy
+        if sx != 0 and sy != 0:
+            self.sx = lc.sx
+            self.sy = lc.sy
         self.root = lc
         it = iter(self.panes)
         for leaf in lc.leaves():
@@ -1485,12 +1571,12 @@ class Layout:
         xoff, yoff, sx, sy = self._geom[_pid(pane)]
         status = self._status
         left = xoff == 0
-        right = xoff + sx == self.sx
+        right = _i32(xoff + _i32(sx)) == _i32(self.sx)
         top = yoff == (1 if status == PANE_STATUS_TOP else 0)
         if status == PANE_STATUS_BOTTOM:
-            bottom = yoff + sy == self.sy - 1
+            bottom = _i32(yoff + _i32(sy)) == _i32(self.sy - 1)
         else:
-            bottom = yoff + sy == self.sy
+            bottom = _i32(yoff + _i32(sy)) == _i32(self.sy)
         return left, right, top, bottom
 
     def find_pane(self, pane: Any, direction: str,
@@ -1520,79 +1606,88 @@ class Layout:
         return best
 
     def _adjacent(self, pane: Any, direction: str) -> list[Any]:
+        """The panes touching one side of pane (``window_pane_find_up`` … ``_right``), with
+        tmux 3.7b's signed offsets."""
         xoff, yoff, sx, sy = self._geom[_pid(pane)]
-        wsx, wsy, status = self.sx, self.sy, self._status
+        wsx, wsy, status = _i32(self.sx), _i32(self.sy), self._status
         out = []
         if direction in ("U", "D"):
             if direction == "U":
                 edge = yoff
                 if status == PANE_STATUS_TOP:
                     if edge == 1:
-                        edge = wsy + 1
+                        edge = _i32(wsy + 1)
                 elif status == PANE_STATUS_BOTTOM:
                     if edge == 0:
                         edge = wsy
                 elif edge == 0:
-                    edge = wsy + 1
+                    edge = _i32(wsy + 1)
             else:
-                edge = yoff + sy + 1
+                edge = _i32(yoff + _i32(sy) + 1)
                 if status == PANE_STATUS_TOP:
                     if edge >= wsy:
                         edge = 1
                 elif status == PANE_STATUS_BOTTOM:
-                    if edge >= _u32(wsy - 1):
+                    if edge >= _i32(wsy - 1):
                         edge = 0
                 elif edge >= wsy:
                     edge = 0
-            lo, hi = xoff, xoff + sx
+            lo, hi = xoff, _i32(xoff + _i32(sx))
             for nxt in self.panes:
                 if _pid(nxt) == _pid(pane):
                     continue
                 g = self._geom[_pid(nxt)]
                 if direction == "U":
-                    if g[1] + g[3] + 1 != edge:
+                    if _i32(g[1] + _i32(g[3]) + 1) != edge:
                         continue
                 elif g[1] != edge:
                     continue
-                start, end = g[0], _u32(g[0] + g[2] - 1)
+                start, end = g[0], _i32(g[0] + _i32(g[2]) - 1)
                 if (start < lo and end > hi) or lo <= start <= hi or lo <= end <= hi:
                     out.append(nxt)
             return out
         if direction == "L":
             edge = xoff
             if edge == 0:
-                edge = wsx + 1
+                edge = _i32(wsx + 1)
         elif direction == "R":
-            edge = xoff + sx + 1
+            edge = _i32(xoff + _i32(sx) + 1)
             if edge >= wsx:
                 edge = 0
         else:
             raise ValueError(f"bad direction {direction!r}")
-        lo, hi = yoff, yoff + sy
+        lo, hi = yoff, _i32(yoff + _i32(sy))
         for nxt in self.panes:
             if _pid(nxt) == _pid(pane):
                 continue
             g = self._geom[_pid(nxt)]
             if direction == "L":
-                if g[0] + g[2] + 1 != edge:
+                if _i32(g[0] + _i32(g[2]) + 1) != edge:
                     continue
             elif g[0] != edge:
                 continue
-            start, end = g[1], _u32(g[1] + g[3] - 1)
+            start, end = g[1], _i32(g[1] + _i32(g[3]) - 1)
             if (start < lo and end > hi) or lo <= start <= hi or lo <= end <= hi:
                 out.append(nxt)
         return out
 
     def pane_at(self, x: int, y: int) -> Any:
-        """The visible pane at a window position, its right/bottom border included
-        (``window_get_active_at``), or None."""
-        for wp in self.panes:
-            if self.zoomed and _pid(wp) != _pid(self._zoom_pane):
-                continue
+        """The visible pane at a window position (``window_get_active_at``), or None: a tiled
+        pane owns its right border and the row below it; with ``pane-border-status top`` its
+        status line above it, which wins over the pane above."""
+        visible = [wp for wp in self.panes
+                   if not self.zoomed or _pid(wp) == _pid(self._zoom_pane)]
+        top = self._status == PANE_STATUS_TOP
+        if top:
+            for wp in visible:
+                xoff, yoff, sx, sy = self._geom[_pid(wp)]
+                if xoff <= x <= xoff + sx and y == yoff - 1:
+                    return wp
+        for wp in visible:
             xoff, yoff, sx, sy = self._geom[_pid(wp)]
             if x < xoff or x > xoff + sx:
                 continue
-            if y < yoff or y > yoff + sy:
+            if y < (yoff - 1 if top else yoff) or y > yoff + sy:
                 continue
             return wp
         return None

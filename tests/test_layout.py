@@ -1,4 +1,4 @@
-"""Unit tests for hmux_core.layout (expected values recorded from tmux 3.3a)."""
+"""Unit tests for hmux_core.layout (expected values recorded from tmux 3.7b)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import random
 import pytest
 
 from hmux_core.layout import (
+    LAYOUT_CELL_FLOATING,
     LEFTRIGHT,
     TOPBOTTOM,
     WINDOWPANE,
@@ -58,14 +59,29 @@ def test_checksum_single_pane() -> None:
 
 
 def test_dump_nested_matches_tmux() -> None:
-    # tmux 3.3a: new -x 200 -y 50; splitw -p 200; splitw -l 300%; splitw -l 0
+    # tmux 3.7b: new -x 200 -y 50; splitw -p 100; splitw -l 100%; splitw -l 0
     lay, p0 = window(200, 50)
-    p2, p3, p4 = P(2), P(3), P(4)
-    lay.split(p0, percent=200, new_pane=p2)
-    lay.split(p2, percent=300, new_pane=p3)
-    lay.split(p3, size=0, new_pane=p4)
-    assert lay.dump() == ("6fb8,200x50,0,0[200x1,0,0,0,200x1,0,2,2,200x44,0,4,3,"
-                          "200x1,0,49,4]")
+    p1, p2, p3 = P(1), P(2), P(3)
+    lay.split(p0, percent=100, new_pane=p1)
+    lay.split(p1, percent=100, new_pane=p2)
+    lay.split(p2, size=0, new_pane=p3)
+    assert lay.dump() == ("ef93,200x50,0,0[200x1,0,0,0,200x1,0,2,1,200x44,0,4,2,"
+                          "200x1,0,49,3]")
+
+
+def test_dump_floating_part() -> None:
+    # tmux 3.7b lists floating cells again after the tree: new -x 200 -y 50; new-pane
+    root = LayoutCell()
+    root.set_size(200, 50, 0, 0)
+    root.make_node(TOPBOTTOM)
+    tiled, floating = LayoutCell(root), LayoutCell(root)
+    tiled.set_size(200, 50, 0, 0)
+    tiled.make_leaf(P(0))
+    floating.set_size(100, 12, 4, 2)
+    floating.make_leaf(P(1))
+    floating.flags |= LAYOUT_CELL_FLOATING
+    root.children += [tiled, floating]
+    assert dump(root, [floating]) == "6c84,200x50,0,0[200x50,0,0,0,100x12,4,2,1]<100x12,4,2,1>"
 
 
 def test_dump_none_and_overflow() -> None:
@@ -130,14 +146,22 @@ def test_split_percent_of_pane_and_of_window() -> None:
 
 def test_split_no_space() -> None:
     lay, p0 = window(2, 2)
-    with pytest.raises(LayoutError, match="^no space for new pane$"):
+    with pytest.raises(LayoutError, match="^size or position no space for a new pane$"):
         lay.split(p0, new_pane=P(1))
-    with pytest.raises(LayoutError, match="^no space for new pane$"):
+    with pytest.raises(LayoutError, match="^size or position no space for a new pane$"):
         lay.split(p0, horizontal=True, new_pane=P(1))
     assert lay.panes == [p0]
     lay3, q0 = window(3, 3)
     lay3.split(q0, new_pane=P(1))
     assert lay3.dump().split(",", 1)[1] == "3x3,0,0[3x1,0,0,0,3x1,0,2,1]"
+
+
+def test_split_size_out_of_range() -> None:
+    lay, p0 = window(80, 24)
+    for kw in ({"percent": 101}, {"percent": -1}, {"size": -1}, {"size": 2**31}):
+        with pytest.raises(LayoutError, match="^size or position invalid tiled geometry$"):
+            lay.split(p0, new_pane=P(1), **kw)
+    assert lay.panes == [p0]
 
 
 def test_full_split_before_goes_first_in_pane_list() -> None:
@@ -165,12 +189,12 @@ def test_parse_split_size() -> None:
     assert parse_split_size("10%") == (None, 10)
     assert parse_split_size(None, "25") == (None, 25)
     assert parse_split_size(None) == (None, None)
-    for bad, msg in [("abc", "lines invalid"), ("abc%", "percentage invalid"),
-                     ("-5", "lines too small"), ("99999999999", "lines too large")]:
-        with pytest.raises(LayoutError, match=f"^{msg}$"):
+    for bad in ("abc", "abc%", "-5", "99999999999", "", "101%", "300%"):
+        with pytest.raises(LayoutError, match="^size or position invalid tiled geometry$"):
             parse_split_size(bad)
-    with pytest.raises(LayoutError, match="^create pane failed: -p invalid$"):
-        parse_split_size(None, "x")
+    for bad in ("x", "101", "-1"):
+        with pytest.raises(LayoutError, match="^size or position invalid tiled geometry$"):
+            parse_split_size(None, bad)
 
 
 # -- close ----------------------------------------------------------------------------------
@@ -259,11 +283,12 @@ def test_spread_out() -> None:
     lay.split(p0, horizontal=True, size=5, new_pane=p1)
     lay.split(p1, horizontal=True, size=5, new_pane=p2)
     lay.spread_out(p2)
-    assert [lay.geometry(p).sx for p in lay.panes] == [26, 26, 27]
+    # tmux 3.7b gives the spare column to the first cell (3.3a gave it to the last)
+    assert [lay.geometry(p).sx for p in lay.panes] == [27, 26, 26]
 
 
 def test_spread_out_refuses_what_hangs_tmux() -> None:
-    # nested same-direction cells that cannot shrink: tmux 3.3a spins forever
+    # nested same-direction cells that cannot shrink: tmux spins forever
     body = "7x5,0,0{1x5,0,0,0,5x5,2,0{1x5,2,0,1,1x5,4,0,2,1x5,6,0,3}}"
     lay = with_layout(f"{checksum(body):04x},{body}", 4)
     before = lay.dump()
@@ -284,10 +309,15 @@ def many(sx: int, sy: int, n: int, status: str = "off") -> Layout:
 
 
 def test_lookup_preset() -> None:
-    assert lookup_preset("tiled") == 4
-    assert lookup_preset("t") == 4
+    assert lookup_preset("tiled") == 6
+    assert lookup_preset("t") == 6
     assert lookup_preset("even-h") == 0
     assert lookup_preset("even") == -1  # ambiguous
+    assert lookup_preset("main-h") == -1  # main-horizontal or main-horizontal-mirrored
+    assert lookup_preset("main-horizontal") == 2  # an exact name wins over a longer one
+    assert lookup_preset("main-horizontal-m") == 3
+    assert lookup_preset("main-vertical") == 4
+    assert lookup_preset("main-vertical-mirrored") == 5
     assert lookup_preset("") == -1
     assert lookup_preset("nope") == -1
 
@@ -310,13 +340,14 @@ def test_presets_grow_the_window() -> None:
 def test_tiled_grid() -> None:
     lay = many(80, 24, 5)
     lay.select_preset("tiled")
-    # recorded from tmux 3.3a (the last column takes the spare width)
+    # recorded from tmux 3.7b (the last column takes the spare width)
     assert [tuple(lay.geometry(p)) for p in lay.panes] == [
         (0, 0, 39, 7), (40, 0, 40, 7), (0, 8, 39, 7), (40, 8, 40, 7), (0, 16, 80, 8)]
 
 
 def test_tiled_wraps_like_tmux() -> None:
-    # recorded from tmux 3.3a: 9 stacked panes in a 1-column window, then select-layout tiled
+    # recorded from tmux 3.7b: 9 stacked panes in a 1-column window, then select-layout tiled;
+    # the offsets wrap, and 3.7b prints them signed
     text = ("b5cb,1x40,0,0[1x3,0,0,0,1x3,0,4,8,1x3,0,8,7,1x3,0,12,6,1x3,0,16,5,1x3,0,20,4,"
             "1x3,0,24,3,1x3,0,28,2,1x8,0,32,1]")
     lay = Layout(1, 40, P(0))
@@ -326,10 +357,11 @@ def test_tiled_wraps_like_tmux() -> None:
     assert lay.dump() == text and lay.sane()
     lay.select_preset("tiled")
     assert lay.dump() == (
-        "aa4b,1x40,0,0[1x12,0,0{1431655765x12,0,0,0,1431655765x12,1431655766,0,8,"
-        "1431655765x12,2863311532,0,7},1x12,0,13{1431655765x12,0,13,6,1431655765x12,"
-        "1431655766,13,5,1431655765x12,2863311532,13,4},1x14,0,26{1431655765x14,0,26,3,"
-        "1431655765x14,1431655766,26,2,1431655765x14,2863311532,26,1}]")
+        "a4d1,1x40,0,0[1x12,0,0{1431655765x12,0,0,0,1431655765x12,1431655766,0,8,"
+        "1431655765x12,-1431655764,0,7},1x12,0,13{1431655765x12,0,13,6,1431655765x12,"
+        "1431655766,13,5,1431655765x12,-1431655764,13,4},1x14,0,26{1431655765x14,0,26,3,"
+        "1431655765x14,1431655766,26,2,1431655765x14,-1431655764,26,1}]")
+    assert lay.pane_edges(lay.panes[2]) == (False, True, True, False)
     assert not lay.sane()
 
 
@@ -345,10 +377,10 @@ def test_main_vertical_options() -> None:
 
 def test_next_previous_cycle() -> None:
     lay = many(80, 24, 3)
-    assert [lay.next_preset() for _ in range(6)] == [0, 1, 2, 3, 4, 0]
-    assert [lay.previous_preset() for _ in range(3)] == [4, 3, 2]
+    assert [lay.next_preset() for _ in range(8)] == [0, 1, 2, 3, 4, 5, 6, 0]
+    assert [lay.previous_preset() for _ in range(3)] == [6, 5, 4]
     fresh = many(80, 24, 3)
-    assert fresh.previous_preset() == 4
+    assert fresh.previous_preset() == 6
 
 
 def test_parse_percentage() -> None:

@@ -87,7 +87,7 @@ class Seq:
     layout: Layout = field(init=False)
     panes: dict[int, Pane] = field(default_factory=dict)
     active: Pane | None = None
-    last: Pane | None = None
+    lasts: list[Pane] = field(default_factory=list)  # tmux 3.7b's w->last_panes stack
     points: dict[int, int] = field(default_factory=dict)
     manual: tuple[int, int] | None = None
     options: dict[str, str] = field(default_factory=dict)
@@ -114,7 +114,12 @@ class Seq:
     def _activate(self, p: Pane) -> None:
         if self.active is p:
             return
-        self.last = self.active
+        if p in self.lasts:
+            self.lasts.remove(p)
+        if self.active is not None:
+            if self.active in self.lasts:
+                self.lasts.remove(self.active)
+            self.lasts.insert(0, self.active)
         self.active = p
         _counter[0] += 1
         self.points[p.id] = _counter[0]
@@ -273,16 +278,30 @@ class Seq:
             self.layout.set_border_status(value)
             self.check(f"set {name} {value}")
 
-    def _preset_options(self) -> dict[str, str]:
+    def _preset_options(self) -> dict[str, str | int]:
         o = self.options
         return {
             "main_pane_width": o.get("main-pane-width", "80"),
             "main_pane_height": o.get("main-pane-height", "24"),
             "other_pane_width": o.get("other-pane-width", "0"),
             "other_pane_height": o.get("other-pane-height", "0"),
+            "tiled_layout_max_columns": int(o.get("tiled-layout-max-columns", "0")),
         }
 
     def select_layout(self, name: str) -> None:
+        if lookup_preset(name) == -1:
+            probe = copy.deepcopy(self.layout)
+            try:
+                probe.parse(name)
+            except LayoutError:
+                pass
+            if probe.tmux_would_crash:
+                # tmux 3.7b dereferences a null cell on this string; hmux refuses it
+                with pytest.raises(LayoutError, match="^invalid layout: "):
+                    self.layout.parse(name)
+                self.check(f"select-layout {name} (refused: tmux would crash)")
+                return
+
         def op() -> None:
             idx = lookup_preset(name)
             if idx != -1:
@@ -338,14 +357,16 @@ class Seq:
     def _lose(self, p: Pane) -> None:
         """window_lost_pane: the active/last bookkeeping when p leaves (still in the list)."""
         panes = self.layout.panes
+        if p in self.lasts:
+            self.lasts.remove(p)
         if p is self.active:
-            self.active = self.last
-            self.last = None
-            if self.active is None:
+            if self.lasts:
+                self.active = self.lasts.pop(0)
+            else:
                 i = panes.index(p)
                 self.active = panes[i - 1] if i > 0 else panes[i + 1]
-        elif p is self.last:
-            self.last = None
+                if self.active in self.lasts:
+                    self.lasts.remove(self.active)
 
     def swap(self, src: Pane, dst: Pane) -> None:
         def op() -> None:
@@ -364,14 +385,12 @@ class Seq:
 
         def op() -> None:
             self.layout.unzoom()
-            try:
-                cell = self.layout.split(dst, horizontal, size, None, before, full)
-            except LayoutError as e:
-                raise LayoutError("create pane failed: pane too small") from e
+            cell = self.layout.split(dst, horizontal, size, None, before, full)
             self._lose(src)
             self.layout.close_pane(src, remove=False)
             self.layout.remove_pane(src)
-            self.layout.add_pane(src, dst, before)
+            # tmux 3.7b's join-pane never passes -b/-f on to the pane list: after dst always
+            self.layout.add_pane(src, dst)
             self.layout.assign(cell, src)
             self._activate(src)
         self.step(" ".join(cmd), cmd, op)
@@ -577,12 +596,23 @@ def test_presets(tmux: Tmux, n: int) -> None:
     s = Seq(tmux, 173, 53)
     grow(s, n)
     for name in ("even-horizontal", "even-vertical", "main-horizontal", "main-vertical",
-                 "tiled", "even-h", "ti"):
+                 "main-horizontal-mirrored", "main-vertical-mirrored", "tiled", "even-h", "ti",
+                 "main-h", "main-vertical-m"):
         s.select_layout(name)
-    for _ in range(6):
+    for _ in range(8):
         s.cycle_layout(True)
-    for _ in range(6):
+    for _ in range(8):
         s.cycle_layout(False)
+
+
+@pytest.mark.parametrize("columns", ["1", "2", "3", "5"])
+def test_tiled_max_columns(tmux: Tmux, columns: str) -> None:
+    s = Seq(tmux, 151, 47)
+    grow(s, 7)
+    s.set_option("tiled-layout-max-columns", columns)
+    s.select_layout("tiled")
+    s.split(s.layout.panes[2], horizontal=True)
+    s.select_layout("tiled")
 
 
 def test_presets_grow_window(tmux: Tmux) -> None:
@@ -622,6 +652,8 @@ def test_main_options(tmux: Tmux, opts: dict[str, str]) -> None:
         p = q
     s.select_layout("main-horizontal")
     s.select_layout("main-vertical")
+    s.select_layout("main-horizontal-mirrored")
+    s.select_layout("main-vertical-mirrored")
 
 
 @pytest.mark.parametrize("status", ["top", "bottom"])
@@ -633,7 +665,7 @@ def test_presets_with_status(tmux: Tmux, status: str) -> None:
         assert q is not None
         p = q
     for name in ("even-vertical", "even-horizontal", "main-horizontal", "main-vertical",
-                 "tiled"):
+                 "main-horizontal-mirrored", "main-vertical-mirrored", "tiled"):
         s.select_layout(name)
         s.spread(s.layout.panes[-1])
 
@@ -693,6 +725,37 @@ def test_layout_string_without_ids_and_fixups(tmux: Tmux) -> None:
         s.select_layout(f"{checksum(body):04x},{body}")
 
 
+def test_layout_strings_37(tmux: Tmux) -> None:
+    """tmux 3.7b's parser: exactly four checksum digits and a comma, nothing is an empty
+    window, a single cell leaves the window size alone, a floating part is not accepted, and
+    strings that make it dereference a null cell are refused without being sent."""
+    from hmux_core.layout import checksum
+
+    def lay(body: str) -> str:
+        return f"{checksum(body):04x},{body}"
+
+    s = Seq(tmux, 120, 40)
+    s.select_layout(lay("100x30,0,0,1"))             # one cell: the window keeps 120x40
+    s.select_layout(lay(""))                         # nothing: have 1 panes but need 0
+    s.select_layout(lay("150x50,0,0,1"))
+    p0 = s.layout.panes[0]
+    s.split(p0, horizontal=True)
+    body = "120x40,0,0{60x40,0,0,1,59x40,61,0,2}"
+    s.select_layout(lay(body))
+    s.select_layout(f"{checksum(body):03x},{body}")       # not four digits
+    s.select_layout(" " + lay(body))                      # six characters before the body
+    s.select_layout(lay(body + "<30x10,4,2,7>"))          # a floating part
+    s.select_layout(lay(body + ">"))
+    s.select_layout(lay("120x40,0,0{60x40,0,0,1,59x40,61,0,2>"))
+    s.select_layout(lay("120x40,0,0[120x20,0,0,1,120x19,0,21,2]"))
+    for crash in ("{", "[120x40,0,0]", "120x40,0,0{,}", "120x40,0,0{60x40,0,0,1,}",
+                  "120x40,0,0[{60x40,0,0,1}]", "120x40,0,0{}"):
+        s.select_layout(lay(crash))
+    s.select_layout(lay("120x40,0,0{60x40,0,0,1,x}"))     # a plain parse error
+    s.split(p0)
+    s.select_layout(lay("120x40,0,0[120x20,0,0,1,120x19,0,21,2]"))
+
+
 def test_zoom(tmux: Tmux) -> None:
     s = Seq(tmux, 100, 30)
     p0 = s.layout.panes[0]
@@ -750,6 +813,7 @@ def test_spread_out(tmux: Tmux) -> None:
 
 def random_sequence(tmux: Tmux, seed: int, steps: int) -> None:
     rng = random.Random(seed)
+    side = random.Random(-seed - 1)
     status = rng.choice(["off", "off", "off", "top", "bottom"])
     s = Seq(tmux, rng.randint(10, 220), rng.randint(5, 70), status=status)
     if rng.random() < 0.3:
@@ -780,8 +844,11 @@ def random_sequence(tmux: Tmux, seed: int, steps: int) -> None:
         elif r < 0.74:
             s.resize_window(rng.randint(5, 230), rng.randint(3, 80))
         elif r < 0.80:
-            s.select_layout(rng.choice(["even-horizontal", "even-vertical",
-                                        "main-horizontal", "main-vertical", "tiled"]))
+            name = rng.choice(["even-horizontal", "even-vertical",
+                               "main-horizontal", "main-vertical", "tiled"])
+            if name.startswith("main") and side.random() < 0.5:
+                name += "-mirrored"  # from its own generator: the seeds keep their sequences
+            s.select_layout(name)
         elif r < 0.83:
             s.cycle_layout(rng.random() < 0.5)
         elif r < 0.87:
