@@ -10,7 +10,54 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..screen.cells import Style
+from ..screen.cells import DEFAULT_STYLE, Style
+
+#: Attribute bit of a style that keeps only the charset attribute of the cells it is drawn
+#: over (tmux's GRID_ATTR_NOATTR, in mode-style's default "noattr,bg=yellow,fg=black").
+NOATTR = 0x4000
+CHARSET = 0x80
+
+
+def option(opts: Any, name: str) -> Any:
+    """An option's value (None for a name the option table does not have)."""
+    try:
+        return opts.get(name)
+    except KeyError:
+        return None
+
+
+def style_option(opts: Any, name: str, expand: Any = None, noattr: bool = False) -> Style:
+    """A *-style option as a cell style (style_apply): formats in it are expanded with
+    ``expand`` first (tmux expands them in the pane's formats); a style that does not parse
+    draws with the default style. With ``noattr``, the style's ``noattr`` is kept as the
+    :data:`NOATTR` bit (only a selection drawn over cells uses it)."""
+    from ..options import parse_style
+
+    value = option(opts, name)
+    if not isinstance(value, str):
+        return DEFAULT_STYLE
+    if "#{" in value and expand is not None:
+        value = expand(value)
+    sy = parse_style(value)
+    attr = 0
+    if sy is None:
+        words = value.replace(" ", ",").split(",")
+        if "noattr" not in words:
+            return DEFAULT_STYLE
+        sy = parse_style(",".join(w for w in words if w != "noattr"))
+        if sy is None:
+            return DEFAULT_STYLE
+        attr = NOATTR if noattr else 0
+    return ((sy.attr & ~NOATTR if not noattr else sy.attr) | attr, sy.fg, sy.bg, 0)
+
+
+def pane_expander(server: Any, wp: Any) -> Any:
+    """Expanding a format in the pane's own context (format_create_defaults for a pane)."""
+    from .. import format as F
+    from ..formats_vars import context_for_pane
+
+    ctx = context_for_pane(server, wp)
+    return lambda value: F.expand(value, ctx)
 
 
 class Mode:

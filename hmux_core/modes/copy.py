@@ -17,7 +17,7 @@ from typing import Any
 
 from ..mouse import copy_move_mouse, copy_start_drag, is_wheel
 from ..screen.cells import DEFAULT_STYLE, Style, char_width, sgr_change
-from . import Mode, redraw, reset_mode
+from . import CHARSET, NOATTR, Mode, option, pane_expander, redraw, reset_mode, style_option
 
 WHITESPACE = "\t "
 
@@ -38,57 +38,6 @@ SEARCH_TIMEOUT = 10.0
 SEARCH_ALL_TIMEOUT = 0.2
 _REGEX_CHARS = set("^$*+()?[].\\")
 _ASCII_LOWER = {c: c + 32 for c in range(65, 91)}
-
-
-#: tmux 3.7b's defaults of the copy-mode options newer than 3.3a, for an option table that does
-#: not have them yet.
-_OPTION_DEFAULTS: dict[str, Any] = {
-    "copy-mode-position-format": (
-        "#[align=right]#{t/p:top_line_time}#{?#{e|>:#{top_line_time},0}, ,}"
-        "[#{copy_position}/#{copy_position_limit}]#{?search_timed_out, (timed out),"
-        "#{?search_count, (#{search_count}#{?search_count_partial,+,} results),}}"),
-    "copy-mode-position-style": "#{E:mode-style}",
-    "copy-mode-selection-style": "#{E:mode-style}",
-    "copy-mode-current-line-number-style": "fg=yellow",
-    "copy-mode-line-number-style": "fg=white,dim",
-    "copy-mode-line-numbers": "off",
-}
-
-#: Attribute bit of a style that keeps only the charset attribute of the cells it is drawn
-#: over (tmux's GRID_ATTR_NOATTR in mode-style's default "noattr,bg=yellow,fg=black").
-NOATTR = 0x4000
-CHARSET = 0x80
-
-
-def option(opts: Any, name: str) -> Any:
-    """An option's value, or tmux 3.7b's default when the option table lacks it."""
-    try:
-        return opts.get(name)
-    except KeyError:
-        return _OPTION_DEFAULTS.get(name)
-
-
-def style_option(opts: Any, name: str, expand: Any = None) -> Style:
-    """A *-style option as a cell style (style_apply): formats in it are expanded with
-    ``expand`` first; a style that does not parse draws with the default style."""
-    from ..options import parse_style
-
-    value = option(opts, name)
-    if not isinstance(value, str):
-        return DEFAULT_STYLE
-    if "#{" in value and expand is not None:
-        value = expand(value)
-    sy = parse_style(value)
-    attr = 0
-    if sy is None:
-        words = value.replace(" ", ",").split(",")
-        if "noattr" not in words:
-            return DEFAULT_STYLE
-        sy = parse_style(",".join(w for w in words if w != "noattr"))
-        if sy is None:
-            return DEFAULT_STYLE
-        attr = NOATTR
-    return (sy.attr | attr, sy.fg, sy.bg, 0)
 
 
 def _style(opts: Any, name: str) -> Style:
@@ -310,22 +259,18 @@ class CopyMode(Mode):
     # -- drawing -----------------------------------------------------------------------------------
 
     def _expander(self) -> Any:
-        from .. import format as F
-        from ..formats_vars import context_for_pane
-
-        ctx = context_for_pane(self.server, self.wp)
-        return lambda value: F.expand(value, ctx)
+        return pane_expander(self.server, self.wp)
 
     def _styles(self) -> tuple[Style, ...]:
         """The styles a frame is drawn with (style_apply over the pane's formats): position,
         match, current match, mark, selection, line number, current line number."""
         opts = self.wp.window.options
         expand = self._expander()
-        return tuple(style_option(opts, name, expand) for name in (
-            "copy-mode-position-style", "copy-mode-match-style",
-            "copy-mode-current-match-style", "copy-mode-mark-style",
-            "copy-mode-selection-style", "copy-mode-line-number-style",
-            "copy-mode-current-line-number-style"))
+        return tuple(style_option(opts, name, expand, name == "copy-mode-selection-style")
+                     for name in ("copy-mode-position-style", "copy-mode-match-style",
+                                  "copy-mode-current-match-style", "copy-mode-mark-style",
+                                  "copy-mode-selection-style", "copy-mode-line-number-style",
+                                  "copy-mode-current-line-number-style"))
 
     def _position_cells(self, width: int) -> list[tuple[str, Style] | None]:
         """copy-mode-position-format drawn over the first row's content (format_draw): a
