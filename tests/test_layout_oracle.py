@@ -742,7 +742,7 @@ def test_layout_strings_37(tmux: Tmux) -> None:
     s.split(p0, horizontal=True)
     body = "120x40,0,0{60x40,0,0,1,59x40,61,0,2}"
     s.select_layout(lay(body))
-    s.select_layout(f"{checksum(body):03x},{body}")       # not four digits
+    s.select_layout(f"{checksum(body) & 0xfff:x},{body}")  # three digits
     s.select_layout(" " + lay(body))                      # six characters before the body
     s.select_layout(lay(body + "<30x10,4,2,7>"))          # a floating part
     s.select_layout(lay(body + ">"))
