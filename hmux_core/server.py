@@ -1259,17 +1259,22 @@ class Server:
         if c.attached is not None:
             c.attached.redraw(full=True)
 
-    def status_message(self, c: ClientConn, text: str) -> None:
+    def status_message(self, c: ClientConn, text: str, *, delay: int = -1,
+                       ignore_keys: bool = False, no_freeze: bool = False) -> None:
         """display-message without -p on an attached client: shown on its status line for
-        ``display-time`` milliseconds (0: until a key), and logged as tmux logs it."""
+        ``delay`` milliseconds (-1: display-time; 0: until a key), and logged as tmux logs it.
+        ``ignore_keys`` (-N) and ``no_freeze`` (-C) are kept on the client for its drawing."""
         self.add_message(f"{c.name} message: {text}")
         a = getattr(c, "attached", None)
         if a is None or self.nursery is None:
             return
         c.message_text = text
+        c.message_ignore_keys = ignore_keys and delay != 0
+        c.message_no_freeze = no_freeze
         a.redraw()
-        delay = int(self.session_options.get("display-time")) if c.session is None \
-            else int(c.session.options.get("display-time"))
+        if delay == -1:
+            delay = int(self.session_options.get("display-time")) if c.session is None \
+                else int(c.session.options.get("display-time"))
 
         async def clear(token: object) -> None:
             if delay > 0:

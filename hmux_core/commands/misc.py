@@ -31,12 +31,19 @@ def cmd_kill_server(item: CmdItem) -> int:
 
 @command("list-commands")
 def cmd_list_commands(item: CmdItem) -> int:
+    """Every command in tmux's table order, or the one a name, alias or unique prefix finds
+    (with tmux's unknown/ambiguous command errors)."""
+    from .grammar import CommandError, lookup_command
+
     template = item.args.get("F") or LIST_COMMANDS_TEMPLATE
-    only = item.args.argv[0] if item.args.argv else None
-    for row in table():  # tmux's table order
+    rows = table()
+    if item.args.argv:
+        try:
+            rows = [lookup_command(item.args.argv[0], rows)]
+        except CommandError as e:
+            return item.error(e.message)
+    for row in rows:
         spec = row.extra["spec"]
-        if only is not None and only != spec.name and (not spec.alias or only != spec.alias):
-            continue
         line = item.expand(template, T.State(), command_list_name=spec.name,
                            command_list_alias=spec.alias, command_list_usage=spec.usage)
         if line:
@@ -55,13 +62,14 @@ def cmd_display_message(item: CmdItem) -> int:
         return CMD_RETURN_NORMAL
     if args.has("F") and args.argv:
         return item.error("only one of -F or argument must be given")
+    delay = -1  # display-time
     if args.has("d"):
+        from .grammar import CommandError, strtonum
+
         try:
-            delay = int(args.get("d") or "", 10)
-            if delay < 0:
-                return item.error("delay too small")
-        except ValueError:
-            return item.error("delay invalid")
+            delay = strtonum(args.get("d") or "", 0, 0xFFFFFFFF)
+        except CommandError as e:
+            return item.error(f"delay {e.message}")
     template = args.argv[0] if args.argv else args.get("F")
     if template is None:
         template = DISPLAY_MESSAGE_TEMPLATE
@@ -85,13 +93,14 @@ def cmd_display_message(item: CmdItem) -> int:
             if value is not None:
                 item.print(f"{name}={value}")
         return CMD_RETURN_NORMAL
-    msg = expand(template, ctx, flags=EXPAND_TIME)
+    msg = template if args.has("l") else expand(template, ctx, flags=EXPAND_TIME)
     if item.client is None or item.client.is_config:
         return item.error(msg)
     if args.has("p"):
         item.print(msg)
     elif tc is not None:
-        item.server.status_message(tc, msg)
+        item.server.status_message(tc, msg, delay=delay, ignore_keys=args.has("N"),
+                                   no_freeze=args.has("C"))
     return CMD_RETURN_NORMAL
 
 
