@@ -231,6 +231,12 @@ class Client:
         elif t == P.MSG_READY:
             self.attached = True
             self.send(P.MSG_RESIZE)
+        elif t == P.MSG_FLAGS:
+            if len(data) != 8:
+                raise P.ProtocolError("bad MSG_FLAGS string")
+            self.flags = P.unpack_u64(data)  # wait-exit among them, for a control client
+        elif t in (P.MSG_DETACH, P.MSG_DETACHKILL) and not self.attached:
+            self.send(P.MSG_EXITING)  # client_dispatch_wait: no reason, no SIGHUP
         elif t in (P.MSG_DETACH, P.MSG_DETACHKILL):
             session = P.unpack_string(data)
             if t == P.MSG_DETACHKILL:
@@ -279,8 +285,8 @@ class Client:
         stream, fd, flags, path = P.unpack_write_open(data)
         error = 0
         if fd != -1:
-            if fd not in (1, 2) or fd in self._std_taken:
-                error = errno.EBADF
+            if fd not in (1, 2) or fd in self._std_taken or self.flags & P.CLIENT_CONTROL:
+                error = errno.EBADF  # a control client's stdout belongs to the server
             else:
                 self._std_taken.add(fd)
                 self.files[stream] = fd
@@ -298,7 +304,7 @@ class Client:
         error = 0
         try:
             if fd != -1:
-                if fd != 0 or 0 in self._std_taken:
+                if fd != 0 or 0 in self._std_taken or self.flags & P.CLIENT_CONTROL:
                     raise OSError(errno.EBADF, os.strerror(errno.EBADF))
                 self._std_taken.add(0)
                 rfd = 0
@@ -351,6 +357,8 @@ class Client:
                             if self.attached:
                                 self.exit_reason = "terminated" if sig == signal.SIGTERM else "lost tty"
                                 self.send(P.MSG_EXITING)
+                            elif self.flags & P.CLIENT_CONTROL:
+                                self.done = True  # proc_exit: %exit is still printed
                             else:
                                 return 1
                 if sock in r:
@@ -384,6 +392,8 @@ class Client:
                 pass
         if self.exec_command is not None:
             command, shell = self.exec_command
+            if self.saved_tio is not None:
+                _restore_tio(self.saved_tio)
             os.environ["SHELL"] = shell
             sys.stdout.flush()
             os.execl(shell, os.path.basename(shell), "-c", command)
@@ -391,9 +401,75 @@ class Client:
             if self.exit_reason:
                 sys.stdout.write(f"[{self.exit_reason}]\n")
                 sys.stdout.flush()
+        elif self.flags & P.CLIENT_CONTROL:
+            self._control_exit()
         elif self.exit_reason:
             sys.stderr.write(f"{self.exit_reason}\n")
         return self.exitval
+
+
+    def _control_exit(self) -> None:
+        """A control client's end (client.c): ``%exit`` and the reason, then with wait-exit
+        every line up to an empty one (or the end of input), then for -CC the DCS's end and
+        the terminal as it was."""
+        line = f"%exit {self.exit_reason}\n" if self.exit_reason else "%exit\n"
+        _write_all(1, line.encode("utf-8", "surrogateescape"))
+        if self.flags & P.CLIENT_CONTROL_WAITEXIT:
+            pending = b""
+            while True:
+                i = pending.find(b"\n")
+                if i >= 0:
+                    if i == 0:
+                        break
+                    pending = pending[i + 1:]
+                    continue
+                try:
+                    chunk = os.read(0, 4096)
+                except InterruptedError:
+                    continue
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                pending += chunk
+        if self.flags & P.CLIENT_CONTROLCONTROL:
+            _write_all(1, b"\033\\")
+            if self.saved_tio is not None:
+                _restore_tio(self.saved_tio)
+
+
+def _control_tty() -> list | str:
+    """-CC: the terminal in raw mode as tmux sets it (CR to NL in, NL to CRNL out); the old
+    settings, or the error when stdin is not a terminal."""
+    import termios
+
+    try:
+        saved = termios.tcgetattr(0)
+    except termios.error as e:
+        return e.args[1] if len(e.args) > 1 else str(e)
+    tio = list(saved)
+    tio[0] = termios.ICRNL | termios.IXANY
+    tio[1] = termios.OPOST | termios.ONLCR
+    tio[2] = termios.CREAD | termios.CS8 | termios.HUPCL
+    tio[3] = 0
+    cc = list(saved[6])
+    cc[termios.VMIN] = 1
+    cc[termios.VTIME] = 0
+    tio[6] = cc
+    try:
+        termios.tcsetattr(0, termios.TCSANOW, tio)
+    except termios.error:
+        pass
+    return saved
+
+
+def _restore_tio(saved: list) -> None:
+    import termios
+
+    try:
+        termios.tcsetattr(1, termios.TCSAFLUSH, saved)
+    except termios.error:
+        pass
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -430,6 +506,13 @@ def main(argv: list[str], socket_path: str, flags: int, config_files: list[str] 
         sys.stderr.write("command too long\n")
         return 1
     client = Client(sock, flags)
+    if flags & P.CLIENT_CONTROLCONTROL:
+        saved = _control_tty()
+        if isinstance(saved, str):
+            sys.stderr.write(f"tcgetattr failed: {saved}\n")
+            sock.close()
+            return 1
+        client.saved_tio = saved
     try:
         client.identify(features)
         client.send(P.MSG_COMMAND, P.pack_command(argv))

@@ -135,6 +135,8 @@ class Notification:
     state: T.State | None
     formats: dict[str, str]
     global_only: bool = False
+    #: The event's objects, for control clients' notifications (written when it runs).
+    data: dict[str, Any] | None = None
 
 
 def _valid(st: T.State | None) -> bool:
@@ -281,7 +283,14 @@ class Hooks:
         """An event on the bus: queue its hook (notify_add) unless a notification hook caused
         it or no such hook option exists."""
         kind = NOTIFY_KINDS.get(name)
-        if kind is None or _IN_NOTIFY_HOOK.get():
+        if _IN_NOTIFY_HOOK.get():
+            return  # notify_add: nothing a notification hook causes is queued, not even for
+            # control clients
+        if kind is None:
+            from .control_notify import CONTROL_ONLY
+
+            if name in CONTROL_ONLY:
+                self._queue(Notification(name, None, {}, data=dict(data)))
             return
         model = self.server.model
         c, s, w, wp = data.get("client"), data.get("session"), data.get("window"), None
@@ -319,7 +328,8 @@ class Hooks:
             formats["hook_window_name"] = w.name
         if wp is not None:
             formats["hook_pane"] = f"%{wp.id}"
-        self._queue(Notification(name, st.copy() if st is not None else None, formats))
+        self._queue(Notification(name, st.copy() if st is not None else None, formats,
+                                 data=dict(data)))
 
     def fire_named(self, name: str, pane: Any | None, values: dict[str, str]) -> None:
         """The global hook ``name`` for an hmux-only event, with hook_pane and hook_<key>."""
@@ -345,11 +355,17 @@ class Hooks:
     async def _drain(self) -> None:
         """The global queue: notification hooks one at a time, each after its cause."""
         from .commands.queue import run_items
+        from .control_notify import notify as control_notify
 
         _IN_NOTIFY_HOOK.set(True)
         try:
             while self.pending:
                 n = self.pending.popleft()
+                if n.data is not None:
+                    try:  # notify_callback: control clients hear of it first, then its hook
+                        control_notify(self.server, n.name, n.data)
+                    except Exception:
+                        self.server.log_exception(f"control notification {n.name} failed")
                 try:
                     items = self._notification_items(n)
                     if items:

@@ -97,6 +97,8 @@ class Window:
     #: The client that last made this window current or typed in it (tmux's w->latest): the
     #: one whose size counts when window-size is latest and several clients see the window.
     latest: Any = None
+    #: The model's event bus (set by Model.create_window): a new active pane is an event.
+    notify: Callable[[str, dict[str, Any]], None] | None = field(default=None, repr=False)
 
     @property
     def panes(self) -> list[Pane]:
@@ -120,14 +122,17 @@ class Window:
             return self.panes[i]
         return None
 
-    def set_active(self, pane: Pane) -> bool:
-        """Make ``pane`` active, remembering the previous one as last; False if unchanged."""
+    def set_active(self, pane: Pane, notify: bool = True) -> bool:
+        """Make ``pane`` active, remembering the previous one as last; False if unchanged.
+        ``notify``: raise window-pane-changed (window_set_active_pane's notify)."""
         if pane is self.active:
             return False
         self.last_panes = [self.active] if self.active is not None else []
         self.active = pane
         pane.active_point = _next_active_point()
         pane.changed = True  # automatic-rename looks again (tmux's PANE_CHANGED)
+        if notify and self.notify is not None:
+            self.notify("window-pane-changed", {"window": self, "pane": pane})
         return True
 
     def sessions(self) -> list[Session]:
@@ -165,6 +170,8 @@ class Session:
     tio: Any = None
     alive: bool = True
     marked: bool = False
+    #: The model's event bus (set by Model.create_session): a new current window is an event.
+    notify: Callable[[str, dict[str, Any]], None] | None = field(default=None, repr=False)
 
     def sorted_winlinks(self) -> list[Winlink]:
         return [self.windows[i] for i in sorted(self.windows)]
@@ -198,6 +205,8 @@ class Session:
             self.lastw.remove(wl)
         self.curw = wl
         wl.flags &= ~(WINLINK_BELL | WINLINK_ACTIVITY | WINLINK_SILENCE)
+        if self.notify is not None:  # session_set_current
+            self.notify("session-window-changed", {"session": self})
         return True
 
 
@@ -270,6 +279,7 @@ class Model:
                 sid = self.new_session_id()
                 name = f"{prefix}-{sid}" if prefix is not None else str(sid)
         s = Session(id=sid, name=name, options=options, environ=environ, cwd=cwd)
+        s.notify = lambda event, data: self.notify(event, data)
         self.sessions[name] = s
         self.session_ids[sid] = s
         return s
@@ -283,6 +293,7 @@ class Model:
         if not s.alive:
             return
         s.alive = False
+        self.notify("session-closed", {"session": s})  # session_destroy: before the unlinks
         for wl in list(s.windows.values()):
             self.unlink_winlink(wl, destroy_session=False)
         self.sessions.pop(s.name, None)
@@ -295,7 +306,6 @@ class Model:
             s.group = None
         if self.marked and self.marked[0] is s:
             self.marked = None
-        self.notify("session-closed", {"session": s})
 
     # -- windows -----------------------------------------------------------------------------------
 
@@ -303,6 +313,7 @@ class Model:
         wid = self.next_window_id
         self.next_window_id += 1
         w = Window(id=wid, name=name, options=options, sx=sx, sy=sy, manual_sx=sx, manual_sy=sy)
+        w.notify = lambda event, data: self.notify(event, data)
         self.windows[wid] = w
         return w
 
@@ -317,7 +328,6 @@ class Model:
     def unlink_winlink(self, wl: Winlink, destroy_session: bool = True) -> None:
         """Remove a winlink; the window goes with its last link, the session with its last window."""
         s, w = wl.session, wl.window
-        self.notify("window-unlinked", {"session": s, "window": w})
         if s.curw is wl:
             # session_detach: the last window, else the previous one by index (wrapping)
             others = [i for i in s.windows if s.windows[i] is not wl]
@@ -329,6 +339,8 @@ class Model:
                 s.set_current(pick)
             else:
                 s.curw = None
+        self.notify("window-unlinked", {"session": s, "window": w})  # after session_detach's
+        # choice of a new current window, as tmux
         if s.windows.get(wl.idx) is wl:
             del s.windows[wl.idx]
         if wl in w.winlinks:
@@ -371,7 +383,7 @@ class Model:
         if not s.alive or s.windows.get(wl.idx) is not wl or wp not in wl.window.panes:
             self.marked = None
 
-    def lost_pane(self, w: Window, p: Pane) -> None:
+    def lost_pane(self, w: Window, p: Pane, notify: bool = True) -> None:
         """window_lost_pane: p (still in w's list) is leaving; a new active and last pane.
 
         The new active pane is the last one, else the pane before p, else the one after; its
@@ -388,7 +400,8 @@ class Model:
             w.active = nxt
             if nxt is not None:
                 nxt.changed = True
-                self.notify("window-pane-changed", {"window": w, "pane": nxt})
+                if notify:
+                    self.notify("window-pane-changed", {"window": w, "pane": nxt})
         elif p is w.last:
             w.last_panes = []
 
@@ -402,9 +415,14 @@ class Model:
         """Take a pane out of its window (closing its layout cell); the window may go too."""
         w = p.window
         if w.layout is not None and p in w.panes:
-            self.lost_pane(w, p)
+            was_active = p is w.active
+            self.lost_pane(w, p, notify=False)
             w.layout.close_pane(p)
             apply_layout(w)
+            # server_kill_pane: layout_close_pane's notification, then window_lost_pane's
+            self.notify("window-layout-changed", {"window": w})
+            if was_active and w.active is not None:
+                self.notify("window-pane-changed", {"window": w, "pane": w.active})
         self.forget_pane(p)
         self.notify("pane-closed", {"pane": p, "window": w})
         if not w.panes:

@@ -15,7 +15,7 @@ import struct
 import subprocess
 import termios
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -103,6 +103,11 @@ class Pane:
         self.on_exit: Callable[[Pane], None] = lambda p: None
         #: Set by the server: called after each batch of output with the events the screen saw.
         self.on_output: Callable[[Pane, list[tuple[str, object]]], None] = lambda p, ev: None
+        #: Set by the server (control.py): each read's bytes, for control clients' %output.
+        self.on_data: Callable[[Pane, bytes], None] | None = None
+        #: Set by the server (control.py): awaited before each read; it returns once someone
+        #: can take more output (control clients that are behind hold a pane only they see).
+        self.read_hold: Callable[[Pane], Awaitable[None]] | None = None
         self._stream: trio.lowlevel.FdStream | None = None
         self._out = bytearray()
         self._out_event = trio.Event()
@@ -205,12 +210,16 @@ class Pane:
         size = 4096
         clock = time.thread_time  # CPU spent parsing, not time the machine gave others
         while True:
+            if self.read_hold is not None:
+                await self.read_hold(self)
             try:
                 data = await stream.receive_some(size)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 data = b""
             if not data:
                 break
+            if self.on_data is not None:
+                self.on_data(self, data)
             t0 = clock()
             screen.feed(data)
             spent = clock() - t0

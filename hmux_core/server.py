@@ -146,6 +146,8 @@ class ClientConn:
         self.discarded = 0
         self.sx, self.sy = 80, 24
         self.jobs: Any = None  # this client's #() jobs (tmux keeps them per client)
+        self.control_state: Any = None  # hmux_core.control.ControlState of a -C/-CC client
+        self.exit_frame: bytes | None = None  # sent instead of MSG_EXIT (a detached control client)
         self._out: deque[bytes] = deque()
         self._streams: dict[int, _Stream] = {}
         self._reads: dict[int, tuple[bytearray, trio.Event, list[int]]] = {}
@@ -187,10 +189,14 @@ class ClientConn:
         return st
 
     def control_write(self, line: str) -> None:
-        """One line of the control protocol (a notification or a reply) to a control client."""
-        self.write_stream(1, line.encode("utf-8", "surrogateescape") + b"\n")
+        """A notification line to a control client (held until an open reply block ends)."""
+        if self.control_state is not None:
+            self.control_state.notify_line(line)
 
     def write_stream(self, number: int, data: bytes) -> None:
+        if self.control_state is not None and number in (1, 2):
+            self.control_state.write_output(data)  # a control client's replies are lines
+            return
         st = self._stream(number)
         st.buf += data
         self._wake.set()
@@ -206,6 +212,8 @@ class ClientConn:
         self.write_stream(2, text.encode("utf-8", "surrogateescape") + b"\n")
 
     def _pending_output(self) -> bool:
+        if self.control_state is not None and self.control_state.exit_pending():
+            return True
         return any(st.buf and not st.error for st in self._streams.values())
 
     async def _sender(self) -> None:
@@ -244,6 +252,11 @@ class ClientConn:
                 await self._wake.wait()
 
     def _send_exit(self) -> None:
+        if self.exit_frame is not None:
+            self._out.append(self.exit_frame)
+            self.exited = True
+            self._wake.set()
+            return
         data = P.pack_int(self.retval)
         if self.exit_message is not None:
             data += P.pack_string(self.exit_message)
@@ -447,7 +460,9 @@ class ClientConn:
             if not self.cwd or not os.path.isabs(self.cwd):
                 self.cwd = self.environ.get("HOME") or "/"
             if self.control:
-                pass  # control mode comes with a later issue; keep the fds
+                from . import control
+
+                control.start(self)  # the server reads its stdin and writes its stdout
             else:
                 if self.fd >= 0 and not os.isatty(self.fd):
                     os.close(self.fd)
@@ -547,6 +562,8 @@ class Server:
         from .buffers import Buffers
 
         self.buffers = Buffers(lambda: self.options.get_number("buffer-limit"))
+        self.buffers.on_change = lambda name, deleted: self.notify(
+            "paste-buffer-deleted" if deleted else "paste-buffer-changed", {"name": name})
         from .jobs import FormatJobs
 
         self.jobs = FormatJobs(self)
@@ -642,6 +659,10 @@ class Server:
 
     def remove_client(self, c: ClientConn) -> None:
         self.release_terminal(c)
+        if c.control_state is not None:
+            from . import control
+
+            control.stop(c)
         for w in self.model.windows.values():  # server_client_lost: hand "latest" on
             if w.latest is c:
                 others = [o for o in self.clients if o is not c and o.session is not None
@@ -686,6 +707,11 @@ class Server:
         s = c.session
         self.release_terminal(c)
         name = s.name if s is not None else ""
+        if c.control_state is not None:  # after its queued output (server_client_detach)
+            c.exit_frame = P.encode(P.MSG_DETACHKILL if kill else P.MSG_DETACH,
+                                    P.pack_string(name))
+            c.request_exit()
+            return
         c.send(P.MSG_DETACHKILL if kill else P.MSG_DETACH, P.pack_string(name))
 
     def exec_client(self, c: ClientConn, command: str) -> None:
@@ -716,8 +742,12 @@ class Server:
         if c.session is not None:
             self.resize_session_windows(c.session)
 
-    def client_size(self, c: ClientConn) -> tuple[int, int]:
+    def client_size(self, c: ClientConn, w: Any = None) -> tuple[int, int]:
         """The space a client's terminal leaves for windows (its size less the status lines)."""
+        if c.control_state is not None:
+            from . import control
+
+            return control.client_size(c, w)
         sx, sy = c.attached.tty.sx, c.attached.tty.sy
         s = c.session
         if s is not None:
@@ -746,7 +776,7 @@ class Server:
             if not any(c.session.curw is not None and c.session.curw.window is w
                        for c in viewers):
                 continue
-            sizes = [self.client_size(c) for c in viewers]
+            sizes = [self.client_size(c, w) for c in viewers]
             if policy == "smallest":
                 sx, sy = min(x for x, _ in sizes), min(y for _, y in sizes)
             elif policy == "largest":
@@ -755,7 +785,11 @@ class Server:
                 latest = viewers[0] if len(viewers) == 1 else w.latest
                 if latest not in viewers:
                     continue
-                sx, sy = self.client_size(latest)
+                sx, sy = self.client_size(latest, w)
+            if any(c.control_state is not None for c in viewers):
+                from . import control
+
+                sx, sy = control.clamp_window_size(self, w, viewers, sx, sy)
             if (sx, sy) != (w.sx, w.sy):
                 w.layout.resize_window(sx, sy)
                 apply_layout(w)
@@ -779,6 +813,10 @@ class Server:
     def ignore_client_size(self, c: ClientConn) -> bool:
         """resize.c's ignore_client_size: clients without a terminal, suspended or locked
         ones, and ``ignore-size`` ones while a client without the flag is attached."""
+        if c.control_state is not None:
+            from . import control
+
+            return control.ignore_size(self, c)
         a = c.attached
         if a is None or c.session is None or a.suspended or c.exiting:
             return True
@@ -860,6 +898,8 @@ class Server:
         self.tick_second()  # tmux checks window names on every loop iteration
         if c.session is None or c.exiting:
             c.request_exit()
+        elif c.control_state is not None:
+            c.control_state.ready()  # control_ready: now its lines are read
 
     async def run_commands_text(self, text: str, client: ClientConn | None, *,
                                 file: str | None = None, state: QueueState | None = None,
@@ -965,7 +1005,10 @@ class Server:
         self.exit_deadline = time.monotonic() + 2.0
         for c in list(self.clients):
             self.release_terminal(c)
-            if c.session is not None:
+            if c.control_state is not None:  # after its queued output, with no session
+                c.exit_frame = P.encode(P.MSG_SHUTDOWN)
+                c.session = None
+            elif c.session is not None:
                 c.send(P.MSG_SHUTDOWN)
             c.request_exit()
         for s in list(self.model.sessions.values()):
@@ -1109,6 +1152,9 @@ class Server:
         pane.on_exit = self.pane_exited
         pane.on_output = self.pane_output
         escapes.attach(self, pane)
+        from . import control
+
+        control.watch_pane(self, pane)  # its output to control clients, read while they keep up
         assert self.nursery is not None
         pane.start(self.nursery)
         self.notify("pane-created", {"pane": pane})
@@ -1180,7 +1226,7 @@ class Server:
         for c in self.clients:
             if c.session is s:
                 c.session = None
-                if c.attached is not None:
+                if c.attached is not None or c.control_state is not None:
                     self.release_terminal(c)  # tmux: CLIENT_EXIT, the client says [exited]
                     c.request_exit()
                 else:
@@ -1234,7 +1280,7 @@ class Server:
         """Attach ``c`` to ``s``. ``show_causes``: configuration errors still waiting go to view
         mode now, before the windows take the client's size, as tmux's attach-session shows
         them before its next size check (the view mode then sees the resize)."""
-        if new_client:
+        if new_client and c.control_state is None:
             c.send(P.MSG_READY)
         elif c.session is not None:
             c.last_session = c.session
@@ -1246,12 +1292,13 @@ class Server:
         s.attached += 1
         s.last_attached_time = time.time()
         c.activity_time = time.time()
-        if c.attached is None and c.fd >= 0 and self.nursery is not None:
+        if c.attached is None and c.fd >= 0 and self.nursery is not None and not c.control:
             from .attached import Attached
 
             c.attached = Attached(self, c)
             c.attached.start(self.nursery)
         self.update_socket()
+        self.notify("client-session-changed", {"client": c, "session": s})
         self.notify("client-attached", {"client": c, "session": s})
         if show_causes and self.config_loaded.is_set():
             self.show_cfg_causes(s)

@@ -156,7 +156,7 @@ def spawn_window(server: Server, sc: SpawnContext) -> Winlink:
         s.curw = wl
     pane = new_pane(server, w, s)
     w.layout = Layout(sx, sy, pane, str(w.options.get("pane-border-status")))
-    w.set_active(pane)
+    w.set_active(pane, notify=False)  # SPAWN_NONOTIFY
     w.last_panes.clear()
     apply_layout(w)
     cwd = _resolve_cwd(server, sc)

@@ -225,22 +225,69 @@ def cmd_lock_client(item: CmdItem) -> int:
     return _lock(item, [item.target_client] if item.target_client is not None else [])
 
 
+#: Client flag bits tmux 3.7b sends in MSG_FLAGS (tmux.h), for the flags kept as attributes.
+_FLAG_BITS = (("readonly", 0x800), ("ignore_size", 0x20000), ("no_output", 0x4000000),
+              ("active_pane", 0x80000000), ("wait_exit", 0x200000000),
+              ("no_detach_on_destroy", 0x8000000000))
+_CLIENT_ATTACHED, _CLIENT_FOCUSED, _CLIENT_PAUSEAFTER = 0x80, 0x8000, 0x100000000
+_FLAG_ATTRS = {"read-only": "readonly", "ignore-size": "ignore_size",
+               "active-pane": "active_pane", "no-detach-on-destroy": "no_detach_on_destroy"}
+
+
+def client_flag_bits(c: Any) -> int:
+    """The client's flags as tmux's c->flags word (what MSG_FLAGS carries): the identify flags
+    (control mode among them) and those set since."""
+    bits = c.flags
+    for attr, bit in _FLAG_BITS:
+        if getattr(c, attr, False):
+            bits |= bit
+    if getattr(c, "pause_after", None) is not None:
+        bits |= _CLIENT_PAUSEAFTER
+    if c.session is not None:
+        bits |= _CLIENT_ATTACHED
+    if getattr(c, "focused", False):
+        bits |= _CLIENT_FOCUSED
+    return bits
+
+
 def set_client_flags(c: Any, flags: str) -> None:
-    """server_client_set_flags: ``read-only``, ``ignore-size``, ``active-pane``, each
-    negated with ``!``; a read-only client cannot make itself writable."""
+    """server_client_set_flags: ``read-only``, ``ignore-size``, ``active-pane`` and
+    ``no-detach-on-destroy``, and for control clients ``no-output``, ``pause-after[=N]`` and
+    ``wait-exit``; each negated with ``!``; a read-only client cannot make itself writable.
+    The client is sent its new flags (MSG_FLAGS: a control client waits after %exit with
+    wait-exit)."""
+    from .. import protocol as P
+
     for name in flags.split(","):
         negate = name.startswith("!")
         if negate:
             name = name[1:]
-        attr = {"read-only": "readonly", "ignore-size": "ignore_size",
-                "active-pane": "active_pane"}.get(name)
+        attr = _FLAG_ATTRS.get(name)
+        pause: int | None = None
+        if attr is None and c.control:
+            if name == "pause-after":
+                attr, pause = "pause_after", 0
+            elif name.startswith("pause-after="):
+                m = re.match(r"\s*\+?(\d+)", name[12:])
+                if m is None:
+                    continue
+                attr, pause = "pause_after", int(m.group(1)) % 2**32
+            elif name == "no-output":
+                attr = "no_output"
+            elif name == "wait-exit":
+                attr = "wait_exit"
         if attr is None:
             continue
-        if negate:
+        if attr == "pause_after":
+            c.pause_after = None if negate else pause
+        elif negate:
             if attr != "readonly" or not getattr(c, "readonly", False):
                 setattr(c, attr, False)
         else:
             setattr(c, attr, True)
+        if attr == "no_output" and c.control_state is not None:
+            c.control_state.reset_offsets()
+    c.send(P.MSG_FLAGS, P.pack_u64(client_flag_bits(c)))
 
 
 @command("refresh-client")
@@ -270,17 +317,30 @@ def cmd_refresh_client(item: CmdItem) -> int:
         if a is not None:
             a.tty.write(b"\x1b]52;;?\x07")  # tty_clipboard_query; the answer is not read yet
         return CMD_RETURN_NORMAL
-    for flag in "Ff":
+    for flag in "Ff":  # -F is an alias for -f
         if args.has(flag):
             set_client_flags(tc, args.get(flag) or "")
-            if tc.session is not None and a is not None:
+            if tc.session is not None and (a is not None or tc.control):
                 item.server.resize_session_windows(tc.session)  # ignore-size may change it
-    if any(args.has(f) for f in "ABC"):
-        if not tc.control:
+    if args.has("r"):
+        _report(item, args.get("r") or "")
+    cs = tc.control_state
+    if args.has("A"):
+        if cs is None:
             return item.error("not a control client")
-        if args.has("C"):
-            return _control_size(item, tc, args.get("C") or "")
+        for value in args.values("A"):
+            _update_offset(item, cs, value)
         return CMD_RETURN_NORMAL
+    if args.has("B"):
+        if cs is None:
+            return item.error("not a control client")
+        for value in args.values("B"):
+            _update_subscription(cs, value)
+        return CMD_RETURN_NORMAL
+    if args.has("C"):
+        if cs is None:
+            return item.error("not a control client")
+        return _control_size(item, cs, args.get("C") or "")
     if a is not None:
         a.redraw(full=not args.has("S"))
     return CMD_RETURN_NORMAL
@@ -317,23 +377,106 @@ def _pan(tc: Any, args: Any, adjust: int) -> None:
     tc.pan_ox, tc.pan_oy = ox, oy
 
 
-def _control_size(item: CmdItem, tc: Any, size: str) -> int:
-    """refresh-client -C: a control client's size (``WxH``, ``W,H`` or ``@window:WxH``)."""
-    m = re.fullmatch(r"@(\d+):(\d+)x(\d+).*", size) or re.fullmatch(r"@(\d+):.*", size)
+_UINT = r"\s*([+-]?\d+)"
+
+
+def _scan_uint(text: str) -> int:
+    """sscanf's %u: a sign is allowed and a negative number wraps (so it is too big)."""
+    return int(text) % 2**32
+
+
+def _control_size(item: CmdItem, cs: Any, size: str) -> int:
+    """refresh-client -C: a control client's size (``WxH`` or ``W,H``), or its size for one
+    window (``@id:WxH``; ``@id:`` alone forgets it), as cmd-refresh-client.c scans them."""
+    m = re.match("@" + _UINT + ":" + _UINT + "x" + _UINT, size)
     if m is not None:
-        if m.lastindex == 3:
-            x, y = int(m.group(2)), int(m.group(3))
-            if not (1 <= x <= 10000 and 1 <= y <= 10000):
-                return item.error("size too small or too big")
+        w, x, y = (_scan_uint(g) for g in m.groups())
+        if not (1 <= x <= 10000 and 1 <= y <= 10000):
+            return item.error("size too small or too big")
+        cs.set_window_size(w, x, y)
         return CMD_RETURN_NORMAL
-    m = re.match(r"\s*(\d+)[,x](\d+)", size)
+    m = re.match("@" + _UINT + ":", size)
+    if m is not None:
+        cs.clear_window_size(_scan_uint(m.group(1)))
+        return CMD_RETURN_NORMAL
+    m = re.match(_UINT + "," + _UINT, size) or re.match(_UINT + "x" + _UINT, size)
     if m is None:
         return item.error("bad size argument")
-    x, y = int(m.group(1)), int(m.group(2))
+    x, y = (_scan_uint(g) for g in m.groups())
     if not (1 <= x <= 10000 and 1 <= y <= 10000):
         return item.error("size too small or too big")
-    tc.sx, tc.sy = x, y
+    cs.set_size(x, y)
     return CMD_RETURN_NORMAL
+
+
+def _pane_state(value: str) -> tuple[Any, str] | None:
+    """``%N:rest`` naming an existing pane (sscanf ``%%%u``), for -A and -r."""
+    if not value.startswith("%"):
+        return None
+    head, sep, rest = value.partition(":")
+    if not sep:
+        return None
+    m = re.match(_UINT, head[1:])
+    if m is None:
+        return None
+    return _scan_uint(m.group(1)), rest
+
+
+def _update_offset(item: CmdItem, cs: Any, value: str) -> None:
+    """refresh-client -A ``%pane:on|off|continue|pause``: that pane's output for this client."""
+    parsed = _pane_state(value)
+    if parsed is None:
+        return
+    wp = item.server.model.panes.get(parsed[0])
+    if wp is None:
+        return
+    action = {"on": cs.set_pane_on, "off": cs.set_pane_off, "continue": cs.continue_pane,
+              "pause": cs.pause_pane}.get(parsed[1])
+    if action is not None:
+        action(wp)
+
+
+def _update_subscription(cs: Any, value: str) -> None:
+    """refresh-client -B ``name:what:format`` subscribes; ``name`` alone unsubscribes."""
+    from ..control_subs import parse_what
+
+    name, sep, rest = value.partition(":")
+    if not sep:
+        cs.remove_sub(name)
+        return
+    what, sep, fmt = rest.partition(":")
+    if not sep:
+        return
+    kind, ident = parse_what(what)
+    cs.add_sub(name, kind, ident, fmt)
+
+
+_COLOUR_REPORT = re.compile(r"\x1b\](1[01]);rgb:([0-9a-fA-F]{1,4})/([0-9a-fA-F]{1,4})/"
+                            r"([0-9a-fA-F]{1,4})(?:\x1b\\|\x07)")
+
+
+def _report(item: CmdItem, value: str) -> None:
+    """refresh-client -r ``%pane:report``: a control client's terminal answered an OSC 10/11
+    colour query for the pane; its colours answer the pane's own queries (tty_keys_colours)."""
+    parsed = _pane_state(value)
+    if parsed is None:
+        return
+    wp = item.server.model.panes.get(parsed[0])
+    if wp is None:
+        return
+    m = _COLOUR_REPORT.match(parsed[1])
+    if m is None:
+        return
+    rgb = []
+    for part in m.group(2, 3, 4):
+        v = int(part, 16)
+        bits = 4 * len(part)
+        rgb.append(v * 255 // ((1 << bits) - 1))
+    colour = 0x02000000 | (rgb[0] << 16) | (rgb[1] << 8) | rgb[2]  # COLOUR_FLAG_RGB
+    if m.group(1) == "10":
+        wp.control_fg = colour
+    else:
+        wp.control_bg = colour
 
 
 def lock_idle_sessions(server: Any) -> None:

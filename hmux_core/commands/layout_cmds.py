@@ -2,7 +2,7 @@
 and the zoom helpers every pane-moving command shares (tmux's window_push_zoom/pop_zoom).
 
 The geometry itself lives in :mod:`hmux_core.layout`; these functions only decide which layout
-operation a command means, in tmux 3.3a's order (unzoom first, remember the old layout for
+operation a command means, in tmux 3.7b's order (unzoom first, remember the old layout for
 ``-o``, recalculate the window size after a change).
 """
 
@@ -42,14 +42,16 @@ def pop_zoom(w: Window) -> bool:
     return False
 
 
-def preset_options(w: Window) -> dict[str, str]:
-    """The window options the main-* presets read (strings, percentages allowed)."""
+def preset_options(w: Window) -> dict[str, Any]:
+    """The window options the presets read: the main-* sizes (strings, percentages allowed)
+    and tiled's column limit."""
     o = w.options
     return {
         "main_pane_width": str(o.get("main-pane-width")),
         "main_pane_height": str(o.get("main-pane-height")),
         "other_pane_width": str(o.get("other-pane-width")),
         "other_pane_height": str(o.get("other-pane-height")),
+        "tiled_layout_max_columns": int(o.get("tiled-layout-max-columns")),
     }
 
 
@@ -200,8 +202,7 @@ def cmd_rotate_window(item: CmdItem) -> int:
         wp = panes[i - 1] if i > 0 else panes[-1]
     else:
         wp = panes[i + 1] if i + 1 < len(panes) else panes[0]
-    if w.set_active(wp):
-        item.server.notify("window-pane-changed", {"window": w, "pane": wp})
+    w.set_active(wp)
     item.state.current = T.from_winlink(wl, wp)
     pop_zoom(w)
     return CMD_RETURN_NORMAL

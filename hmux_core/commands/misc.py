@@ -98,6 +98,10 @@ def cmd_display_message(item: CmdItem) -> int:
         return item.error(msg)
     if args.has("p"):
         item.print(msg)
+    elif tc is not None and tc.control_state is not None:
+        from ..control import message
+
+        message(tc, msg)  # %message, in the command's reply block
     elif tc is not None:
         item.server.status_message(tc, msg, delay=delay, ignore_keys=args.has("N"),
                                    no_freeze=args.has("C"))

@@ -110,8 +110,7 @@ def link_window(server: Server, src: Session, srcwl: Winlink, dst: Session, dsti
     if wl is None:
         return f"index in use: {dstidx}"
     if select:
-        if dst.set_current(wl):
-            server.notify("session-window-changed", {"session": dst})
+        dst.set_current(wl)
     return None
 
 
@@ -257,8 +256,7 @@ def cmd_break_pane(item: CmdItem) -> int:
     new_wl = attach_window(server, dst_s, nw, idx)
     assert new_wl is not None
     if not args.has("d"):
-        if dst_s.set_current(new_wl):
-            server.notify("session-window-changed", {"session": dst_s})
+        dst_s.set_current(new_wl)
         item.state.current = T.from_session(dst_s)
     server.notify("window-layout-changed", {"window": w})
     if args.has("P"):
@@ -318,11 +316,10 @@ def _join_pane(item: CmdItem) -> int:
     _recalculate_all(server)
 
     if not args.has("d"):
-        if dst_w.set_active(src_wp):
-            server.notify("window-pane-changed", {"window": dst_w, "pane": src_wp})
+        dst_w.set_active(src_wp)
         target_wl = dst_s.windows.get(dst_idx)
-        if target_wl is not None and dst_s.set_current(target_wl):
-            server.notify("session-window-changed", {"session": dst_s})
+        if target_wl is not None:
+            dst_s.set_current(target_wl)
         item.state.current = T.from_session(dst_s)
 
     if not src_w.panes:
@@ -424,8 +421,8 @@ def cmd_swap_window(item: CmdItem) -> int:
 
 def _select_index(server: Server, s: Session, idx: int) -> None:
     wl = s.windows.get(idx)
-    if wl is not None and s.set_current(wl):
-        server.notify("session-window-changed", {"session": s})
+    if wl is not None:
+        s.set_current(wl)
 
 
 def session_is_linked(s: Session, w: Window) -> bool:

@@ -116,7 +116,6 @@ def _list_window_panes(item: CmdItem, wl: Any, kind: int) -> None:
 def _set_active(item: CmdItem, w: Any, wl: Any, pane: Pane) -> None:
     if w.set_active(pane):
         item.state.current = T.from_winlink(wl, pane)
-        item.server.notify("window-pane-changed", {"window": w, "pane": pane})
 
 
 @command("select-pane")
@@ -456,9 +455,12 @@ def cmd_resize_pane(item: CmdItem) -> int:
         elif lay.zoom(wp):
             w.set_active(wp)
         apply_layout(w)
+        item.server.notify("window-layout-changed", {"window": w})  # window_(un)zoom
         return CMD_RETURN_NORMAL
     if lay.zoomed:
         lay.unzoom()
+        apply_layout(w)
+        item.server.notify("window-layout-changed", {"window": w})  # server_unzoom_window
     adjust = 1
     if args.argv:
         n, err = strtonum(args.argv[0], 1, 2147483647)

@@ -77,10 +77,9 @@ def cmd_respawn_window(item: CmdItem) -> int:
         server.model.forget_pane(p)
     w.layout = Layout(w.sx, w.sy, wp0, str(w.options.get("pane-border-status")))
     w.last_panes = []
-    w.set_active(wp0)
+    w.set_active(wp0, notify=False)
     apply_layout(w)
     _respawn(item, s, wp0)
-    if s.set_current(wl):
-        server.notify("session-window-changed", {"session": s})
+    s.set_current(wl)
     server.notify("window-layout-changed", {"window": w})
     return CMD_RETURN_NORMAL

@@ -104,7 +104,7 @@ def cmd_new_session(item: CmdItem) -> int:
     else:
         cwd = client_cwd(server, c, None)
 
-    if not detached and not already_attached:
+    if not detached and not already_attached and not c.control:
         assert c is not None
         if T.client_nested(model, c):
             return item.error("sessions should be nested with care, unset $TMUX to force")
@@ -128,7 +128,7 @@ def cmd_new_session(item: CmdItem) -> int:
         sizes.append(n)
     dsx, dsy = sizes
 
-    if not detached and c is not None:
+    if not detached and c is not None and not c.control:  # a control client: default-size
         sx, sy = c.sx, c.sy
         if sy > 0 and server.session_options.get("status") not in (False, 0, "off"):
             sy -= 1

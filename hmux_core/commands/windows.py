@@ -175,7 +175,6 @@ def _select_window(item: CmdItem, mode: str) -> int:
     nxt = mode == "next" or args.has("n")
     prev = mode == "previous" or args.has("p")
     last = mode == "last" or args.has("l")
-    before = s.curw
     if nxt or prev or last:
         activity = args.has("a")
         if nxt:
@@ -196,8 +195,6 @@ def _select_window(item: CmdItem, mode: str) -> int:
                 item.state.current = T.from_session(s)
         elif s.set_current(st.wl):
             item.state.current = T.from_session(s)
-    if s.curw is not before:
-        item.server.notify("session-window-changed", {"session": s})
     item.server.run_hook("after-select-window", item)
     c = item.client
     if c is not None and c.session is not None and s.curw is not None:
