@@ -24,29 +24,13 @@ LIST_SESSIONS_TEMPLATE = (
 
 
 def check_name(name: str) -> str | None:
-    """session_check_name: empty is invalid; ``:`` and ``.`` become ``_``."""
-    if name == "":
-        return None
-    out = name.replace(":", "_").replace(".", "_")
-    return _vis(out)
+    """tmux 3.7b's check_name then clean_name for a session or window name a command gives:
+    None unless printable ASCII and UTF-8; a backslash is doubled. Empty names, ``:`` and
+    ``.`` are allowed (3.7a)."""
+    from ..screen.names import clean_name
 
-
-def _vis(text: str) -> str:
-    """utf8_stravis with VIS_OCTAL|VIS_CSTYLE|VIS_TAB|VIS_NL for control characters."""
-    if all(0x20 <= ord(c) != 0x7F for c in text):
-        return text
-    out = []
-    for ch in text:
-        o = ord(ch)
-        if ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif o < 0x20 or o == 0x7F:
-            out.append(f"\\{o:03o}")
-        else:
-            out.append(ch)
-    return "".join(out)
+    raw = name.encode("utf-8", "surrogateescape").decode("latin-1")
+    return clean_name(raw, untrusted=False)
 
 
 @command("has-session")
@@ -63,11 +47,17 @@ def cmd_new_session(item: CmdItem) -> int:
     if args.has("t") and (args.argv or args.has("n")):
         return item.error("command or window name given with target")
     newname = None
+    wname = None
+    if args.get("n") is not None:
+        name = item.expand(args.get("n") or "", T.State())
+        wname = check_name(name)
+        if wname is None:
+            return item.error(f"invalid window name: {name}")
     if args.get("s") is not None:
         name = item.expand(args.get("s") or "", T.State())
         newname = check_name(name)
         if newname is None:
-            return item.error(f"invalid session: {name}")
+            return item.error(f"invalid session name: {name}")
     if args.has("A"):
         existing = model.sessions.get(newname) if newname is not None else item.target.s
         if existing is not None:
@@ -95,7 +85,7 @@ def cmd_new_session(item: CmdItem) -> int:
         else:
             prefix = check_name(group)
             if prefix is None:
-                return item.error(f"invalid session group: {group}")
+                return item.error(f"invalid session group name: {group}")
 
     detached = args.has("d") or c is None
     already_attached = c is not None and c.session is not None
@@ -161,7 +151,7 @@ def cmd_new_session(item: CmdItem) -> int:
         s.tio = _client_tio(c)
     sc = SpawnContext(s=s, argv=[a for a in args.argv if isinstance(a, str)],
                       cwd=item.expand(args.get("c") or "", T.State()) if args.get("c") else None,
-                      name=item.expand(args.get("n") or "", T.State()) if args.get("n") is not None else None,
+                      name=wname,
                       client=c, tc=None if detached else c)
     try:
         spawn_window(server, sc)
@@ -256,7 +246,7 @@ def cmd_rename_session(item: CmdItem) -> int:
     tmp = item.expand(item.args.argv[0], item.target)
     newname = check_name(tmp)
     if newname is None:
-        return item.error(f"invalid session: {tmp}")
+        return item.error(f"invalid session name: {tmp}")
     if newname == s.name:
         return CMD_RETURN_NORMAL
     if newname in model.sessions:
