@@ -68,7 +68,7 @@ def cmd_split_window(item: CmdItem) -> int:
                           args.has("f"))
     except SpawnError as e:
         if str(e) == "no space for new pane":
-            return item.error(str(e))
+            return item.error("size or position no space for a new pane")  # tmux 3.7b
         return item.error(f"create pane failed: {e}")
     if args.has("Z") and w.layout is not None:
         w.layout.zoom(w.active)
