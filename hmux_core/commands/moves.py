@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import target as T
-from ..layout import Layout, LayoutError, parse_percentage, swap_panes
+from ..layout import SPLIT_BAD_SIZE, Layout, LayoutError, swap_panes
 from ..model import (
     WINLINK_ACTIVITY,
     WINLINK_BELL,
@@ -27,6 +27,7 @@ from ..spawn import default_window_name
 from .layout_cmds import pop_zoom, push_zoom, unzoom_window
 from .queue import CMD_RETURN_ERROR, CMD_RETURN_NORMAL, CmdItem
 from .registry import command
+from .sessions import check_name
 from .windows import shuffle_up
 
 if TYPE_CHECKING:
@@ -189,10 +190,8 @@ def cmd_swap_pane(item: CmdItem) -> int:
             if dst_w.active is dst_wp:
                 dst_w.set_active(src_wp)
         if src_w is not dst_w:
-            if src_w.last is src_wp:
-                src_w.last_panes = []
-            if dst_w.last is dst_wp:
-                dst_w.last_panes = []
+            src_w.forget_last(src_wp)
+            dst_w.forget_last(dst_wp)
             server.model.check_marked()
         server.notify("window-layout-changed", {"window": src_w})
         if src_w is not dst_w:
@@ -215,54 +214,65 @@ def cmd_break_pane(item: CmdItem) -> int:
     assert wl is not None and src_s is not None and dst_s is not None and wp is not None
     w = wl.window
     idx = dst_st.idx
+    name = args.get("n")
+    clean = None
+    if name is not None:
+        clean = check_name(name)
+        if clean is None:
+            return item.error(f"invalid window name: {name}")
     before = args.has("b")
     if args.has("a") or before:
         idx = shuffle_up(dst_s, dst_st.wl or dst_s.curw, before)
         if idx == -1:
             return CMD_RETURN_ERROR
     unzoom_window(w)
-    name = args.get("n")
 
     if len(w.panes) == 1:
         cause = link_window(server, src_s, wl, dst_s, idx, False, not args.has("d"))
         if cause is not None:
             return item.error(cause)
-        if name is not None:
-            w.name = name
-            w.options.set("automatic-rename", False)
+        if clean is not None:
+            _rename(server, w, clean)
         session_detach(server, src_s, wl)
-        return CMD_RETURN_NORMAL
-    if idx != -1 and idx in dst_s.windows:
-        return item.error(f"index in use: {idx}")
-
-    assert w.layout is not None
-    model.lost_pane(w, wp)
-    w.layout.close_pane(wp)
-    apply_layout(w)
-
-    nw = model.create_window("", w.sx, w.sy, Options(parent=server.window_options,
-                                                     scope="window"))
-    _move_pane_to(wp, nw)
-    nw.layout = Layout(w.sx, w.sy, wp, str(nw.options.get("pane-border-status")))
-    nw.active = wp
-    if name is None:
-        nw.name = default_window_name(wp)
+        new_wl = next((x for x in dst_s.sorted_winlinks() if x.window is w), None)
+        if new_wl is None:
+            return CMD_RETURN_ERROR
     else:
-        nw.name = name
-        nw.options.set("automatic-rename", False)
-    wp.changed = True
-    apply_layout(nw)
+        if idx != -1 and idx in dst_s.windows:
+            return item.error(f"index in use: {idx}")
+        assert w.layout is not None
+        model.lost_pane(w, wp)
+        w.layout.close_pane(wp)
+        apply_layout(w)
+        server.notify("window-layout-changed", {"window": w})
 
-    new_wl = attach_window(server, dst_s, nw, idx)
-    assert new_wl is not None
-    if not args.has("d"):
-        dst_s.set_current(new_wl)
-        item.state.current = T.from_session(dst_s)
-    server.notify("window-layout-changed", {"window": w})
+        nw = model.create_window("", w.sx, w.sy, Options(parent=server.window_options,
+                                                         scope="window"))
+        _move_pane_to(wp, nw)
+        nw.layout = Layout(w.sx, w.sy, wp, str(nw.options.get("pane-border-status")))
+        nw.active = wp
+        nw.latest = item.target_client
+        _rename(server, nw, default_window_name(wp) if clean is None else clean)
+        if clean is not None:
+            nw.options.set("automatic-rename", False)
+        wp.changed = True
+        apply_layout(nw)
+
+        new_wl = attach_window(server, dst_s, nw, idx)
+        assert new_wl is not None
+        if not args.has("d"):
+            dst_s.set_current(new_wl)
+            item.state.current = T.from_session(dst_s)
     if args.has("P"):
         template = args.get("F") or BREAK_PANE_TEMPLATE
-        item.print(item.expand(template, T.State(dst_s, new_wl, nw, wp, new_wl.idx)))
+        item.print(item.expand(template, T.State(dst_s, new_wl, new_wl.window, wp, new_wl.idx)))
     return CMD_RETURN_NORMAL
+
+
+def _rename(server: Server, w: Window, name: str) -> None:
+    """window_set_name with an already cleaned name: every rename is an event."""
+    w.name = name
+    server.notify("window-renamed", {"window": w})
 
 
 # -- join-pane / move-pane ------------------------------------------------------------------
@@ -283,32 +293,45 @@ def _join_pane(item: CmdItem) -> int:
     if src_wp is dst_wp:
         return item.error("source and target panes must be different")
 
+    # layout_get_tiled_cell: -l and -p are formats, of the pane's size (the window's with -f)
     horizontal = args.has("h")
-    along = dst_wp.sx if horizontal else dst_wp.sy
+    full = args.has("f")
+    if full:
+        along = dst_w.sx if horizontal else dst_w.sy
+    else:
+        along = dst_wp.sx if horizontal else dst_wp.sy
     size: int | None = None
     cause = None
     if args.has("l"):
-        size, cause = parse_percentage(args.get("l") or "", 0, _INT_MAX, along)
+        value = args.get("l") or ""
+        if value.endswith("%"):
+            pct, cause = strtonum(item.expand(value[:-1]), 0, 100)
+            if cause is None:
+                size = (along * pct) // 100
+                if size > _INT_MAX:
+                    cause = "too large"
+        else:
+            size, cause = strtonum(item.expand(value), 0, _INT_MAX)
     elif args.has("p"):
-        pct, cause = strtonum(args.get("p") or "", 0, 100)
+        pct, cause = strtonum(item.expand(args.get("p") or ""), 0, 100)
         if cause is None:
             size = (along * pct) // 100
     if cause is not None:
-        return item.error(f"size {cause}")
+        return item.error(SPLIT_BAD_SIZE)
 
     dst_lay, src_lay = dst_w.layout, src_w.layout
     assert dst_lay is not None and src_lay is not None
-    before = args.has("b")
     try:
-        lc = dst_lay.split(dst_wp, horizontal=horizontal, size=size, before=before,
-                           full=args.has("f"))
-    except LayoutError:
-        return item.error("create pane failed: pane too small")
+        lc = dst_lay.split(dst_wp, horizontal=horizontal, size=size, before=args.has("b"),
+                           full=full)
+    except LayoutError as e:
+        return item.error(str(e))
 
     model.lost_pane(src_w, src_wp)
     src_lay.close_pane(src_wp)
     _move_pane_to(src_wp, dst_w)
-    dst_lay.add_pane(src_wp, dst_wp, before)
+    # tmux 3.7b never hands -b/-f on to the pane list: the pane goes after the target
+    dst_lay.add_pane(src_wp, dst_wp)
     dst_lay.assign(lc, src_wp)
     apply_layout(dst_w)
     if src_w.panes:

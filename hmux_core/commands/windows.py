@@ -61,10 +61,18 @@ def cmd_new_window(item: CmdItem) -> int:
     wl = st.wl
     idx = st.idx
     name = args.get("n")
+    if name is not None:
+        from .sessions import check_name
+
+        expanded = item.expand(name, T.from_session(s))
+        name = check_name(expanded)
+        if name is None:
+            return item.error(f"invalid window name: {expanded}")
     if args.has("S") and name is not None and st.idx == -1:
+        wanted = item.expand(name, T.from_session(s))
         found = None
         for loop in s.sorted_winlinks():
-            if loop.window.name != name:
+            if loop.window.name != wanted:
                 continue
             if found is None:
                 found = loop
@@ -91,7 +99,7 @@ def cmd_new_window(item: CmdItem) -> int:
     sc = SpawnContext(
         s=s, argv=[a for a in args.argv if isinstance(a, str)],
         cwd=item.expand(args.get("c") or "", T.from_session(s)) if args.get("c") else None,
-        environ=env, name=item.expand(name, T.from_session(s)) if name is not None else None,
+        environ=env, name=name,
         idx=idx, detached=args.has("d"), kill=args.has("k"), client=c, tc=item.target_client)
     try:
         new_wl = spawn_window(server, sc)
@@ -263,8 +271,13 @@ def cmd_rename_window(item: CmdItem) -> int:
     st = item.target
     assert st.wl is not None
     w = st.wl.window
+    from .sessions import check_name
+
     name = item.expand(item.args.argv[0], st)
-    w.name = name
+    clean = check_name(name)
+    if clean is None:
+        return item.error(f"invalid window name: {name}")
+    w.name = clean
     w.options.set("automatic-rename", False)
     item.server.notify("window-renamed", {"window": w})
     return CMD_RETURN_NORMAL
