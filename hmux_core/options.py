@@ -1212,6 +1212,11 @@ def _from_string(oo: Options, oe: OptionEntry, name: str, value: str | None,
             choice = find_choice(oe, value)
         values[name] = choice
         return
+    if t == COMMAND:
+        # A single command list (default-client-command), parsed now as tmux does.
+        assert value is not None
+        values[name] = _parse_command(value)
+        return
     raise OptionError("empty value")
 
 

@@ -879,10 +879,12 @@ class Server:
     # -- commands --------------------------------------------------------------------------------
 
     async def run_client_command(self, c: ClientConn, argv: list[str]) -> None:
-        if not argv:
-            argv = ["new-session"]
         try:
-            cmdlist = parse_argv_list(self, argv)
+            if argv:
+                cmdlist = parse_argv_list(self, argv)
+            else:  # no command: default-client-command (tmux 3.7b), new-session by default
+                default = self.options.get("default-client-command")
+                cmdlist = getattr(default, "cmdlist", None) or parse_text(self, str(default))
         except CommandError as e:
             c.error_line(str(e))
             self.add_message(f"{c.name} message: {e}")
