@@ -51,8 +51,10 @@ class PasteBuffer:
 
     def format_values(self) -> dict[str, str]:
         """The ``buffer_*`` format variables (format_defaults_paste_buffer)."""
+        full = self.data.split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
         return {"buffer_name": self.name, "buffer_size": str(len(self.data)),
-                "buffer_sample": self.sample(), "buffer_created": str(int(self.created))}
+                "buffer_sample": self.sample(), "buffer_created": str(int(self.created)),
+                "buffer_full": full}
 
 
 class Buffers:
