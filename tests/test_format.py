@@ -393,3 +393,25 @@ def test_basename_dirname() -> None:
              "//a//b//": ("b", "//a")}
     for p, (b, d) in cases.items():
         assert (F._basename(p), F._dirname(p)) == (b, d), p
+
+
+def test_aliases_not_expanded_inside_styles() -> None:
+    # tmux 3.7b: #S inside #[...] stays; after the closing ] it is the session name again.
+    assert ex("#[fg=#S]#S") == "#[fg=#S]main"
+    assert ex("##[#I]#I") == "##[#I]3"
+    assert ex("#[fg=red#S") == "#[fg=redmain"  # no ] closes the style: aliases expand
+
+
+class _Clients(F.DictContext):
+    def loop_clients(self):  # noqa: ANN201
+        return [F.DictContext({"client_name": n, "client_activity": a})
+                for n, a in (("/dev/pts/2", "5"), ("/dev/pts/1", "9"))]
+
+
+def test_client_loop_and_sorting() -> None:
+    ctx = _Clients({})
+    assert F.expand("#{L:#{client_name}#{?loop_last_flag,,|}}", ctx) == "/dev/pts/2|/dev/pts/1"
+    assert F.expand("#{L/n:#{client_name} }", ctx) == "/dev/pts/1 /dev/pts/2 "
+    assert F.expand("#{L/t:#{client_name} }", ctx) == "/dev/pts/1 /dev/pts/2 "  # newest first
+    assert F.expand("#{L/r:#{client_name} }", ctx) == "/dev/pts/1 /dev/pts/2 "
+    assert F.expand("a#{L:x}b", F.DictContext({})) == "ab"  # no clients: nothing

@@ -128,6 +128,14 @@ FORMATS = [
     "#{m/r:#{@rbr},#{@v2}}", "#{m:*#{@a}*,#{@p}}",
     # long values
     "#{=5:#{l:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa}}",
+    # 3.4 .. 3.7b: repeat, n-ary and unary booleans, else-if chains, q/a, limits, l: unescape
+    "#{R:ab,3}", "#{R:ab,0}|", "#{R:x}|", "#{R:#{@a},2}", "#{R:-,10001}|",
+    "#{||:0,0,1}", "#{&&:1,1,0}", "#{&&:1}", "#{||:}|", "#{&&:1,#{@a},#{@n}}", "#{!:}",
+    "#{!!:0}", "#{!:#{@z}}", "#{?@z,a,@a,b,c}", "#{?@z,a,@e,b}|", "#{?@z,a,@e,b,c}",
+    "#{?@e,a,@z,b,@n,c,d}", "#{q/a:@sp}", "#{q/a:@e}", "#{q/a:@hash}", "#[fg=#S]abc",
+    "x##[fg=#I]y", "#{l:#{@a}#,x##y}", "#{l:a#}b}", "#{p10001:@a}|", "#{p-10000:@e}|",
+    "#{=10001:@a}", "#{=-10000:@a}", "#{e|+|f|101:1,2}", "#{e|+|f|-1:1,2}",
+    "#{e|+|f|100:1,2}", "abc##", "a#", "#{s/o/\\/:@a}",
 ]
 
 
@@ -258,6 +266,14 @@ LOOP_FORMATS = [
     "#{W:#{P:#{pane_index}}|}",
     "#{W:#{?#{==:#{window_name},two},<#{P:#{pane_index}}>,#{window_name}} }",
     "#{S:#{@a}#{session_name}}",
+    # 3.6 .. 3.7b: sorted loops, loop_last_flag (inherited by nested loops), W: neighbours
+    "#{W/n:#{window_name} }", "#{W/r:#{window_index} }", "#{W/nr:#{window_name} }",
+    "#{W/i:#{window_index}}", "#{W:#{window_index}#{?loop_last_flag,.,-}}",
+    "#{W:#{window_index}:#{window_after_active}#{window_before_active}:"
+    "#{next_window_index}/#{prev_window_index}/#{next_window_active}#{prev_window_active} }",
+    "#{P/r:#{pane_index}}", "#{P:#{pane_index}#{loop_last_flag}}",
+    "#{S/r:#{session_name} }", "#{S/n:#{session_name}}", "#{S/nr:#{session_name}}",
+    "#{S:#{session_name}#{?loop_last_flag,!,}}", "#{S:#{W:#{loop_last_flag}}}",
 ]
 
 SEARCH_FORMATS = ["#{C:World}", "#{C:world}", "#{C/i:world}", "#{C/r:^W.r}", "#{C/r:d  $}",
@@ -267,23 +283,28 @@ SEARCH_FORMATS = ["#{C:World}", "#{C:world}", "#{C/i:world}", "#{C/r:^W.r}", "#{
 
 def _mirror_model(search_lines: list[str]) -> tuple[F.DictContext, F.DictContext]:
     """DictContexts shaped like the server fixture's sessions, windows and panes."""
-    def pane(i: int, active: bool) -> tuple[F.DictContext, bool]:
-        return F.DictContext({"pane_index": str(i), "pane_active": "1" if active else "0"}), active
+    ids = iter(range(100))
 
-    def window(idx: int, name: str, current: bool, npanes: int) -> tuple[F.DictContext, bool]:
+    def pane(i: int, active: bool, pid: int) -> tuple[F.DictContext, bool]:
+        return F.DictContext({"pane_index": str(i), "pane_active": "1" if active else "0",
+                              "pane_id": f"%{pid}"}), active
+
+    def window(idx: int, name: str, current: bool, pids: list[int]) -> tuple[F.DictContext, bool]:
         ctx = F.DictContext({"window_index": str(idx), "window_name": name,
                              "window_active": "1" if current else "0"},
-                            panes=[pane(i, i == 0) for i in range(npanes)])
+                            panes=[pane(i, i == 0, p) for i, p in enumerate(pids)])
         return ctx, current
 
     def session(name: str, windows: list[tuple[F.DictContext, bool]]) -> F.DictContext:
-        return F.DictContext({"session_name": name, "session_windows": str(len(windows))},
-                             windows=windows)
+        return F.DictContext({"session_name": name, "session_windows": str(len(windows)),
+                              "session_id": f"${next(ids)}"}, windows=windows)
 
-    s1w = [window(0, "one", True, 1), window(1, "two", False, 2), window(2, "three", False, 1)]
+    # Pane ids in creation order: s1 one %0, two %1, three %2, two's split %3, s2 %4, s3 %5.
+    s1w = [window(0, "one", True, [0]), window(1, "two", False, [1, 3]),
+           window(2, "three", False, [2])]
     s1 = session("s1", s1w)
-    s2 = session("s2", [window(0, "alpha", True, 1)])
-    s3 = session("s3", [window(0, "srch", True, 1)])
+    s2 = session("s2", [window(0, "alpha", True, [4])])
+    s3 = session("s3", [window(0, "srch", True, [5])])
     sessions = [(s1, False), (s2, False), (s3, False)]
     target = F.DictContext(dict(OPTIONS, session_name="s1", window_index="1", window_name="two",
                                 pane_index="0"),
