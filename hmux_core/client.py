@@ -315,7 +315,8 @@ class Client:
                     try:
                         chunk = os.read(rfd, P.MAX_STREAM_DATA)
                     except OSError:
-                        break  # tmux's read error callback ends the file with no error
+                        error = errno.EIO  # tmux 3.7b's read error callback: EIO
+                        break
                     if not chunk:
                         break
                     self.send(P.MSG_READ, P.pack_stream(stream, chunk))

@@ -328,6 +328,9 @@ class Hooks:
             formats["hook_window_name"] = w.name
         if wp is not None:
             formats["hook_pane"] = f"%{wp.id}"
+            if wp.window is not None:  # 3.7b names the pane's window too
+                formats["hook_window"] = f"@{wp.window.id}"
+                formats["hook_window_name"] = wp.window.name
         self._queue(Notification(name, st.copy() if st is not None else None, formats,
                                  data=dict(data)))
 

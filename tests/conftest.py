@@ -55,6 +55,15 @@ def tmux(muxdir, request) -> Mux:
 
 @pytest.fixture
 def tmux_client_on_hmux(hmux, muxdir) -> Mux:
-    """Debian's stock tmux 3.3a client pointed at the hmux server's socket."""
+    """The oracle's own tmux client (3.7b) pointed at the hmux server's socket: what the client
+    does itself (reading files, printing) is then the same release as the oracle's."""
+    path = os.path.join(muxdir, f"hmux-{os.getuid()}", hmux.socket_args[1])
+    return Mux([TMUX], ["-S", path], hmux.env, cwd=hmux.cwd, config=None)
+
+
+@pytest.fixture
+def stock_client_on_hmux(hmux, muxdir) -> Mux:
+    """Debian's stock tmux 3.3a client pointed at the hmux server's socket: an older release's
+    client driving the server over the same wire protocol (version 8)."""
     path = os.path.join(muxdir, f"hmux-{os.getuid()}", hmux.socket_args[1])
     return Mux([STOCK_TMUX], ["-S", path], hmux.env, cwd=hmux.cwd, config=None)

@@ -190,8 +190,8 @@ def test_scenario_hmux_client(name, steps, tmux, hmux, muxdir):
 
 
 @pytest.mark.parametrize("name,steps", list(_steps()))
-def test_scenario_stock_tmux_client(name, steps, tmux, hmux, tmux_client_on_hmux, muxdir):
+def test_scenario_stock_tmux_client(name, steps, tmux, hmux, stock_client_on_hmux, muxdir):
     # The stock client would fork a real tmux if nothing listened: start hmux's server first.
     first = shlex.split(steps[0])
     assert hmux.cmd(*first).rc == tmux.cmd(*first).rc == 0
-    assert _run(tmux, tmux_client_on_hmux, steps[1:], muxdir) == []
+    assert _run(tmux, stock_client_on_hmux, steps[1:], muxdir) == []

@@ -85,12 +85,6 @@ def cmd_show_window_options(item: CmdItem) -> int:
 SOURCE_FILE_DEPTH_LIMIT = 50
 
 
-def _glob_quote(path: str) -> str:
-    """cmd_source_file_quote_for_glob: the working directory is a prefix, not a pattern."""
-    return "".join("\\" + ch if ord(ch) < 128 and not ch.isalnum() and ch != "/" else ch
-                   for ch in path)
-
-
 @command("source-file")
 async def cmd_source_file(item: CmdItem) -> int:
     """Read files (the client's stdin for ``-``) and run their commands after this one.
@@ -126,7 +120,8 @@ async def _source_files(item: CmdItem, c: Any) -> int:
         if pattern == "-":
             files.append("-")
             continue
-        full = pattern if pattern.startswith("/") else _glob_quote(cwd) + "/" + pattern
+        # The working directory is a prefix, not a pattern (cmd_source_file_quote_for_glob).
+        full = pattern if pattern.startswith("/") else glob.escape(cwd) + "/" + pattern
         found = sorted(glob.glob(full))
         if not found:
             if not quiet:
