@@ -12,7 +12,7 @@ import textwrap
 import pytest
 from harness import HMUX, TMUX, Mux, base_env, wait_for
 
-from hmux_core.buffers import VIS_CSTYLE, VIS_NL, VIS_OCTAL, VIS_TAB, Buffers, strvis
+from hmux_core.buffers import VIS_CSTYLE, VIS_DQ, VIS_NL, VIS_OCTAL, VIS_TAB, Buffers, strvis
 from hmux_core.commands.environment_cmds import shell_escape
 from hmux_core.commands.shell_cmds import parse_delay
 
@@ -42,7 +42,7 @@ def test_load_buffer_stdin_is_used_once(client: Mux, oracle: Mux) -> None:
     """tmux's client gives its stdin to the first stream; a second ``-`` is EBADF."""
     args = ("load-buffer", "-b", "one", "-", ";", "load-buffer", "-b", "two", "-")
     got, want = client.cmd(*args, stdin="x"), oracle.cmd(*args, stdin="x")
-    assert (got.rc, got.out, got.err) == (want.rc, want.out, want.err) == (1, "", "-: Bad file descriptor\n")
+    assert (got.rc, got.out, got.err) == (want.rc, want.out, want.err) == (1, "", "Bad file descriptor: -\n")
     assert client.ok("list-buffers", "-F", "#{buffer_name}") == "one\n"
 
 
@@ -288,10 +288,13 @@ def test_buffer_names_and_top() -> None:
     assert [p.name for p in b.sorted()] == ["buffer2", "buffer1", "named"]
     assert b.top().name == "buffer2"
     b.set(b"again", "named")
-    assert b.top().name == "named"
+    assert b.top().name == "buffer2"  # 3.7b: the top is the newest automatic buffer
     assert b.rename("buffer2", "kept") is None and not b.get("kept").automatic
+    assert b.top().name == "buffer1"
     assert b.rename("nope", "x") == "no buffer nope"
-    assert b.rename("kept", "named") == "buffer named already exists"
+    assert b.rename("kept", "named") is None  # 3.7b: the old "named" is replaced
+    assert b.get("named").data == b"two" and b.get("kept") is None
+    assert b.set(b"x", "tab\tname") is None and b.get("tab\\tname") is not None
     assert b.set(b"", "empty") is None and b.get("empty") is None
 
 
@@ -309,7 +312,8 @@ def test_limit_read_when_adding() -> None:
 @pytest.mark.parametrize(("data", "flags", "want"), [
     (b"a b\tc\nd", VIS_OCTAL | VIS_CSTYLE | VIS_TAB | VIS_NL, b"a b\\tc\\nd"),
     (b"a\nb\tc", VIS_OCTAL | VIS_CSTYLE | VIS_TAB, b"a\nb\\tc"),
-    (b"\\$HOME$1${x}$", VIS_OCTAL | VIS_CSTYLE, b"\\\\\\$HOME$1\\${x}$"),
+    (b"\\$HOME$1${x}$", VIS_OCTAL | VIS_CSTYLE, b"\\\\$HOME$1${x}$"),
+    (b"\\$HOME$1${x}$", VIS_OCTAL | VIS_CSTYLE | VIS_DQ, b"\\\\\\$HOME$1\\${x}$"),
     (b"\x00\x001\x7f\x1b", VIS_OCTAL | VIS_CSTYLE, b"\\0\\0001\\177\\033"),
     ("é€😀".encode(), VIS_OCTAL, "é€😀".encode()),
     (b"\xc3(\xff", VIS_OCTAL, b"\\303(\\377"),
@@ -327,4 +331,4 @@ def test_shell_escape_and_delay() -> None:
 
 
 def test_tmux_is_the_oracle_here_too() -> None:
-    assert subprocess.run([TMUX, "-V"], capture_output=True, text=True).stdout.startswith("tmux 3.3")
+    assert subprocess.run([TMUX, "-V"], capture_output=True, text=True).stdout == "tmux 3.7b\n"

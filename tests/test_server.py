@@ -16,15 +16,15 @@ def sock_dir(m: Mux) -> str:
 
 def test_version_is_tmux_and_own_version_available():
     r = subprocess.run(HMUX + ["-V"], capture_output=True, text=True)
-    assert r.stdout == "tmux 3.3a\n" and r.returncode == 0
+    assert r.stdout == "tmux 3.7b\n" and r.returncode == 0
     r = subprocess.run(HMUX + ["--version"], capture_output=True, text=True)
-    assert r.stdout.startswith("hmux ") and "3.3a" in r.stdout
+    assert r.stdout.startswith("hmux ") and "(tmux 3.7b compatible)" in r.stdout
 
 
 def test_bad_global_option_prints_usage():
     r = subprocess.run(HMUX + ["-Z"], capture_output=True, text=True)
     assert r.returncode == 1
-    assert "usage: hmux [-2CDlNuvV]" in r.stderr
+    assert "usage: hmux [-2CDhlNuVv]" in r.stderr and "unknown option -- Z" in r.stderr
 
 
 def test_socket_and_directory_modes(hmux):
@@ -116,7 +116,7 @@ def test_pane_environment(hmux):
     pid = hmux.server_pid()
     path = os.path.join(sock_dir(hmux), hmux.socket_args[1])
     out = wait_for(lambda: hmux.capture("env").split("\n")[0].strip())
-    assert out == f"{path},{pid},0|%0|tmux-256color|tmux|3.3a|1"
+    assert out == f"{path},{pid},0|%0|tmux-256color|tmux|3.7b|1"
 
 
 def test_tmux_command_inside_pane_reaches_server(hmux):
