@@ -1773,3 +1773,7 @@ def swap_panes(src_layout: Layout, src: Any, dst_layout: Layout, dst: Any) -> No
     if (sg[2], sg[3]) != (dg[2], dg[3]):
         src_layout._resized[_pid(dst)] = dst
         dst_layout._resized[_pid(src)] = src
+    # then tmux 3.7b refits both windows from their cells (their pane-border-status may differ)
+    if src_layout is not dst_layout:
+        src_layout._fix_panes()
+    dst_layout._fix_panes()

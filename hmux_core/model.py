@@ -110,8 +110,13 @@ class Window:
 
     @property
     def last(self) -> Pane | None:
-        """tmux 3.3a keeps one last pane (``w->last``), not a stack."""
+        """The top of tmux 3.7b's stack of previously active panes (``w->last_panes``)."""
         return self.last_panes[0] if self.last_panes else None
+
+    def forget_last(self, pane: Pane | None) -> None:
+        """Take a pane off the stack of previously active panes (window_pane_stack_remove)."""
+        if pane is not None and pane in self.last_panes:
+            self.last_panes.remove(pane)
 
     def pane_index(self, pane: Pane) -> int:
         return self.panes.index(pane) + int(self.options.get("pane-base-index"))
@@ -127,7 +132,10 @@ class Window:
         ``notify``: raise window-pane-changed (window_set_active_pane's notify)."""
         if pane is self.active:
             return False
-        self.last_panes = [self.active] if self.active is not None else []
+        self.forget_last(pane)
+        if self.active is not None:  # window_pane_stack_push
+            self.forget_last(self.active)
+            self.last_panes.insert(0, self.active)
         self.active = pane
         pane.active_point = _next_active_point()
         pane.changed = True  # automatic-rename looks again (tmux's PANE_CHANGED)
@@ -386,24 +394,24 @@ class Model:
     def lost_pane(self, w: Window, p: Pane, notify: bool = True) -> None:
         """window_lost_pane: p (still in w's list) is leaving; a new active and last pane.
 
-        The new active pane is the last one, else the pane before p, else the one after; its
+        p leaves the stack of previously active panes; if it was active, the top of that stack
+        takes over (and leaves it), else the pane before p, else the one after; its
         active_point is not bumped, as in tmux."""
         if self.marked is not None and self.marked[2] is p:
             self.marked = None
+        w.forget_last(p)
         if p is w.active:
             nxt = w.last
-            w.last_panes = []
             if nxt is None:
                 panes = w.panes
                 i = panes.index(p)
                 nxt = panes[i - 1] if i > 0 else (panes[i + 1] if i + 1 < len(panes) else None)
             w.active = nxt
             if nxt is not None:
+                w.forget_last(nxt)
                 nxt.changed = True
                 if notify:
                     self.notify("window-pane-changed", {"window": w, "pane": nxt})
-        elif p is w.last:
-            w.last_panes = []
 
     def forget_pane(self, p: Pane) -> None:
         self.panes.pop(p.id, None)

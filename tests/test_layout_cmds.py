@@ -1,5 +1,5 @@
 """Layout and pane-management behaviour that the differential suite cannot compare: inputs that
-crash tmux 3.3a, and the model rules (active pane after a loss, rotation, manual window size)
+crash tmux, and the model rules (active pane after a loss, rotation, manual window size)
 checked directly."""
 
 from __future__ import annotations
@@ -46,10 +46,14 @@ def _window(model: Model, n: int, sx: int = 200, sy: int = 50):
     return w, panes
 
 
-@pytest.mark.parametrize("name", ["main", "xyz", "", "tiledx"])
+@pytest.mark.parametrize("name", ["main", "xyz", "", "tiledx", "main-h",
+                                  # tmux 3.7b dereferences a null layout cell on these
+                                  "007b,{", "960d,120x40,0,0{,}", "2b72,120x40,0,0{}",
+                                  "595d,120x40,0,0{60x40,0,0,1,}", "612c,[120x40,0,0]"])
 def test_layout_names_that_crash_tmux_are_refused(hmux, name):
-    """tmux 3.3a frees an uninitialised pointer for a name that is neither a preset nor starts
-    with a hex digit; hmux reports the layout as invalid and keeps running."""
+    """tmux 3.3a freed an uninitialised pointer for a name that is neither a preset nor starts
+    with a hex digit, and tmux 3.7b crashes on layout strings with a cell missing before a
+    separator or a bracket; hmux reports the layout as invalid and keeps running."""
     hmux.ok("new-session", "-d", "-x", "200", "-y", "50", "cat", "-", ";", "split-window", "cat", "-")
     before = hmux.ok("display", "-p", "#{window_layout}")
     r = hmux.cmd("select-layout", name)
@@ -82,13 +86,20 @@ def test_losing_the_last_pane_forgets_it():
     assert w.active is b and w.last is None
 
 
-def test_one_last_pane_not_a_stack():
+def test_last_panes_are_a_stack():
+    """tmux 3.7b keeps every previously active pane, most recent first (w->last_panes)."""
     model = _model()
     w, (a, b, c) = _window(model, 3)
     w.set_active(a)
     w.set_active(b)
     w.set_active(c)
-    assert w.last_panes == [b]
+    assert w.last_panes == [b, a]
+    w.set_active(a)  # a leaves the stack as it becomes active; c goes on top
+    assert w.last_panes == [c, b]
+    model.lost_pane(w, a)  # the top of the stack takes over and leaves it
+    assert w.active is c and w.last_panes == [b]
+    model.lost_pane(w, b)
+    assert w.active is c and w.last_panes == []
 
 
 def test_rotate_up_and_down_move_cells_not_panes():

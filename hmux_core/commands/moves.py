@@ -116,8 +116,8 @@ def link_window(server: Server, src: Session, srcwl: Winlink, dst: Session, dsti
 
 
 def renumber_windows(server: Server, s: Session) -> None:
-    """session_renumber_windows: indexes from base-index in order; the winlinks are new, so a
-    pane marked through one of the old ones is no longer marked."""
+    """session_renumber_windows: indexes from base-index in order; the winlinks are new, and a
+    pane marked through one of the old ones stays marked through its new one (tmux 3.6)."""
     base = int(s.options.get("base-index"))
     old = s.sorted_winlinks()
     curw, lastw = s.curw, list(s.lastw)
@@ -139,7 +139,8 @@ def renumber_windows(server: Server, s: Session) -> None:
     s.curw = new_for.get(id(curw)) if curw is not None else s.windows.get(0)
     m = server.model.marked
     if m is not None and m[0] is s:
-        server.model.marked = None
+        marked_wl = new_for.get(id(m[1]))
+        server.model.marked = None if marked_wl is None else (s, marked_wl, m[2])
 
 
 # -- swap-pane ------------------------------------------------------------------------------
@@ -233,6 +234,7 @@ def cmd_break_pane(item: CmdItem) -> int:
             return item.error(cause)
         if clean is not None:
             _rename(server, w, clean)
+            w.options.set("automatic-rename", False)
         session_detach(server, src_s, wl)
         new_wl = next((x for x in dst_s.sorted_winlinks() if x.window is w), None)
         if new_wl is None:
@@ -430,6 +432,11 @@ def cmd_swap_window(item: CmdItem) -> int:
     w_src.winlinks.append(wl_dst)
     wl_src.window = w_dst
     w_dst.winlinks.append(wl_src)
+    m = server.model.marked
+    if m is not None and m[1] is wl_src:
+        # the mark follows its window (tmux 3.6), still in the marking session: across
+        # sessions it is then no longer valid
+        server.model.marked = (m[0], wl_dst, m[2])
     if item.args.has("d"):
         _select_index(server, dst, wl_dst.idx)
         if src is not dst:
