@@ -52,6 +52,9 @@ def check_invariants(s, limit: int) -> None:
     lines = s.capture(start=-s.history_size, escapes=True)
     assert len(lines) == s.history_size + s.rows
     s.capture(join=True, trailing=True, octal=True)
+    assert len(s.capture(line_numbers=True, line_flags=True, used_only=True)) == s.rows
+    s.capture(start=-s.history_size, hyperlinks=True)
+    assert 0 <= s.progress_state <= 4 and 0 <= s.progress <= 100
     for y in range(s.rows):
         runs = s.row_runs(y)
         assert all(isinstance(t, str) and len(st_) == 4 for t, st_ in runs)
@@ -83,7 +86,10 @@ def test_random_bytes_never_raise(errors, data, size):
 
 TEXT = st.sampled_from(
     [b"a", b"hello world", b"x" * 40, b" ", "中文".encode(), "é".encode(), "e\u0301".encode(),
-     "👨\u200d👩".encode(), "❤️".encode(), b"\xe4", b"\xb8\xad", b"\xff", b"\x7f"]
+     "👨\u200d👩".encode(), "❤️".encode(), b"\xe4", b"\xb8\xad", b"\xff", b"\x7f",
+     # tmux 3.7b's combining: skin tones, flags, VS16 alone, Hangul jamo and filler, C1, tabs
+     "👍🏽".encode(), "🇯🇵".encode(), "\ufe0f".encode(), "\u1100\u1161\u11a8".encode(),
+     "\u1161".encode(), "\u3164".encode(), b"\xc2\x85", b"\t\t", b"\xed\xa0\x80"]
 )  # fmt: skip
 C0 = st.sampled_from(
     [b"\r", b"\n", b"\r\n", b"\b", b"\t", b"\x07", b"\x0e", b"\x0f", b"\x18", b"\x00"]
@@ -104,8 +110,12 @@ CSI = st.builds(
 MODES = st.builds(
     lambda p, hl: b"\033[?" + p + hl,
     st.sampled_from([b"1", b"3", b"6", b"7", b"25", b"47", b"1047", b"1049", b"1000", b"1003",
-                     b"1004", b"1006", b"2004", b"12"]),
-    st.sampled_from([b"h", b"l"]),
+                     b"1004", b"1006", b"2004", b"12", b"2026", b"2031", b"2026;2031"]),
+    st.sampled_from([b"h", b"l", b"$p"]),
+)  # fmt: skip
+QUERIES = st.sampled_from(
+    [b"\033[?996n", b"\033[4$p", b"\033P$q q\033\\", b"\033P$qm\033\\", b"\033[14t",
+     b"\033[19t", b"\033[22;0t", b"\033[23;0t", b"\033[?u", b"\033[>4;1m", b"\033[>4n"]
 )  # fmt: skip
 ESC = st.sampled_from(
     [b"\0337", b"\0338", b"\033M", b"\033D", b"\033E", b"\033H", b"\033c", b"\033#8", b"\033(0",
@@ -114,11 +124,14 @@ ESC = st.sampled_from(
 STRINGS = st.builds(
     lambda intro, body, end: intro + body + end,
     st.sampled_from([b"\033]0;", b"\033]2;", b"\033]7;", b"\033]4;1;", b"\033]52;c;", b"\033P",
-                     b"\033_", b"\033^", b"\033X", b"\033k", b"\033]"]),
+                     b"\033_", b"\033^", b"\033X", b"\033k", b"\033]",
+                     # hyperlinks, progress, prompt marks
+                     b"\033]8;;", b"\033]8;id=a;", b"\033]8;id=a:x=1;http://h/", b"\033]9;4;",
+                     b"\033]9;4;1;", b"\033]133;", b"\033]133;A", b"\033]133;C"]),
     st.binary(max_size=20),
     st.sampled_from([b"\x07", b"\033\\", b"\x18", b""]),
 )  # fmt: skip
-TOKEN = st.one_of(TEXT, C0, CSI, MODES, ESC, STRINGS)
+TOKEN = st.one_of(TEXT, C0, CSI, MODES, QUERIES, ESC, STRINGS)
 STREAM = st.lists(TOKEN, max_size=60).map(b"".join)
 
 

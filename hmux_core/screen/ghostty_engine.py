@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 import weakref
 
 from pyghostty._ffi import ffi, lib, union_fn
@@ -39,10 +40,10 @@ from .cells import (
     DEFAULT_STYLE,
     Style,
 )
-from .grid import HISTORY_BYTE_BUDGET, Row, compact
+from .grid import HISTORY_BYTE_BUDGET, LINE_START_PROMPT, Row, compact
 from .hyperlinks import Hyperlinks
 from .names import clean_name
-from .screen import NoAlternateScreen, Screen
+from .screen import NoAlternateScreen, Screen, capture_lines
 from .snapshot import Snapshot
 
 log = logging.getLogger(__name__)
@@ -61,27 +62,57 @@ _FLAGS = (
     ("strikethrough", ATTR_STRIKETHROUGH),
     ("overline", ATTR_OVERLINE),
 )
-# The scroll region, the DECSCUSR value, modifyOtherKeys (tmux's extended keys), ESC k renames
-# and OSC 52 are not exposed by libghostty-vt in tmux's terms; these are read from the stream (a
-# sequence split across two reads is missed until the next one). _SPECIAL finds them all in one
-# pass (possessive, so SGR-heavy output costs no backtracking); the exact patterns below then
-# parse each hit.
-_SPECIAL = re.compile(rb"\x1b(?:(?P<k>k)|(?P<c>c)|(?P<osc>\]52;)"
-                      rb"|\[(?:(?P<r>[0-9;]*+r)|(?P<q>[0-9]*+ q)|(?P<m>>4)))")
+# Sequences read from the stream. Taken out (``_TAKEN``), and answered with the python
+# engine's code: ESC k renames (Ghostty would print them), the colour, palette, progress and
+# clipboard OSCs, DECRQSS, DECRQM, window operations, private DSR and the kitty keyboard query
+# (Ghostty answers several of these as a terminal does, tmux as a multiplexer). Only looked at:
+# the scroll region, the cursor style, modifyOtherKeys, the modes tmux keeps beside Ghostty
+# (2026, 2031, 12), OSC 8 ids and RIS. One possessive pattern finds them all, so SGR-heavy
+# output costs no backtracking.
+_SPECIAL = re.compile(
+    rb"\x1b(?:(?P<k>k)|(?P<c>c)"
+    rb"|\](?:(?P<osc>(?:104|110|111|112|10|11|12|52|4|9)(?=[;\x07\x1b]))|(?P<link>8;))"
+    rb"|P(?P<rqss>\$q)"
+    rb"|\[(?:(?P<r>[0-9;]*+r)|(?P<q>[0-9]*+ q)|(?P<m>>4[0-9;]*+[mn])|(?P<t>[0-9;]*+t)"
+    rb"|(?P<rqm>\??[0-9]*+\$p)|(?P<dsr>\?[0-9;]*+n)|(?P<kitty>\?u)|(?P<mode>\?[0-9;]*+[hl])))")
+_TAKEN = frozenset(("k", "osc", "rqss", "t", "rqm", "dsr", "kitty"))
+_STRINGS = frozenset(("k", "osc", "rqss", "link"))
+_STRING_STARTS = b"]Pk_^X"
 _DECSTBM = re.compile(rb"\x1b\[(\d*)(?:;(\d*))?r")
 _DECSCUSR = re.compile(rb"\x1b\[(\d*) q")
-_MODKEYS = re.compile(rb"\x1b\[>4(?:;(\d*))?m")
-_RENAME = re.compile(rb"\x1bk([^\x1b\x07]*)\x1b\\")
-_OSC52 = re.compile(rb"\x1b\]52;([^\x07\x1b]*)(?:\x07|\x1b\\)")
+_C0 = re.compile(r"[\x00-\x1f]")
+
+
+def _string_end(data: bytes, pos: int, bel: bool) -> tuple[int, int]:
+    """Where a string sequence's text ends and the sequence ends: at BEL (OSC), at ST, or
+    at another ESC (which ends the string and starts a sequence of its own); (-1, -1) when
+    the data has no end for it."""
+    e = data.find(b"\x1b", pos)
+    if bel:
+        b = data.find(b"\x07", pos)
+        if b >= 0 and (e < 0 or b < e):
+            return b, b + 1
+    if e < 0:
+        return -1, -1
+    return e, e + 2 if data[e + 1:e + 2] == b"\\" else e
+
+
+def _strip_c0(text: str) -> str:
+    """tmux ignores C0 controls inside a string sequence."""
+    return _C0.sub("", text) if _C0.search(text) else text
+
 
 _grid_ref = union_fn(
     "ghostty_terminal_grid_ref", "GhosttyResult(*)(GhosttyTerminal, GhosttyPointS, GhosttyGridRef*)"
 )
 _TAG_SCREEN = lib.GHOSTTY_POINT_TAG_SCREEN
 _ROW_KEYS = ffi.new(
-    "GhosttyRowData[3]",
-    [lib.GHOSTTY_ROW_DATA_WRAP, lib.GHOSTTY_ROW_DATA_STYLED, lib.GHOSTTY_ROW_DATA_GRAPHEME],
+    "GhosttyRowData[5]",
+    [lib.GHOSTTY_ROW_DATA_WRAP, lib.GHOSTTY_ROW_DATA_STYLED, lib.GHOSTTY_ROW_DATA_GRAPHEME,
+     lib.GHOSTTY_ROW_DATA_HYPERLINK, lib.GHOSTTY_ROW_DATA_SEMANTIC_PROMPT],
 )
+_LINK_BIT = 1 << 45  # a packed cell's hyperlink flag
+_ROW_PROMPT = lib.GHOSTTY_ROW_SEMANTIC_PROMPT
 _GRAPHEME = lib.GHOSTTY_CELL_CONTENT_CODEPOINT_GRAPHEME
 _XT = ffi.new("char[]", f"tmux {TMUX_VERSION}".encode())  # XTVERSION answers as tmux does
 _XTVERSION = ffi.new("GhosttyString*", {"ptr": ffi.cast("const uint8_t*", _XT),
@@ -107,6 +138,20 @@ def _colour(c, basic: bool) -> int:
         v = c.value.rgb
         return COLOUR_FLAG_RGB | (v.r << 16) | (v.g << 8) | v.b
     return 8 if basic else 0
+
+
+def _cellsize(n: int, sx: int) -> int:
+    """tmux's grid_expand_line steps: a line's cells grow to a quarter, half or all of the
+    width, so capture-pane prints that many cells. Ghostty keeps no such size; this is the size
+    of a line written in one go (tmux grows it per write, so a line written piece by piece to
+    exactly a quarter or half of the width has the smaller size in tmux)."""
+    if n <= 0:
+        return 0
+    if n < sx // 4:
+        return sx // 4
+    if n < sx // 2:
+        return sx // 2
+    return sx if n < sx else n
 
 
 def _free_render_state(rs, rit) -> None:
@@ -147,6 +192,25 @@ class GhosttyScreen:
 
     name = "ghostty"
 
+    # the python engine's answers and bookkeeping, run on this engine's state
+    _osc_4 = Screen._osc_4
+    _osc_104 = Screen._osc_104
+    _osc_9 = Screen._osc_9
+    _set_progress = Screen._set_progress
+    _colour_reply = Screen._colour_reply
+    _decrqss = Screen._decrqss
+    _csi_decrqm = Screen._csi_decrqm
+    _csi_decrqm_private = Screen._csi_decrqm_private
+    _csi_winops = Screen._csi_winops
+    _csi_dsr_private = Screen._csi_dsr_private
+    _csi_modset = Screen._csi_modset
+    _csi_modoff = Screen._csi_modoff
+    _theme = Screen._theme
+    report_theme = Screen.report_theme
+    send_theme_update = Screen.send_theme_update
+    sync = Screen.sync
+    sync_remaining = Screen.sync_remaining
+
     def __init__(self, cols: int, rows: int, history_limit: int = 2000) -> None:
         self.cols = max(1, cols)
         self.rows = max(1, rows)
@@ -176,8 +240,34 @@ class GhosttyScreen:
         self.alternate_saved_y = UINT_MAX
         self.cursor_style = 0
         self.extended_keys = False
+        self.extended_keys_2 = False
+        self.extended_keys_option = 0
+        # what the python engine keeps and answers with (its code runs on these, _take)
+        self.palette: dict[int, int] = {}
+        self.default_palette: dict[int, int] = {}
+        self.default_fg = 8
+        self.default_bg = 8
+        self.cursor_colour = -1
+        self.default_cursor_colour = -1
+        self.default_colours = None
+        self.clipboard_query = None
+        self.client_colours = None
+        self.theme_query = None
+        self.last_theme = 0
+        self.theme_changed = False
+        self.theme_updates = False
+        self.progress_state = 0
+        self.progress = 0
+        self.default_cursor_style = 0
+        self.cursor_blinking_set = False
+        self.cell_pixels = (16, 32)
+        self._sync_since: float | None = None
+        self._titles: list[str] = []
+        self._uri_links: dict[bytes, int] = {}
+        self._f_interm = ""
+        self._last = None
         self._dirty = True
-        self._held = b""  # an unfinished ESC k rename, completed by the next feed
+        self._held = b""  # an unfinished sequence, completed by the next feed
         self._rs = None
         self._rit = None
         self._install_callbacks()
@@ -194,8 +284,11 @@ class GhosttyScreen:
         self._style = ffi.new("GhosttyStyle*")
         self._style.size = ffi.sizeof("GhosttyStyle")
         self._u16 = ffi.new("uint16_t*")
-        self._flags = ffi.new("bool[3]")
-        self._flag_ptrs = ffi.new("void*[3]", [self._flags + i for i in range(3)])
+        self._flags = ffi.new("bool[4]")
+        self._semantic = ffi.new("int*")
+        self._flag_ptrs = ffi.new("void*[5]", [self._flags + i for i in range(4)]
+                                  + [self._semantic])
+        self._uribuf = ffi.new("uint8_t[8192]")
         self._sel = ffi.new("GhosttySelection*")
         self._sel.size = ffi.sizeof("GhosttySelection")
         self._fopts = ffi.new("GhosttyTerminalSelectionFormatOptions*")
@@ -261,8 +354,8 @@ class GhosttyScreen:
             s = me()
             if s is None:
                 return False
-            out.rows = s.cols  # tmux 3.3a answers 8;sx;sy (columns first)
-            out.columns = s.rows
+            out.rows = s.rows
+            out.columns = s.cols
             out.cell_width = 0
             out.cell_height = 0
             return True
@@ -354,7 +447,13 @@ class GhosttyScreen:
 
     # -- input ---------------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
-        """Parse a chunk of child output. Never raises."""
+        """Parse a chunk of child output. Never raises.
+
+        Sequences whose answers or effects are tmux's, not a terminal's, are taken out of the
+        stream and handled with the python engine's own code (``_TAKEN``), so their replies
+        keep their place among Ghostty's; the others ``_SPECIAL`` finds are looked at once
+        Ghostty has parsed up to them. A read that ends inside a sequence keeps it for the next.
+        """
         if not data:
             return
         self.revision += 1
@@ -364,29 +463,88 @@ class GhosttyScreen:
                 data = self._held + data
                 self._held = b""
             if b"\x1b" not in data:
-                lib.ghostty_terminal_vt_write(self._t, data, len(data))
+                self._write(data)
                 return
-            hits = list(_SPECIAL.finditer(data))
-            renames = None
-            if data[-1] == 0x1B or any(m.lastgroup == "k" for m in hits):
-                data = self._hold_rename(data)
-                if b"\x1bk" in data:  # tmux's window rename, which Ghostty would print as text
-                    renames = [m.group(1) for m in _RENAME.finditer(data)]
-                    data = _RENAME.sub(b"", data)
-                hits = list(_SPECIAL.finditer(data))
-            lib.ghostty_terminal_vt_write(self._t, data, len(data))
-            # (renames and clipboard sets come after the chunk's bell/title/path events)
-            for raw in renames or ():
-                name = clean_name(raw.decode("latin-1"))
-                if name is not None:
-                    self._events.append(("rename", name))
-            for hit in hits:
-                self._special(hit.lastgroup, data, hit.start())
+            data = self._hold_tail(data)
+            pos = 0
+            for m in _SPECIAL.finditer(data):
+                kind = m.lastgroup
+                start = m.start()
+                if kind in _STRINGS:
+                    body_end, end = _string_end(data, m.end(), kind != "k" and kind != "rqss")
+                    if end < 0:  # not ended yet: wait for the rest (up to 64 KiB)
+                        if len(data) - start <= 65536:
+                            self._held = data[start:] + self._held
+                            data = data[:start]
+                            break
+                        continue
+                else:
+                    body_end = end = m.end()
+                if kind in _TAKEN:
+                    if start > pos:
+                        self._write(data[pos:start])
+                    pos = end
+                    self._take(kind, data, start, m.end(), body_end, end)
+                else:
+                    if end > pos:
+                        self._write(data[pos:end])
+                        pos = end
+                    self._special(kind, data, start, m.end(), body_end)
+            if pos < len(data):
+                self._write(data[pos:])
         except Exception:  # pragma: no cover - a callback failing must not stop the pane
             log.exception("ghostty feed failed")
 
-    def _special(self, kind: str | None, data: bytes, at: int) -> None:
-        """One sequence _SPECIAL found, in stream order."""
+    def _write(self, data: bytes) -> None:
+        lib.ghostty_terminal_vt_write(self._t, data, len(data))
+
+    def _hold_tail(self, data: bytes) -> bytes:
+        """Keep back a sequence the read ends inside (up to 64 KiB)."""
+        i = data.rfind(b"\x1b")
+        if i < 0 or len(data) - i > 65536:
+            return data
+        tail = data[i:]
+        if len(tail) > 1:
+            c = tail[1]
+            if c == 0x5B:  # CSI: complete at its final byte
+                if any(0x40 <= b <= 0x7E for b in tail[2:]):
+                    return data
+            elif c in _STRING_STARTS:  # a string not ended (ST would be a later ESC)
+                if c == 0x5D and 0x07 in tail:
+                    return data
+            elif not 0x20 <= c <= 0x2F or len(tail) > 2:
+                return data  # ESC x, or ESC with an intermediate and its final
+        self._held = tail
+        return data[:i]
+
+    def _take(self, kind: str, data: bytes, start: int, head: int, body_end: int,
+              end: int) -> None:
+        """A sequence taken out of the stream: answered or applied as tmux does."""
+        if kind == "k":
+            name = clean_name(_strip_c0(data[head:body_end].decode("latin-1")))
+            if name is not None:
+                self._events.append(("rename", name))
+        elif kind == "osc":
+            body = _strip_c0(data[start + 2:body_end].decode("latin-1"))
+            Screen._osc(self, body, data[body_end:end] == b"\x07")
+        elif kind == "rqss":
+            self._f_interm = "$"
+            self._decrqss(_strip_c0(data[head - 1:body_end].decode("latin-1")))
+        elif kind != "kitty":  # a CSI: DECRQM, window operations, a private DSR
+            body = data[start + 2:end].decode("latin-1")
+            final = body[-1]
+            interm = ""
+            if body[0] in "?>":
+                interm, body = body[0], body[1:]
+            body = body[:-1]
+            if body.endswith("$"):
+                interm += "$"
+                body = body[:-1]
+            Screen._csi(self, interm, body, final)
+
+    def _special(self, kind: str | None, data: bytes, at: int, head: int,
+                 body_end: int) -> None:
+        """One sequence _SPECIAL found that Ghostty parses too, once it has."""
         if kind == "r":
             m = _DECSTBM.match(data, at)
             if m:
@@ -400,31 +558,44 @@ class GhosttyScreen:
             if m:
                 n = int(m.group(1) or 0)
                 self.cursor_style = n if n <= 6 else 0
+                if n == 0:
+                    self.cursor_blinking_set = False
         elif kind == "m":
-            m = _MODKEYS.match(data, at)
-            if m:
-                self.extended_keys = m.group(1) in (b"1", b"2")
-        elif kind == "osc":  # OSC 52 sets: Ghostty's clipboard callback is not used
-            m = _OSC52.match(data, at)
-            if m:
-                p = m.group(1).decode("latin-1")
-                if p.partition(";")[2] not in ("", "?"):
-                    self._events.append(("clipboard", p))
+            text = data[at + 3:head].decode("latin-1")
+            Screen._csi(self, ">", text[:-1], text[-1])
+        elif kind == "mode":
+            text = data[at + 3:head - 1].decode("latin-1")
+            on = data[head - 1] == 0x68
+            for part in text.split(";"):
+                if part == "2026":
+                    self._sync_since = time.monotonic() if on else None
+                    self._events.append(("sync", on))
+                elif part == "2031":
+                    self.theme_updates = on
+                elif part == "12":
+                    self.cursor_blinking_set = True
+        elif kind == "link":
+            self._osc_8_seen(data[head:body_end])
         elif kind == "c":
             self.scroll_region_upper = 0
             self.scroll_region_lower = self.rows - 1
+            self.cursor_style = 0
+            self.palette.clear()
+            self._sync_since = None
+            self.theme_updates = self.cursor_blinking_set = False
+            self.extended_keys_2 = False
 
-    def _hold_rename(self, data: bytes) -> bytes:
-        """Keep back an ``ESC k`` rename (or a final ESC that may start one) not yet ended by
-        ST, so the next read completes it before Ghostty sees it (up to 64 KiB)."""
-        i = data.rfind(b"\x1bk")
-        if i >= 0 and data.find(b"\x1b\\", i + 2) < 0 and len(data) - i <= 65536:
-            self._held = data[i:]
-            return data[:i]
-        if data.endswith(b"\x1b") and not data.endswith(b"\x1b\x1b"):
-            self._held = b"\x1b"
-            return data[:-1]
-        return data
+    def _osc_8_seen(self, p: bytes) -> None:
+        """OSC 8 as Ghostty stores it keeps the URI only: remember the ``id=`` it came with
+        (capture-pane -e prints it), and make the link tmux's numbered hyperlink."""
+        params, sep, uri = p.partition(b";")
+        if not sep or not uri:
+            return
+        link_id = None
+        for item in params.split(b":"):
+            if item.startswith(b"id=") and len(item) > 3:
+                link_id = item[3:].decode("latin-1")
+        self._uri_links[uri] = self.hyperlinks.put(uri.decode("latin-1"), link_id)
 
     def resize(self, cols: int, rows: int) -> None:
         cols = max(1, cols)
@@ -598,9 +769,11 @@ class GhosttyScreen:
             if _grid_ref(t, pt[0], ref):
                 continue
             lib.ghostty_grid_ref_row(ref, rowp)
-            lib.ghostty_row_get_multi(rowp[0], 3, _ROW_KEYS, self._flag_ptrs, nout)
+            lib.ghostty_row_get_multi(rowp[0], 5, _ROW_KEYS, self._flag_ptrs, nout)
             r.wrapped = bool(flags[0])
-            if not flags[1] and not flags[2]:
+            if self._semantic[0] == _ROW_PROMPT:  # OSC 133 A on this line
+                r.flags = LINE_START_PROMPT
+            if not flags[1] and not flags[2] and not flags[3]:
                 sel.start = ref[0]
                 sel.end = ref[0]
                 sel.end.x = cols - 1
@@ -609,7 +782,8 @@ class GhosttyScreen:
                     k = len(text)
                     if text.isascii() and k <= cols and not self._bg_cells(text, k, full):
                         r.chars[:k] = text
-                        r.used = r.size = k
+                        r.used = k
+                        r.size = _cellsize(k, cols)
                         continue
             node = ref.node
             chars = r.chars
@@ -631,6 +805,9 @@ class GhosttyScreen:
                     styles[x] = k
                     r.styled = True
                     size = x + 1
+                if c & _LINK_BIT:
+                    styles[x] = self._intern(self._styles[styles[x]], self._cell_link())
+                    r.styled = True
                 tag = c & 3
                 if tag >= 2:  # a cleared cell holding only a background colour
                     if not s:
@@ -659,8 +836,20 @@ class GhosttyScreen:
                     r.wide = True
                 used = size = x + 1
             r.used = used
-            r.size = size
+            r.size = _cellsize(size, cols)
         return out
+
+    def _cell_link(self) -> int:
+        """The hyperlink of the cell at ``self._ref``, as tmux numbers it (the id it was written
+        with is the one OSC 8 last gave this URI)."""
+        buf = self._uribuf
+        if lib.ghostty_grid_ref_hyperlink_uri(self._ref, buf, len(buf), self._nout):
+            return 0
+        uri = ffi.buffer(buf, self._nout[0])[:]
+        link = self._uri_links.get(uri)
+        if link is None or self.hyperlinks.get(link) is None:
+            link = self._uri_links[uri] = self.hyperlinks.put(uri.decode("latin-1"), None)
+        return link
 
     def _bg_cells(self, text: str, k: int, full: bool) -> bool:
         """Whether the row at ``self._ref`` holds background-only cells (erased with a colour:
@@ -668,7 +857,10 @@ class GhosttyScreen:
         ref = self._ref
         cell = self._cell
         ref_cell = lib.ghostty_grid_ref_cell
-        xs = range(k, self.cols) if full else range(0)
+        if full:
+            xs: list[int] | range = range(k, self.cols)
+        else:  # capture prints the cells up to the line's size: an erase reaching the end
+            xs = [k, self.cols - 1] if k < self.cols else []
         if " " in text:
             xs = [i for i, ch in enumerate(text) if ch == " "] + list(xs)
         for x in xs:
@@ -709,8 +901,13 @@ class GhosttyScreen:
         trailing: bool = False,
         octal: bool = False,
         alternate: bool = False,
+        used_only: bool = False,
+        line_numbers: bool = False,
+        line_flags: bool = False,
+        hyperlinks: bool = False,
     ) -> list[str]:
-        """capture-pane: tmux's line-number rules here, tmux's formatting in the python engine."""
+        """capture-pane: the python engine's capture over the rows it asks for, read out of
+        the native grid (the rest stay unread)."""
         if alternate:
             # libghostty-vt does not expose the saved primary screen while the alternate one
             # is active; refusing is better than printing the wrong screen.
@@ -730,9 +927,12 @@ class GhosttyScreen:
         if bottom < top:
             top, bottom = bottom, top
         rows = self._read_rows(skip + top, bottom - top + 1, False)
-        return self._view(rows).capture(
-            0, len(rows) - 1, escapes=escapes, join=join, trailing=trailing, octal=octal
-        )
+        lines: list = [None] * (hsize + sy)
+        lines[top:bottom + 1] = rows
+        return capture_lines(self._view(rows), lines[:hsize], lines[hsize:], start, end,
+                             escapes=escapes, join=join, trailing=trailing, octal=octal,
+                             used_only=used_only, line_numbers=line_numbers,
+                             line_flags=line_flags, hyperlinks=hyperlinks)
 
     def tail(self, n: int) -> list[str]:
         if n <= 0:

@@ -8,29 +8,33 @@ lines.
 
 from __future__ import annotations
 
+from .cells import char_width
 from .grid import HistLine, Row, cell_widths
 
 UINT_MAX = 0xFFFFFFFF
 
 
 class _RLine:
-    """A line being rebuilt by reflow: cells below ``used`` only."""
+    """A line being rebuilt by reflow: cells below ``used`` only, and tmux's cell size."""
 
-    __slots__ = ("chars", "styles", "used", "wrapped", "wide", "flags")
+    __slots__ = ("chars", "styles", "used", "wrapped", "wide", "flags", "size")
 
     def __init__(self, chars: list[str], styles: list[int], wrapped: bool, wide: bool,
-                 flags: int = 0) -> None:
+                 flags: int = 0, size: int | None = None) -> None:
         self.chars = chars
         self.styles = styles
         self.used = len(chars)
         self.wrapped = wrapped
         self.wide = wide
         self.flags = flags
+        self.size = self.used if size is None else size
 
     def cells(self) -> tuple[list[str], list[int]]:
         return self.chars, self.styles
 
-    def set_cell(self, x: int, c: str, sid: int) -> None:
+    def set_cell(self, x: int, c: str, sid: int, sx: int) -> None:
+        """grid_set_cell on the reflowed grid: the line grows by grid_expand_line's steps
+        for the new width."""
         chars = self.chars
         n = len(chars)
         if x >= n:
@@ -44,6 +48,15 @@ class _RLine:
             self.styles[x] = sid
         if x + 1 > self.used:
             self.used = x + 1
+        if x + 1 > self.size:
+            need = x + 1
+            if need < sx // 4:
+                need = sx // 4
+            elif need < sx // 2:
+                need = sx // 2
+            elif sx > need:
+                need = sx
+            self.size = need
         if len(c) != 1:
             self.wide = True
 
@@ -52,13 +65,26 @@ def _mutable(line: Row | HistLine | _RLine) -> _RLine:
     if isinstance(line, _RLine):
         return line
     chars, styles = line.cells()
-    return _RLine(list(chars), list(styles), line.wrapped, line.wide, line.flags)
+    return _RLine(list(chars), list(styles), line.wrapped, line.wide, line.flags, line.size)
+
+
+def reflow_widths(chars: list[str]) -> list[int]:
+    """Cell widths as tmux 3.7b's reflow reads them: a character has the width it was written
+    with (the padding cells after it, or its own width if they went elsewhere) and a padding
+    cell, stored as a plain cell since tmux 3.5, counts as one."""
+    out = cell_widths(chars)
+    for i, c in enumerate(chars):
+        if c == "":
+            out[i] = 1
+        elif c[0] != "\t" and out[i] == 1:
+            w = char_width(c[0])
+            if w > 1:
+                out[i] = w
+    return out
 
 
 def _widths(line: Row | HistLine | _RLine) -> list[int]:
-    """Cell widths as tmux stores them: a character covers its padding cells (a tab, or a
-    character a variation selector made wide, included)."""
-    return cell_widths(line.cells()[0])
+    return reflow_widths(line.cells()[0])
 
 
 def reflow(lines: list, sx: int, hscrolled: int) -> tuple[list, int]:
@@ -95,22 +121,22 @@ def reflow(lines: list, sx: int, hscrolled: int) -> tuple[list, int]:
                 nlines += 1
                 continue
             chars, styles = ln.cells()
-            lw = cell_widths(chars)
-            w = lw[0]
+            lw = reflow_widths(chars) if ln.wide else None
+            w = lw[0] if lw is not None else 1
             if width + w > sx:
                 break
             width += w
-            gl.set_cell(at, chars[0], styles[0])
+            gl.set_cell(at, chars[0], styles[0], sx)
             at += 1
             frm = ln = src[line] = _mutable(ln)
             chars, styles = ln.chars, ln.styles
             want = 1
             while want < ln.used:
-                w = lw[want]
+                w = lw[want] if lw is not None else 1
                 if width + w > sx:
                     break
                 width += w
-                gl.set_cell(at, chars[want], styles[want])
+                gl.set_cell(at, chars[want], styles[want], sx)
                 at += 1
                 want += 1
             nlines += 1
@@ -122,7 +148,7 @@ def reflow(lines: list, sx: int, hscrolled: int) -> tuple[list, int]:
         if left != 0:
             frm.chars = frm.chars[want : want + left]
             frm.styles = frm.styles[want : want + left]
-            frm.used = left
+            frm.used = frm.size = left
             nlines -= 1
         elif not wrapped:
             gl.wrapped = False
@@ -139,7 +165,7 @@ def reflow(lines: list, sx: int, hscrolled: int) -> tuple[list, int]:
         used = gl.used
         was_wrapped = gl.wrapped
         chars, styles = gl.cells()
-        widths = cell_widths(chars) if gl.wide else None
+        widths = reflow_widths(chars) if gl.wide else None
         if widths is None:
             nl = 1 + (used - 1) // sx
         else:
@@ -167,11 +193,11 @@ def reflow(lines: list, sx: int, hscrolled: int) -> tuple[list, int]:
                 width = 0
                 xx = 0
             width += w
-            target[line].set_cell(xx, chars[i], styles[i])
+            target[line].set_cell(xx, chars[i], styles[i], sx)
             xx += 1
         if was_wrapped:
             target[line].wrapped = True
-        target[first] = _RLine(list(chars[:at]), list(styles[:at]), True, gl.wide, gl.flags)
+        target[first] = _RLine(list(chars[:at]), list(styles[:at]), True, gl.wide, gl.flags, at)
         src[yy] = None
         if yy <= hscrolled:
             hscrolled += nl - 1

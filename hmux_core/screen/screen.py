@@ -242,6 +242,8 @@ class Screen:
         self.cursor_style = 0
         self.cursor_blinking = False
         self.cursor_colour = -1
+        #: The pane's cursor-colour option (OSC 12 answers with it when no colour was set).
+        self.default_cursor_colour = -1
         self.palette: dict[int, int] = {}
         #: pane-colours: entries the palette falls back to (set by the pane, never reset here)
         self.default_palette: dict[int, int] = {}
@@ -1558,8 +1560,8 @@ class Screen:
             self.theme_changed = True
         elif option == 12:
             if p == "?":
-                if self.cursor_colour != -1:
-                    self._colour_reply(12, self.cursor_colour, bel)
+                c = self.cursor_colour
+                self._colour_reply(12, c if c != -1 else self.default_cursor_colour, bel)
             else:
                 c = _parse_colour(p)
                 if c != -1:
@@ -1659,6 +1661,8 @@ class Screen:
 
     def _colour_reply(self, n: int, c: int, bel: bool, idx: int = -1) -> None:
         """input_osc_colour_reply: OSC 4 answers name their index (tmux 3.7b)."""
+        if c < 0:
+            return
         rgb = _force_rgb(c)
         if rgb == -1:
             return
@@ -3144,7 +3148,7 @@ def _rline_hist(line: _RLine) -> HistLine:
     r.chars = line.chars
     r.styles = line.styles
     r.used = line.used
-    r.size = line.used
+    r.size = line.size
     r.wrapped = line.wrapped
     r.wide = line.wide or any(len(c) != 1 for c in line.chars)
     r.styled = any(line.styles)
@@ -3163,7 +3167,7 @@ def _rline_row(line: _RLine, cols: int) -> Row:
     r.chars = chars
     r.styles = styles
     r.used = line.used
-    r.size = line.used
+    r.size = line.size
     r.wrapped = line.wrapped
     r.wide = line.wide or any(len(c) != 1 for c in line.chars)
     r.styled = any(line.styles)
