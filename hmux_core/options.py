@@ -93,23 +93,6 @@ def strtonum(s: str, minimum: int, maximum: int) -> tuple[int, str | None]:
     return v, None
 
 
-def _c_atoi(s: str) -> int:
-    i, n = 0, len(s)
-    while i < n and s[i] in _C_SPACE:
-        i += 1
-    j = i
-    if j < n and s[j] in "+-":
-        j += 1
-    k = j
-    while k < n and "0" <= s[k] <= "9":
-        k += 1
-    if k == j:
-        return 0
-    # atoi is (int)strtol: clamped to the long range, then truncated to 32 bits.
-    v = max(-(1 << 63), min((1 << 63) - 1, int(s[i:k]))) & 0xFFFFFFFF
-    return v - (1 << 32) if v >= 1 << 31 else v
-
-
 def _c_round(x: float) -> int:
     f = math.floor(x)
     return f + 1 if x - f >= 0.5 else f
@@ -195,6 +178,7 @@ ATTR_UNDERSCORE_3 = 0x400
 ATTR_UNDERSCORE_4 = 0x800
 ATTR_UNDERSCORE_5 = 0x1000
 ATTR_OVERLINE = 0x2000
+ATTR_NOATTR = 0x4000  # "noattr" in a style: the cells drawn over keep only their charset
 
 _ATTR_NAMES = {
     "acs": ATTR_CHARSET, "bright": ATTR_BRIGHT, "bold": ATTR_BRIGHT, "dim": ATTR_DIM,
@@ -210,7 +194,7 @@ _ATTR_PRINT_ORDER = (
     (ATTR_HIDDEN, "hidden"), (ATTR_ITALICS, "italics"), (ATTR_STRIKETHROUGH, "strikethrough"),
     (ATTR_UNDERSCORE_2, "double-underscore"), (ATTR_UNDERSCORE_3, "curly-underscore"),
     (ATTR_UNDERSCORE_4, "dotted-underscore"), (ATTR_UNDERSCORE_5, "dashed-underscore"),
-    (ATTR_OVERLINE, "overline"),
+    (ATTR_OVERLINE, "overline"), (ATTR_NOATTR, "noattr"),
 )
 
 
@@ -254,14 +238,20 @@ class Style:
     fill: int = 8
     align: str = "default"        # default left centre right absolute-centre
     list: str = "off"             # off on focus left-marker right-marker
-    range_type: str = "none"      # none left right window
+    range_type: str = "none"      # none left right window pane session user control
     range_argument: int = 0
-    default_type: str = "base"    # base push pop
+    default_type: str = "base"    # base push pop set
     ignore: bool = False
+    us: int = 8                   # underscore colour (us=)
+    range_string: str = ""        # range=user|string
+    width: int = -1               # width=N or width=N% (scrollbars), -1 unset
+    width_percentage: bool = False
+    pad: int = -1                 # pad=N, -1 unset
 
     def copy(self) -> Style:
         return Style(self.fg, self.bg, self.attr, self.fill, self.align, self.list,
-                     self.range_type, self.range_argument, self.default_type, self.ignore)
+                     self.range_type, self.range_argument, self.default_type, self.ignore,
+                     self.us, self.range_string, self.width, self.width_percentage, self.pad)
 
 
 _STYLE_DELIMS = " ,\n"
@@ -281,6 +271,7 @@ def parse_style(s: str, base: Style | None = None, reset: Style | None = None) -
     if reset is None:
         reset = base
     bfg, bbg, battr = (reset.fg, reset.bg, reset.attr) if reset is not None else (8, 8, 0)
+    bus = reset.us if reset is not None else 8
     n = len(s)
     i = 0
     while True:
@@ -297,7 +288,7 @@ def parse_style(s: str, base: Style | None = None, reset: Style | None = None) -
         low = tok.lower()
         end = len(tok)
         if low == "default":
-            sy.fg, sy.bg, sy.attr = bfg, bbg, battr
+            sy.fg, sy.bg, sy.attr, sy.us = bfg, bbg, battr, bus
         elif low == "ignore":
             sy.ignore = True
         elif low == "noignore":
@@ -306,6 +297,8 @@ def parse_style(s: str, base: Style | None = None, reset: Style | None = None) -
             sy.default_type = "push"
         elif low == "pop-default":
             sy.default_type = "pop"
+        elif low == "set-default":
+            sy.default_type = "set"
         elif low == "nolist":
             sy.list = "off"
         elif low.startswith("list="):
@@ -316,22 +309,10 @@ def parse_style(s: str, base: Style | None = None, reset: Style | None = None) -
         elif low == "norange":
             sy.range_type = "none"
             sy.range_argument = 0
+            sy.range_string = ""
         elif end > 6 and low.startswith("range="):
-            what, bar, arg = tok[6:].partition("|")
-            if bar:
-                if not arg or not arg.isascii() or not arg.isdigit():
-                    return None
-            wl = what.lower()
-            if wl in ("left", "right"):
-                if bar:
-                    return None
-                sy.range_type = wl
-                sy.range_argument = 0
-            elif wl == "window":
-                if not bar:
-                    return None
-                sy.range_type = "window"
-                sy.range_argument = _c_atoi(arg) & 0xffffffff
+            if not _parse_range(sy, tok[6:]):
+                return None
         elif low == "noalign":
             sy.align = "default"
         elif end > 6 and low.startswith("align="):
@@ -354,13 +335,32 @@ def parse_style(s: str, base: Style | None = None, reset: Style | None = None) -
                 sy.bg = c if c != 8 else bbg
             else:
                 return None
+        elif end > 3 and low.startswith("us="):
+            c = colour_fromstring(tok[3:])
+            if c == -1:
+                return None
+            sy.us = c if c != 8 else bus
         elif low == "none":
             sy.attr = 0
         elif end > 2 and low.startswith("no"):
-            a = attributes_fromstring(tok[2:])
-            if a == -1:
+            if tok[2:] == "attr":
+                sy.attr |= ATTR_NOATTR
+            else:
+                a = attributes_fromstring(tok[2:])
+                if a == -1:
+                    return None
+                sy.attr &= ~a
+        elif end > 6 and low.startswith("width="):
+            pct = end > 7 and tok.endswith("%")
+            num, err = strtonum(tok[6:-1] if pct else tok[6:], 0, 100 if pct else 0xFFFFFFFF)
+            if err is not None:
                 return None
-            sy.attr &= ~a
+            sy.width, sy.width_percentage = num, pct
+        elif end > 4 and low.startswith("pad="):
+            num, err = strtonum(tok[4:], 0, 0xFFFFFFFF)
+            if err is not None:
+                return None
+            sy.pad = num
         else:
             a = attributes_fromstring(tok)
             if a == -1:
@@ -368,6 +368,39 @@ def parse_style(s: str, base: Style | None = None, reset: Style | None = None) -
             sy.attr |= a
         i = j
     return sy
+
+
+def _parse_range(sy: Style, text: str) -> bool:
+    """range=TYPE[|ARGUMENT] of tmux 3.7b: left, right, control|0-9, pane|%N, window|N,
+    session|$N, user|string; an unknown type is ignored. False for a bad argument."""
+    what, bar, arg = text.partition("|")
+    if bar and not arg:
+        return False
+    kind = what.lower()
+    number: int | None = None
+    if kind in ("left", "right"):
+        if bar:
+            return False
+        number = 0
+    elif kind in ("control", "window", "pane", "session"):
+        if not bar:
+            return False
+        if kind in ("pane", "session"):
+            if arg[0] != ("%" if kind == "pane" else "$") or len(arg) == 1:
+                return False
+            arg = arg[1:]
+        number, err = strtonum(arg, 0, 9 if kind == "control" else 0xFFFFFFFF)
+        if err is not None:
+            return False
+    elif kind == "user":
+        if not bar:
+            return False
+        sy.range_type, sy.range_argument, sy.range_string = "user", 0, arg
+        return True
+    else:
+        return True
+    sy.range_type, sy.range_argument, sy.range_string = kind, number, ""
+    return True
 
 
 def style_tostring(sy: Style) -> str:
@@ -378,6 +411,14 @@ def style_tostring(sy: Style) -> str:
     if sy.range_type != "none":
         if sy.range_type == "window":
             parts.append(f"range=window|{sy.range_argument}")
+        elif sy.range_type == "pane":
+            parts.append(f"range=pane|%{sy.range_argument}")
+        elif sy.range_type == "session":
+            parts.append(f"range=session|${sy.range_argument}")
+        elif sy.range_type == "user":
+            parts.append(f"range=user|{sy.range_string}")
+        elif sy.range_type == "control":
+            parts.append("range=")  # tmux 3.7b prints no name for a control range
         else:
             parts.append("range=" + sy.range_type)
     if sy.align != "default":
@@ -390,8 +431,14 @@ def style_tostring(sy: Style) -> str:
         parts.append("fg=" + colour_tostring(sy.fg))
     if sy.bg != 8:
         parts.append("bg=" + colour_tostring(sy.bg))
+    if sy.us != 8:
+        parts.append("us=" + colour_tostring(sy.us))
     if sy.attr != 0:
         parts.append(attributes_tostring(sy.attr))
+    if sy.width >= 0:
+        parts.append(f"width={sy.width}{'%' if sy.width_percentage else ''}")
+    if sy.pad >= 0:
+        parts.append(f"pad={sy.pad}")
     return ",".join(parts) if parts else "default"
 
 

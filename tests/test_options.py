@@ -489,3 +489,17 @@ def test_get_style_and_format_value(stores) -> None:
     assert opt.format_option_value("status-format[1]", sc.server, sc.session).startswith(
         "#[align=left]#{R: ,")
     assert opt.format_option_value("window_index", sc.server, sc.session) is None
+
+
+def test_styles_37() -> None:
+    # tmux 3.7b's style words: noattr, set-default, us=, width=, pad=, pane/session/user ranges.
+    sy = parse_style("noattr,bg=red,us=blue,set-default,width=50%,pad=2")
+    assert sy is not None and sy.attr == opt.ATTR_NOATTR and sy.us == 4
+    assert style_tostring(sy) == "set-default,bg=red,us=blue,noattr,width=50%,pad=2"
+    assert style_tostring(parse_style("range=pane|%3")) == "range=pane|%3"  # type: ignore[arg-type]
+    assert style_tostring(parse_style("range=session|$1")) == "range=session|$1"  # type: ignore[arg-type]
+    assert style_tostring(parse_style("range=user|xy")) == "range=user|xy"  # type: ignore[arg-type]
+    for bad in ("range=pane|3", "range=session|", "range=user", "range=control|10",
+                "range=window|4294967296", "width=101%", "pad=-1", "us=nope"):
+        assert parse_style(bad) is None, bad
+    assert parse_style("range=foo|1") == Style()  # an unknown range type is ignored
