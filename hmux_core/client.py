@@ -515,8 +515,13 @@ def main(argv: list[str], socket_path: str, flags: int, config_files: list[str] 
             return 1
         client.saved_tio = saved
     try:
-        client.identify(features)
-        client.send(P.MSG_COMMAND, P.pack_command(argv))
+        try:
+            client.identify(features)
+            client.send(P.MSG_COMMAND, P.pack_command(argv))
+        except (BrokenPipeError, ConnectionResetError):
+            # The server may refuse us (access not allowed) and close while we still send:
+            # what it sent before closing (its MSG_EXIT) is still there to read.
+            client.send = lambda *_a, **_k: None  # type: ignore[method-assign]
         return client.run()
     except (BrokenPipeError, ConnectionResetError):
         sys.stderr.write("server exited unexpectedly\n")

@@ -114,9 +114,12 @@ def encode(msg_type: int, data: bytes = b"") -> bytes:
 
 
 def encode_with_fd(msg_type: int, data: bytes = b"") -> bytes:
-    """A frame whose fd travels in the same sendmsg (old-style HASFD flag, as tmux 3.3a sends)."""
+    """A frame whose fd travels in the same sendmsg, marked as tmux 3.6 and later mark it
+    (IMSG_FD_MARK, bit 31 of the length): a 3.7b server drops a frame with the old HASFD bit,
+    which it reads as a length over the limit. (The hmux server reads both.)"""
     return (
-        HEADER.pack(msg_type, (HEADER_SIZE + len(data)) | 0x10000, PROTOCOL_VERSION, 0xFFFFFFFF)
+        HEADER.pack(msg_type, (HEADER_SIZE + len(data)) | 0x80000000, PROTOCOL_VERSION,
+                    0xFFFFFFFF)
         + data
     )
 

@@ -293,7 +293,7 @@ def test_buffer_names_and_top() -> None:
     assert b.top().name == "buffer1"
     assert b.rename("nope", "x") == "no buffer nope"
     assert b.rename("kept", "named") is None  # 3.7b: the old "named" is replaced
-    assert b.get("named").data == b"two" and b.get("kept") is None
+    assert b.get("named").data == b"three" and b.get("kept") is None
     assert b.set(b"x", "tab\tname") is None and b.get("tab\\tname") is not None
     assert b.set(b"", "empty") is None and b.get("empty") is None
 

@@ -318,7 +318,7 @@ def test_plugin_faults_leave_server_and_other_plugins_working(plugmux, tmp_path)
     wait_for(lambda: m.ok("display", "-p", "#{good_v}") == "good1\n")
     # start() raising: disabled with a message; its variable expands to nothing.
     wait_for(lambda: not status(m)["startfail"]["enabled"])
-    assert status(m)["startfail"]["reason"] == "start failed"
+    assert status(m)["startfail"]["reason"] == "start failed: RuntimeError: start exploded"
     assert m.ok("display", "-p", "[#{startfail_v}]") == "[]\n"
     # A tick taking 10 s holds its own lane only: commands and the other plugins go on ...
     wait_for(lambda: os.path.exists(tmp_path / "ten-started"))

@@ -191,3 +191,23 @@ def test_stdin_read_for_dash(hmux):
     hmux.ok("new-session", "-d", "-s", "keep")
     r = hmux.cmd("source-file", "-", stdin="set -g @fromstdin yes\n")
     assert hmux.ok("show", "-gv", "@fromstdin") == "yes\n" or r.rc != 0
+
+
+def test_hmux_client_drives_a_tmux_37_server(tmux):
+    """hmux's client is a tmux client: it passes its fds with tmux 3.6+'s IMSG_FD_MARK, which a
+    3.7b server requires (it reads the old HASFD bit as an oversized length and drops us)."""
+    import sys
+
+    from harness import Mux
+
+    tmux.ok("new-session", "-d", "-s", "s", "-n", "w0", "-x", "80", "-y", "24", "cat")
+    via_hmux = Mux([sys.executable, "-m", "hmux_core.cli"], tmux.socket_args, tmux.env,
+                   cwd=tmux.cwd, config=None)
+    # -L names a socket in tmux-UID only for tmux; give hmux's client the oracle's socket path.
+    path = os.path.join(tmux.env["TMUX_TMPDIR"], f"tmux-{os.getuid()}", tmux.socket_args[1])
+    via_hmux.socket_args = ["-S", path]
+    via_hmux.ok("new-window", "-d", "-n", "from-hmux", "cat")
+    assert tmux.ok("list-windows", "-F", "#{window_index}:#{window_name}") == "0:w0\n1:from-hmux\n"
+    assert via_hmux.ok("display", "-p", "#{version}") == "3.7b\n"
+    echo = via_hmux.cmd("load-buffer", "-", stdin="from stdin")  # a fd-backed file stream
+    assert echo.rc == 0 and tmux.ok("show-buffer") == "from stdin"
