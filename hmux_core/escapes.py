@@ -1,13 +1,14 @@
 """What the server does with what a pane's program asked of its terminal.
 
-The emulator only parses; these are the effects tmux 3.3a gives the sequences that reach beyond
+The emulator only parses; these are the effects tmux gives the sequences that reach beyond
 the pane (input.c, server-client.c, tty.c): ``ESC k name ST`` renames the window when
 allow-rename is on, OSC 52 becomes a paste buffer and a clipboard write on the clients'
 terminals when set-clipboard is on, ``DCS tmux; ... ST`` goes to the terminals of the clients
 showing the pane when allow-passthrough is on, OSC 10/11/52 queries are answered from the pane's
 styles and the top buffer, set-titles puts set-titles-string on the client's terminal, and the
-active pane's cursor style, cursor colour and bracketed paste are mirrored there
-(tty_update_mode), as are the mouse modes the client's terminal is asked for.
+active pane's cursor style and cursor colour are mirrored there (tty_update_mode), as are the
+mouse modes the client's terminal is asked for. (tmux 3.7b follows; a few answers it would
+ask a client's terminal for, palette entries and the clipboard, are not asked yet.)
 """
 
 from __future__ import annotations
@@ -74,10 +75,19 @@ def default_colours(pane: Any, fg: int, bg: int) -> tuple[int, int]:
 
 
 def clipboard_query(server: Any) -> bytes | None:
+    """What an OSC 52 query is answered with (tmux 3.7b): set-clipboard must be on, and with
+    get-clipboard ``buffer`` the newest paste buffer, if there is one. ``request`` and ``both``
+    ask a client's terminal, which hmux does not do yet: no answer."""
     if str(server.options.get("set-clipboard")) != "on":
         return None
+    try:
+        mode = str(server.options.get("get-clipboard"))
+    except (KeyError, ValueError):
+        mode = "buffer"
+    if mode != "buffer":
+        return None
     top = server.buffers.top()
-    return top.data if top is not None else b""
+    return top.data if top is not None else None
 
 
 def apply(server: Any, pane: Any, name: str, value: Any) -> None:
@@ -87,9 +97,16 @@ def apply(server: Any, pane: Any, name: str, value: Any) -> None:
     elif name == "clipboard":
         clipboard(server, pane, value)
     elif name == "passthrough":
-        if pane.options.get("allow-passthrough"):
-            for a in viewers(server, pane):
+        allow = pane.options.get("allow-passthrough")
+        if allow in ("on", "all", 1, 2, True):
+            # "all": panes out of sight too (screen_write_rawstring's allow_invisible_panes)
+            for a in viewers(server, pane, invisible=allow in ("all", 2)):
                 a.tty.write(value)
+    elif name == "progress":
+        server.redraw_clients(pane.window)  # pane_pb_* in the status line and borders
+    elif name == "sync":
+        if not value:  # the end of an update redraws the pane (PANE_REDRAW)
+            server.redraw_clients(pane.window)
 
 
 def rename(server: Any, pane: Any, name: str) -> None:
@@ -144,18 +161,22 @@ def set_selection(server: Any, data: bytes, clients: list[Any]) -> None:
             a.tty.write(seq)
 
 
-def viewers(server: Any, pane: Any) -> list[Any]:
-    """The attached clients that show ``pane`` now (tty_write's screen_write_set_client_cb)."""
+def viewers(server: Any, pane: Any, invisible: bool = False) -> list[Any]:
+    """The attached clients that show ``pane`` now (tty_write's screen_write_set_client_cb);
+    with ``invisible``, every attached client whose session holds the pane's window."""
     out = []
     w = pane.window
     for c in server.clients:
         a = getattr(c, "attached", None)
         s = c.session
-        if a is None or s is None or s.curw is None or s.curw.window is not w:
+        if a is None or s is None or s.curw is None:
             continue
         if getattr(a, "suspended", False) or a.tty.closed:
             continue
-        if w.zoomed and w.active is not pane:
+        if invisible:
+            if not s.has_window(w):
+                continue
+        elif s.curw.window is not w or (w.zoomed and w.active is not pane):
             continue
         out.append(a)
     return out
@@ -233,10 +254,8 @@ def client_modes(server: Any, attached: Any) -> bytes:
         elif "Ss" in cp:
             out.append(tty_term.param(cp["Ss"], n))
         attached.cstyle = n
-    paste = bool(getattr(scr, "bracketed_paste", False))
-    if paste != getattr(attached, "bpaste", False):
-        out.append(cp.get("Enbp" if paste else "Dsbp", ""))
-        attached.bpaste = paste
+    # tmux 3.7b no longer mirrors a pane's bracketed paste mode (2004): it turns it on for the
+    # whole terminal when it starts and brackets pastes for the panes that asked itself
     mode = mouse.terminal_mode(server, c, wp)
     if mode != getattr(attached, "mouse_mode", 0):
         if "kmous" in cp:  # as tmux: only a terminal that has mouse reports is asked
@@ -246,15 +265,15 @@ def client_modes(server: Any, attached: Any) -> bytes:
 
 
 def leave_modes(server: Any, attached: Any) -> bytes:
-    """tty_stop_tty's part: cursor style, bracketed paste and cursor colour as they were."""
+    """tty_stop_tty's part, in its order: cursor style and colour as they were, then bracketed
+    paste off (tmux 3.7b sends Dsbp whatever the panes asked)."""
     cp = caps(server, attached)
     out = ""
     if getattr(attached, "cstyle", 0):
         out += cp["Se"] if "Se" in cp else tty_term.param(cp.get("Ss", ""), 0)
-    if getattr(attached, "bpaste", False):
-        out += cp.get("Dsbp", "")
     if getattr(attached, "ccolour", -1) != -1:
         out += cp.get("Cr", "")
+    out += cp.get("Dsbp", "")
     return out.encode("latin-1", "replace")
 
 
