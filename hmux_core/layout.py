@@ -1256,7 +1256,7 @@ class Layout:
         if idx > len(PRESET_NAMES) - 1:
             idx = len(PRESET_NAMES) - 1
         self.unzoom()
-        tiled = self._tiled_panes()
+        tiled = self.tiled_panes()
         if len(tiled) > 1:
             if idx in (_EVEN_H, _EVEN_V):
                 self._set_even(tiled, LEFTRIGHT if idx == _EVEN_H else TOPBOTTOM)
@@ -1295,7 +1295,7 @@ class Layout:
         lc = self.cell_of(pane)
         return lc is not None and bool(lc.flags & LAYOUT_CELL_FLOATING)
 
-    def _tiled_panes(self) -> list[Any]:
+    def tiled_panes(self) -> list[Any]:
         """The panes the presets arrange (``window_count_panes(w, 0)``), in pane order."""
         if self.root is None or self.root.type == WINDOWPANE:
             return list(self.panes)

@@ -18,10 +18,17 @@ from .queue import CMD_RETURN_NORMAL, CmdItem
 from .registry import command
 
 
+def _layout_event(w: Window) -> None:
+    """notify_window("window-layout-changed"), through the model's event bus."""
+    if w.notify is not None:
+        w.notify("window-layout-changed", {"window": w})
+
+
 def unzoom_window(w: Window) -> bool:
-    """server_unzoom_window; True if the window was zoomed."""
+    """server_unzoom_window (window_unzoom with its notification); True if it was zoomed."""
     if w.layout is not None and w.layout.unzoom():
         apply_layout(w)
+        _layout_event(w)
         return True
     return False
 
@@ -38,6 +45,7 @@ def pop_zoom(w: Window) -> bool:
     w._was_zoomed = False  # type: ignore[attr-defined]
     if was and w.layout is not None and w.active is not None and w.layout.zoom(w.active):
         apply_layout(w)
+        _layout_event(w)  # window_zoom
         return True
     return False
 
@@ -55,9 +63,23 @@ def preset_options(w: Window) -> dict[str, Any]:
     }
 
 
-def layout_changed(item: CmdItem, w: Window) -> None:
-    """After a layout change: window size policy, pane sizes, the notification."""
-    recalculate_size(w)
+def recalculate_sizes(server: Any) -> None:
+    """tmux's recalculate_sizes: every window takes the size its policy gives it (manual
+    windows their resize-window size, the others their clients')."""
+    for w in list(server.model.windows.values()):
+        recalculate_size(w)
+    for s in server.model.sorted_sessions():
+        server.resize_session_windows(s)
+
+
+def layout_changed(item: CmdItem, w: Window, arranged: bool = False) -> None:
+    """After select-layout: window size policy, pane sizes, the notification.  arranged: a
+    preset or a layout string was applied, which notifies once more itself (layout_set_*,
+    layout_parse), as tmux does."""
+    apply_layout(w)
+    if arranged:
+        item.server.notify("window-layout-changed", {"window": w})
+    recalculate_sizes(item.server)
     apply_layout(w)
     item.server.notify("window-layout-changed", {"window": w})
 
@@ -78,11 +100,12 @@ def _select_layout(item: CmdItem, mode: str) -> int:
     w.old_layout = lay.dump()
 
     if nxt or previous:
+        arranged = len(lay.tiled_panes()) > 1
         if nxt:
             lay.next_preset(**preset_options(w))
         else:
             lay.previous_preset(**preset_options(w))
-        layout_changed(item, w)
+        layout_changed(item, w, arranged)
         return CMD_RETURN_NORMAL
 
     if args.has("E"):
@@ -100,8 +123,9 @@ def _select_layout(item: CmdItem, mode: str) -> int:
     if not args.has("o"):
         idx = lay.last_preset if name is None else lookup_preset(name)
         if idx != -1:
+            arranged = len(lay.tiled_panes()) > 1
             lay.select_preset(idx, **preset_options(w))
-            layout_changed(item, w)
+            layout_changed(item, w, arranged)
             return CMD_RETURN_NORMAL
 
     if name is not None:
@@ -111,7 +135,7 @@ def _select_layout(item: CmdItem, mode: str) -> int:
             w.old_layout = oldlayout
             apply_layout(w)
             return item.error(str(e))
-        layout_changed(item, w)
+        layout_changed(item, w, True)
     return CMD_RETURN_NORMAL
 
 

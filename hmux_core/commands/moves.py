@@ -20,11 +20,10 @@ from ..model import (
     Window,
     Winlink,
     apply_layout,
-    recalculate_size,
 )
 from ..options import Options, strtonum
 from ..spawn import default_window_name
-from .layout_cmds import pop_zoom, push_zoom, unzoom_window
+from .layout_cmds import pop_zoom, push_zoom, recalculate_sizes, unzoom_window
 from .queue import CMD_RETURN_ERROR, CMD_RETURN_NORMAL, CmdItem
 from .registry import command
 from .sessions import check_name
@@ -49,8 +48,7 @@ def _sync_group(server: Server, s: Session) -> None:
 
 
 def _recalculate_all(server: Server) -> None:
-    for w in list(server.model.windows.values()):
-        recalculate_size(w)
+    recalculate_sizes(server)
 
 
 def _remove_winlink(server: Server, s: Session, wl: Winlink) -> None:
@@ -329,8 +327,10 @@ def _join_pane(item: CmdItem) -> int:
     except LayoutError as e:
         return item.error(str(e))
 
+    src_lay.close_pane(src_wp, remove=False)
+    server.notify("window-layout-changed", {"window": src_w})  # layout_close_pane
     model.lost_pane(src_w, src_wp)
-    src_lay.close_pane(src_wp)
+    src_lay.remove_pane(src_wp)
     _move_pane_to(src_wp, dst_w)
     # tmux 3.7b never hands -b/-f on to the pane list: the pane goes after the target
     dst_lay.add_pane(src_wp, dst_wp)
