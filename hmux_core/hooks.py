@@ -238,13 +238,17 @@ class Hooks:
 
     # -- after-<command> hooks and set-hook -R ---------------------------------------------------
 
-    def after_hook(self, name: str, item: CmdItem, st: T.State | None = None) -> None:
-        """cmdq_insert_hook: the session's hook ``name``, run after ``item`` with its client."""
+    def after_hook(self, name: str, item: CmdItem, st: T.State | None = None,
+                   *, global_ok: bool = False) -> None:
+        """cmdq_insert_hook: the session's hook ``name``, run after ``item`` with its client.
+        ``global_ok``: without any state the global hook still runs (command-error)."""
         if item.state.nohooks:
             return
         fs = st if _valid(st) else self._state_for(item)
         if fs is None:
-            return
+            if not global_ok:
+                return
+            fs = T.State()
         oo = fs.s.options if fs.s is not None else self.server.session_options
         cmdlists = self._commands_in(oo, name)
         if not cmdlists:

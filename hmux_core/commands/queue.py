@@ -194,6 +194,14 @@ async def fire(item: CmdItem) -> int:
 
 
 async def _fire(item: CmdItem) -> int:
+    """One command; when it fails, the command-error hook runs after it (tmux 3.5)."""
+    result = await _fire_command(item)
+    if result == CMD_RETURN_ERROR:
+        item.server.hooks.after_hook("command-error", item, global_ok=True)
+    return result
+
+
+async def _fire_command(item: CmdItem) -> int:
     """Client and targets first, then the exec function, then the after-hook."""
     spec = item.spec
     server = item.server
