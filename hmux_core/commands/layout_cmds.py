@@ -154,14 +154,22 @@ def cmd_previous_layout(item: CmdItem) -> int:
     return _select_layout(item, "previous")
 
 
-def _session_default_size(s: Any) -> tuple[int, int]:
-    """default_window_size with no client to measure: the session's default-size."""
-    text = str(s.options.get("default-size"))
-    try:
-        a, b = text.split("x", 1)
-        sx, sy = int(a), int(b)
-    except ValueError:
-        sx, sy = 80, 24
+def _clients_window_size(server: Any, s: Any, w: Window, largest: bool) -> tuple[int, int]:
+    """default_window_size(NULL, s, w, largest or smallest): the largest (smallest) size of
+    the clients whose session has the window, else the session's default-size."""
+    sizes = [server.client_size(c, w) for c in server.clients
+             if not server.ignore_client_size(c) and c.session is not None
+             and c.session.has_window(w)]
+    if sizes:
+        pick = max if largest else min
+        sx, sy = pick(x for x, _ in sizes), pick(y for _, y in sizes)
+    else:
+        text = str(s.options.get("default-size"))
+        try:
+            a, b = text.split("x", 1)
+            sx, sy = int(a), int(b)
+        except ValueError:
+            sx, sy = 80, 24
     return (min(max(sx, WINDOW_MINIMUM), WINDOW_MAXIMUM),
             min(max(sy, WINDOW_MINIMUM), WINDOW_MAXIMUM))
 
@@ -197,13 +205,18 @@ def cmd_resize_window(item: CmdItem) -> int:
             sy -= adjust
     elif args.has("D"):
         sy += adjust
-    if args.has("A") or args.has("a"):
-        # largest/smallest over the clients showing the window; with none, default-size
-        sx, sy = _session_default_size(s)
+    if args.has("A"):
+        sx, sy = _clients_window_size(item.server, s, w, True)
+    elif args.has("a"):
+        sx, sy = _clients_window_size(item.server, s, w, False)
     w.options.set("window-size", "manual")
     w.manual_sx, w.manual_sy = sx, sy
+    zoomed = w.zoomed
     recalculate_size(w, now=True)
-    item.server.notify("window-layout-changed", {"window": w})
+    # resize_window: the unzoom and zoom around the resize are events of their own
+    events = ["window-layout-changed"] * (2 if zoomed else 0)
+    for name in events + ["window-layout-changed", "window-resized"]:
+        item.server.notify(name, {"window": w})
     return CMD_RETURN_NORMAL
 
 
