@@ -568,8 +568,7 @@ class Attached:
         scr = wp.screen
         data = None
         if key != K.KEYC_UNKNOWN:
-            data = K.encode_key(key, cursor_app=scr.keypad_cursor, keypad_app=scr.keypad,
-                                extended_keys=scr.extended_keys)
+            data = K.encode_key(key, **K.pane_modes(scr, self.server.options))
         wp.write(data if data is not None else raw)
 
 

@@ -1,4 +1,4 @@
-"""Key tables and key bindings, as tmux 3.3a's key-bindings.c.
+"""Key tables and key bindings, as tmux 3.7b's key-bindings.c.
 
 A server has named key tables (``root``, ``prefix``, ``copy-mode``, ``copy-mode-vi`` and any a user
 creates with ``bind -T``); each maps a key code (without flag bits, see :mod:`hmux_core.keys`) to a
@@ -38,7 +38,8 @@ _SESSION_MENU = (
     " 'Previous' 'p' {switch-client -p}"
     " ''"
     " 'Renumber' 'N' {move-window -r}"
-    " 'Rename' 'n' {command-prompt -I \"#S\" {rename-session -- '%%'}}"
+    " 'Rename' 'r' {command-prompt -I \"#S\" {rename-session -- '%%'}}"
+    " 'Detach' 'd' {detach-client}"
     " ''"
     " 'New Session' 's' {new-session}"
     " 'New Window' 'w' {new-window}"
@@ -57,23 +58,33 @@ _WINDOW_MENU = (
     " 'New At End' 'W' {new-window}"
 )
 _IN_MODE = "#{m/r:(copy|view)-mode,#{pane_mode}}"
+_TILED = "#{!:#{pane_floating_flag}}"
 _PANE_MENU = (
     f" '#{{?{_IN_MODE},Go To Top,}}' '<' {{send -X history-top}}"
     f" '#{{?{_IN_MODE},Go To Bottom,}}' '>' {{send -X history-bottom}}"
     " ''"
+    " '#{?#{&&:#{buffer_size},#{!:#{pane_in_mode}}},Paste #[underscore]#{=/9/...:buffer_sample},}'"
+    " 'p' {paste-buffer}"
+    " ''"
     " '#{?mouse_word,Search For #[underscore]#{=/9/...:mouse_word},}' 'C-r'"
-    f" {{if -F '#{{?{_IN_MODE},0,1}}' 'copy-mode -t='; send -Xt= search-backward \"#{{q:mouse_word}}\"}}"
+    f" {{if -F '#{{?{_IN_MODE},0,1}}' 'copy-mode -t=';"
+    " send -Xt= search-backward -- \"#{q:mouse_word}\"}"
     " '#{?mouse_word,Type #[underscore]#{=/9/...:mouse_word},}' 'C-y'"
     " {copy-mode -q; send-keys -l -- \"#{q:mouse_word}\"}"
     " '#{?mouse_word,Copy #[underscore]#{=/9/...:mouse_word},}' 'c'"
     " {copy-mode -q; set-buffer -- \"#{q:mouse_word}\"}"
     " '#{?mouse_line,Copy Line,}' 'l' {copy-mode -q; set-buffer -- \"#{q:mouse_line}\"}"
     " ''"
-    " 'Horizontal Split' 'h' {split-window -h}"
-    " 'Vertical Split' 'v' {split-window -v}"
+    " '#{?mouse_hyperlink,Type #[underscore]#{=/9/...:mouse_hyperlink},}' 'C-h'"
+    " {copy-mode -q; send-keys -l -- \"#{q:mouse_hyperlink}\"}"
+    " '#{?mouse_hyperlink,Copy #[underscore]#{=/9/...:mouse_hyperlink},}' 'h'"
+    " {copy-mode -q; set-buffer -- \"#{q:mouse_hyperlink}\"}"
     " ''"
-    " '#{?#{>:#{window_panes},1},,-}Swap Up' 'u' {swap-pane -U}"
-    " '#{?#{>:#{window_panes},1},,-}Swap Down' 'd' {swap-pane -D}"
+    f" '#{{?{_TILED},Horizontal Split,}}' 'h' {{split-window -h}}"
+    f" '#{{?{_TILED},Vertical Split,}}' 'v' {{split-window -v}}"
+    " ''"
+    f" '#{{?#{{&&:{_TILED},#{{>:#{{window_panes}},1}}}},Swap Up,}}' 'u' {{swap-pane -U}}"
+    f" '#{{?#{{&&:{_TILED},#{{>:#{{window_panes}},1}}}},Swap Down,}}' 'd' {{swap-pane -D}}"
     " '#{?pane_marked_set,,-}Swap Marked' 's' {swap-pane}"
     " ''"
     " 'Kill' 'X' {kill-pane}"
@@ -81,6 +92,11 @@ _PANE_MENU = (
     " '#{?pane_marked,Unmark,Mark}' 'm' {select-pane -m}"
     " '#{?#{>:#{window_panes},1},,-}#{?window_zoomed_flag,Unzoom,Zoom}' 'z' {resize-pane -Z}"
 )
+#: The default menus (display-menu arguments after the title), for whoever shows them.
+DEFAULT_MENUS: dict[str, str] = {
+    "session": _SESSION_MENU, "window": _WINDOW_MENU, "pane": _PANE_MENU,
+}
+
 _MODE_OR_MOUSE = "'#{||:#{pane_in_mode},#{mouse_any_flag}}'"
 _REPEAT_PROMPT = "command-prompt -Np'(repeat)' -I{n} {{ send -N '%%' }}"
 
@@ -97,6 +113,7 @@ _PREFIX = [
     "bind -N 'Kill current window' & { confirm-before -p\"kill-window #W? (y/n)\" kill-window }",
     "bind -N 'Prompt for window index to select' \"'\""
     " { command-prompt -T window-target -pindex { select-window -t ':%%' } }",
+    "bind -N 'New floating pane' * { new-pane }",
     "bind -N 'Switch to previous client' ( { switch-client -p }",
     "bind -N 'Switch to next client' ) { switch-client -n }",
     "bind -N 'Rename current window' , { command-prompt -I'#W' { rename-window -- '%%' } }",
@@ -108,7 +125,7 @@ _PREFIX = [
     "bind -N 'Move to the previously active pane' \\; { last-pane }",
     "bind -N 'Choose a paste buffer from a list' = { choose-buffer -Z }",
     "bind -N 'List key bindings' ? { list-keys -N }",
-    "bind -N 'Choose a client from a list' D { choose-client -Z }",
+    "bind -N 'Choose and detach a client from a list' D { choose-client -Z }",
     "bind -N 'Spread panes out evenly' E { select-layout -E }",
     "bind -N 'Switch to the last client' L { switch-client -l }",
     "bind -N 'Clear the marked pane' M { select-pane -M }",
@@ -144,6 +161,9 @@ _PREFIX = [
     "bind -N 'Set the main-horizontal layout' M-3 { select-layout main-horizontal }",
     "bind -N 'Set the main-vertical layout' M-4 { select-layout main-vertical }",
     "bind -N 'Select the tiled layout' M-5 { select-layout tiled }",
+    "bind -N 'Set the main-horizontal-mirrored layout' M-6"
+    " { select-layout main-horizontal-mirrored }",
+    "bind -N 'Set the main-vertical-mirrored layout' M-7 { select-layout main-vertical-mirrored }",
     "bind -N 'Select the next window with an alert' M-n { next-window -a }",
     "bind -N 'Rotate through the panes in reverse' M-o { rotate-window -D }",
     "bind -N 'Select the previous window with an alert' M-p { previous-window -a }",
@@ -163,33 +183,50 @@ _PREFIX = [
     "bind -N 'Resize the pane right' -r C-Right { resize-pane -R }",
 ]
 
+_WINDOW_MENU_CMD = ("display-menu -t= -xW -yW -T '#[align=centre]#{window_index}:#{window_name}' "
+                    + _WINDOW_MENU + "}")
+_SESSION_MENU_CMD = ("display-menu -t= -xM -yW -T '#[align=centre]#{session_name}' "
+                     + _SESSION_MENU + " }")
+_PANE_MENU_CMD = ("display-menu -t= -xM -yM -T '#[align=centre]#{pane_index} (#{pane_id})' "
+                  + _PANE_MENU + " }")
 _MENUS_AND_MOUSE = [
-    "bind < { display-menu -xW -yW -T '#[align=centre]#{window_index}:#{window_name}' "
-    + _WINDOW_MENU + " }",
-    "bind > { display-menu -xP -yP -T '#[align=centre]#{pane_index} (#{pane_id})' "
-    + _PANE_MENU + " }",
+    "bind -N 'Display window menu' < { display-menu -xW -yW"
+    " -T '#[align=centre]#{window_index}:#{window_name}' " + _WINDOW_MENU + " }",
+    "bind -N 'Display pane menu' > { display-menu -xP -yP"
+    " -T '#[align=centre]#{pane_index} (#{pane_id})' " + _PANE_MENU + " }",
     "bind -n MouseDown1Pane { select-pane -t=; send -M }",
+    "bind -n C-MouseDown1Pane { swap-pane -s@ }",
     f"bind -n MouseDrag1Pane {{ if -F {_MODE_OR_MOUSE} {{ send -M }} {{ copy-mode -M }} }}",
-    f"bind -n WheelUpPane {{ if -F {_MODE_OR_MOUSE} {{ send -M }} {{ copy-mode -e }} }}",
+    "bind -n WheelUpPane { if -F '#{||:#{alternate_on},#{pane_in_mode},#{mouse_any_flag}}'"
+    " { send -M } { copy-mode -e } }",
     f"bind -n MouseDown2Pane {{ select-pane -t=; if -F {_MODE_OR_MOUSE} {{ send -M }}"
     " { paste -p } }",
     f"bind -n DoubleClick1Pane {{ select-pane -t=; if -F {_MODE_OR_MOUSE} {{ send -M }}"
     " { copy-mode -H; send -X select-word; run -d0.3; send -X copy-pipe-and-cancel } }",
     f"bind -n TripleClick1Pane {{ select-pane -t=; if -F {_MODE_OR_MOUSE} {{ send -M }}"
     " { copy-mode -H; send -X select-line; run -d0.3; send -X copy-pipe-and-cancel } }",
+    "bind -n MouseDown1Border { select-pane -M }",
     "bind -n MouseDrag1Border { resize-pane -M }",
-    "bind -n MouseDown1Status { select-window -t= }",
+    "bind -n MouseDown1Status { switch-client -t= }",
+    "bind -n C-MouseDown1Status { swap-window -t@ }",
+    "bind -n MouseDown1Control9 { display-menu -t= -xM -yM -O -T 'Kill pane #{pane_index}?'"
+    " 'Yes' 'y' { kill-pane -t= } 'No' 'n' {}}",
+    "bind -n MouseDown1Control8 { resize-pane -Z }",
     "bind -n WheelDownStatus { next-window }",
     "bind -n WheelUpStatus { previous-window }",
-    "bind -n MouseDown3StatusLeft { display-menu -t= -xM -yW -T '#[align=centre]#{session_name}' "
-    + _SESSION_MENU + " }",
-    "bind -n MouseDown3Status { display-menu -t= -xW -yW"
-    " -T '#[align=centre]#{window_index}:#{window_name}' " + _WINDOW_MENU + "}",
+    "bind -n MouseDown3StatusLeft { " + _SESSION_MENU_CMD,
+    "bind -n M-MouseDown3StatusLeft { " + _SESSION_MENU_CMD,
+    "bind -n MouseDown3Status { " + _WINDOW_MENU_CMD,
+    "bind -n M-MouseDown3Status { " + _WINDOW_MENU_CMD,
     "bind -n MouseDown3Pane { if -Ft= '#{||:#{mouse_any_flag},#{&&:#{pane_in_mode},"
-    f"#{{?{_IN_MODE},0,1}}}}}}' {{ select-pane -t=; send -M }} {{ display-menu -t= -xM -yM"
-    " -T '#[align=centre]#{pane_index} (#{pane_id})' " + _PANE_MENU + " } }",
-    "bind -n M-MouseDown3Pane { display-menu -t= -xM -yM"
-    " -T '#[align=centre]#{pane_index} (#{pane_id})' " + _PANE_MENU + " }",
+    f"#{{?{_IN_MODE},0,1}}}}}}' {{ select-pane -t=; send -M }} {{ " + _PANE_MENU_CMD + " }",
+    "bind -n M-MouseDown3Pane { " + _PANE_MENU_CMD,
+    "bind -n MouseDown1ScrollbarUp { if -Ft= '#{pane_in_mode}' { send -X page-up }"
+    " {copy-mode -u } }",
+    "bind -n MouseDown1ScrollbarDown { if -Ft= '#{pane_in_mode}' { send -X page-down }"
+    " {copy-mode -d } }",
+    "bind -n MouseDrag1ScrollbarSlider { if -Ft= '#{pane_in_mode}' { send -X scroll-to-mouse }"
+    " { copy-mode -S } }",
 ]
 
 
@@ -203,21 +240,23 @@ def _emacs() -> list[str]:
         ("C-Space", x + "begin-selection"), ("C-a", x + "start-of-line"), ("C-c", x + "cancel"),
         ("C-e", x + "end-of-line"), ("C-f", x + "cursor-right"), ("C-b", x + "cursor-left"),
         ("C-g", x + "clear-selection"), ("C-k", x + "copy-pipe-end-of-line-and-cancel"),
+        ("C-l", x + "recentre-top-bottom"), ("M-l", x + "cursor-centre-horizontal"),
         ("C-n", x + "cursor-down"), ("C-p", x + "cursor-up"),
         ("C-r", "command-prompt -T search -ip'(search up)' -I'#{pane_search_string}'"
-                " { send -X search-backward-incremental '%%' }"),
+                " { send -X search-backward-incremental -- '%%' }"),
         ("C-s", "command-prompt -T search -ip'(search down)' -I'#{pane_search_string}'"
-                " { send -X search-forward-incremental '%%' }"),
+                " { send -X search-forward-incremental -- '%%' }"),
         ("C-v", x + "page-down"), ("C-w", x + "copy-pipe-and-cancel"), ("Escape", x + "cancel"),
-        ("Space", x + "page-down"), (",", x + "jump-reverse"), ("\\;", x + "jump-again"),
-        ("F", "command-prompt -1p'(jump backward)' { send -X jump-backward '%%' }"),
+        ("C-[", x + "cancel"), ("Space", x + "page-down"), (",", x + "jump-reverse"),
+        ("\\;", x + "jump-again"),
+        ("F", "command-prompt -1p'(jump backward)' { send -X jump-backward -- '%%' }"),
         ("N", x + "search-reverse"), ("P", x + "toggle-position"), ("R", x + "rectangle-toggle"),
-        ("T", "command-prompt -1p'(jump to backward)' { send -X jump-to-backward '%%' }"),
+        ("T", "command-prompt -1p'(jump to backward)' { send -X jump-to-backward -- '%%' }"),
         ("X", x + "set-mark"),
-        ("f", "command-prompt -1p'(jump forward)' { send -X jump-forward '%%' }"),
-        ("g", "command-prompt -p'(goto line)' { send -X goto-line '%%' }"),
+        ("f", "command-prompt -1p'(jump forward)' { send -X jump-forward -- '%%' }"),
+        ("g", "command-prompt -p'(goto line)' { send -X goto-line -- '%%' }"),
         ("n", x + "search-again"), ("q", x + "cancel"), ("r", x + "refresh-from-pane"),
-        ("t", "command-prompt -1p'(jump to forward)' { send -X jump-to-forward '%%' }"),
+        ("t", "command-prompt -1p'(jump to forward)' { send -X jump-to-forward -- '%%' }"),
         ("Home", x + "start-of-line"), ("End", x + "end-of-line"),
     ]
     out = [_mode("copy-mode", k, c) for k, c in rows]
@@ -250,37 +289,39 @@ def _emacs() -> list[str]:
 def _vi() -> list[str]:
     x = "send -X "
     rows: list[tuple[str, str]] = [
-        ("'#'", "send -FX search-backward '#{copy_cursor_word}'"),
-        ("*", "send -FX search-forward '#{copy_cursor_word}'"),
+        ("'#'", "send -FX search-backward -- '#{copy_cursor_word}'"),
+        ("*", "send -FX search-forward -- '#{copy_cursor_word}'"),
         ("C-c", x + "cancel"), ("C-d", x + "halfpage-down"), ("C-e", x + "scroll-down"),
         ("C-b", x + "page-up"), ("C-f", x + "page-down"), ("C-h", x + "cursor-left"),
         ("C-j", x + "copy-pipe-and-cancel"), ("Enter", x + "copy-pipe-and-cancel"),
         ("C-u", x + "halfpage-up"), ("C-v", x + "rectangle-toggle"), ("C-y", x + "scroll-up"),
-        ("Escape", x + "clear-selection"), ("Space", x + "begin-selection"),
-        ("'$'", x + "end-of-line"), (",", x + "jump-reverse"),
-        ("/", "command-prompt -T search -p'(search down)' { send -X search-forward '%%' }"),
+        ("Escape", x + "clear-selection"), ("C-[", x + "clear-selection"),
+        ("Space", x + "begin-selection"), ("'$'", x + "end-of-line"), (",", x + "jump-reverse"),
+        ("/", "command-prompt -T search -p'(search down)' { send -X search-forward -- '%%' }"),
         ("0", x + "start-of-line"),
         *((str(n), _REPEAT_PROMPT.format(n=n)) for n in range(1, 10)),
-        (":", "command-prompt -p'(goto line)' { send -X goto-line '%%' }"),
+        (":", "command-prompt -p'(goto line)' { send -X goto-line -- '%%' }"),
         ("\\;", x + "jump-again"),
-        ("?", "command-prompt -T search -p'(search up)' { send -X search-backward '%%' }"),
+        ("?", "command-prompt -T search -p'(search up)' { send -X search-backward -- '%%' }"),
         ("A", x + "append-selection-and-cancel"), ("B", x + "previous-space"),
         ("D", x + "copy-pipe-end-of-line-and-cancel"), ("E", x + "next-space-end"),
-        ("F", "command-prompt -1p'(jump backward)' { send -X jump-backward '%%' }"),
+        ("F", "command-prompt -1p'(jump backward)' { send -X jump-backward -- '%%' }"),
         ("G", x + "history-bottom"), ("H", x + "top-line"), ("J", x + "scroll-down"),
         ("K", x + "scroll-up"), ("L", x + "bottom-line"), ("M", x + "middle-line"),
         ("N", x + "search-reverse"), ("P", x + "toggle-position"),
-        ("T", "command-prompt -1p'(jump to backward)' { send -X jump-to-backward '%%' }"),
+        ("T", "command-prompt -1p'(jump to backward)' { send -X jump-to-backward -- '%%' }"),
         ("V", x + "select-line"), ("W", x + "next-space"), ("X", x + "set-mark"),
         ("^", x + "back-to-indentation"), ("b", x + "previous-word"), ("e", x + "next-word-end"),
-        ("f", "command-prompt -1p'(jump forward)' { send -X jump-forward '%%' }"),
+        ("f", "command-prompt -1p'(jump forward)' { send -X jump-forward -- '%%' }"),
         ("g", x + "history-top"), ("h", x + "cursor-left"), ("j", x + "cursor-down"),
-        ("k", x + "cursor-up"), ("l", x + "cursor-right"), ("n", x + "search-again"),
-        ("o", x + "other-end"), ("q", x + "cancel"), ("r", x + "refresh-from-pane"),
-        ("t", "command-prompt -1p'(jump to forward)' { send -X jump-to-forward '%%' }"),
+        ("k", x + "cursor-up"), ("z", x + "scroll-middle"), ("l", x + "cursor-right"),
+        ("n", x + "search-again"), ("o", x + "other-end"), ("q", x + "cancel"),
+        ("r", x + "refresh-from-pane"),
+        ("t", "command-prompt -1p'(jump to forward)' { send -X jump-to-forward -- '%%' }"),
         ("v", x + "rectangle-toggle"), ("w", x + "next-word"),
         ("'{'", x + "previous-paragraph"), ("'}'", x + "next-paragraph"),
-        ("%", x + "next-matching-bracket"),
+        ("%", x + "next-matching-bracket"), ("Home", x + "start-of-line"),
+        ("End", x + "end-of-line"),
         ("MouseDown1Pane", "select-pane"),
         ("MouseDrag1Pane", "select-pane; send -X begin-selection"),
         ("MouseDragEnd1Pane", x + "copy-pipe-and-cancel"),
@@ -298,38 +339,16 @@ def _vi() -> list[str]:
     return [_mode("copy-mode-vi", k, c) for k, c in rows]
 
 
-#: The command strings of tmux 3.3a's key_bindings_init, in its order.
+#: The command strings of tmux 3.7b's key_bindings_init, in its order.
 DEFAULT_BINDINGS: tuple[str, ...] = (*_PREFIX, *_MENUS_AND_MOUSE, *_emacs(), *_vi())
-
 
 # -- key order ----------------------------------------------------------------------------------
 
-_FOUR_BYTE_INDEX: dict[str, int] = {}
-
 
 def tmux_key_order(key: int) -> int:
-    """The key code tmux would use for ``key``, for sorting bindings as tmux's tree does.
-
-    hmux's codes equal tmux's except for Unicode keys, which tmux packs as a utf8_char (width and
-    size bits above the bytes, so they sort after every special key; four-byte characters get an
-    index in order of first use, approximated here by first use as a key).
-    """
-    k = key & K.KEYC_MASK_KEY
-    if k < 0x80 or not K.is_unicode_key(k) or K.KEYC_USER <= k < K.KEYC_USER + K.KEYC_NUSER:
-        return key
-    ch = K.key_to_char(k)
-    if ch is None:
-        return key
-    from .screen.cells import char_width
-
-    data = ch.encode("utf-8")
-    width = max(char_width(ch), 0)
-    if len(data) <= 3:
-        index = int.from_bytes(data, "little")
-    else:
-        index = _FOUR_BYTE_INDEX.setdefault(ch, len(_FOUR_BYTE_INDEX))
-    packed = ((width + 1) << 29) | (len(data) << 24) | index
-    return (key & ~K.KEYC_MASK_KEY) | packed
+    """The key code tmux would use for ``key``, for sorting bindings as tmux's tree does
+    (:func:`hmux_core.keys.tmux_code`)."""
+    return K.tmux_code(key)
 
 
 def _name_order(name: str) -> bytes:
@@ -341,12 +360,14 @@ def _name_order(name: str) -> bytes:
 
 @dataclass
 class Binding:
-    """One key binding (tmux's struct key_binding); ``key`` carries no flag bits."""
+    """One key binding (tmux's struct key_binding); ``key`` carries no flag bits, ``table`` is
+    the name of the table it is in (list-keys shows it)."""
 
     key: int
     cmdlist: CommandList
     note: str | None = None
     repeat: bool = False
+    table: str = ""
 
 
 @dataclass
@@ -387,7 +408,8 @@ class KeyTables:
 
     def add(self, name: str, key: int, note: str | None, repeat: bool,
             cmdlist: CommandList | None) -> None:
-        """key_bindings_add: bind (replacing), or with no commands only set an existing note.
+        """key_bindings_add: bind (replacing), or with no commands only change an existing
+        binding: a note given replaces its note, ``-r`` makes it repeat (nothing is taken away).
 
         The table is created either way, so ``bind -T new x`` leaves an empty table behind.
         """
@@ -397,9 +419,12 @@ class KeyTables:
         if cmdlist is None:
             bd = table.bindings.get(key)
             if bd is not None:
-                bd.note = note
+                if note is not None:
+                    bd.note = note
+                if repeat:
+                    bd.repeat = True
             return
-        table.bindings[key] = Binding(key, cmdlist, note, repeat)
+        table.bindings[key] = Binding(key, cmdlist, note, repeat, table.name)
 
     def remove(self, name: str, key: int) -> None:
         """key_bindings_remove: a table left with no bindings and no defaults goes away."""
@@ -431,7 +456,7 @@ class KeyTables:
         if dd is None:
             self.remove(name, bd.key)
             return
-        table.bindings[bd.key] = Binding(dd.key, dd.cmdlist, dd.note, dd.repeat)
+        table.bindings[bd.key] = Binding(dd.key, dd.cmdlist, dd.note, dd.repeat, table.name)
 
     def reset_table(self, name: str, clients: Iterable[Any] = ()) -> None:
         """key_bindings_reset_table: every binding back to its default."""
@@ -447,7 +472,7 @@ class KeyTables:
     def snapshot_defaults(self) -> None:
         """key_bindings_init_done: what is bound now is each table's default set."""
         for table in self.tables.values():
-            table.defaults = {k: Binding(b.key, b.cmdlist, b.note, b.repeat)
+            table.defaults = {k: Binding(b.key, b.cmdlist, b.note, b.repeat, b.table)
                               for k, b in table.bindings.items()}
 
     def lookup(self, name: str, key: int) -> Binding | None:

@@ -1,33 +1,33 @@
-"""Key codes, key names and the bytes a key sends to a pane, as in tmux 3.3a.
+"""Key codes, key names and the bytes a key sends to a pane, as in tmux 3.7b.
 
-Key codes are ints laid out like tmux's ``key_code`` (``tmux.h`` ``KEYC_*``): the low 44 bits are
-the key, then the modifier bits (Meta, Ctrl, Shift), then flag bits (literal, keypad, cursor,
-implied Meta, ...). Bindings, ``list-keys``, ``send-keys`` and the tty input parser all share them.
+Key codes are ints laid out like tmux's ``key_code`` (``tmux.h`` ``KEYC_*``): the low 40 bits are
+the key, whose bits 32-39 are its *type* (Unicode, User, function, one type per mouse event), then
+the modifier bits (Meta, Ctrl, Shift), then flag bits (literal, keypad, cursor, implied Meta, ...).
+Since tmux 3.5 nothing is folded: ``C-a`` is ``a`` with the Ctrl bit (not the byte 0x01), ``C-i``
+is not Tab and ``C-[`` is not Escape; the terminal's C0 bytes are turned into those keys when they
+are read (:mod:`hmux_core.tty_keys`) and back into bytes for a pane (:func:`encode_key`).
+Bindings, ``list-keys``, ``send-keys`` and the tty input parser all share these codes.
 
-Unicode keys are the code point itself (``ord(ch)``), so ``ord`` works for every character except
-the 8192 code points U+10E000..U+10FFFF, which overlap tmux's special-key range and carry the
-private ``_KEYC_HIGH_UNICODE`` bit instead. Use :func:`char_to_key` / :func:`key_to_char` to be
-safe. (tmux packs UTF-8 bytes into a ``utf8_char``; only the layout of the special keys matters for
-compatibility, and the byte output is the same.)
+Unicode keys are the code point itself (``ord(ch)``): tmux packs them as a ``utf8_char`` (width
+and size above the bytes), which only matters for the order ``list-keys`` prints them in, so
+:func:`tmux_code` gives that packed code where the order is needed. The one Unicode key that is
+not its code point is an ASCII character given in hex (``0x41``): tmux packs it like any UTF-8
+character, so it is a key of its own that prints as ``A`` but is not ``A``; hmux marks it with the
+private bit ``_KEYC_PACKED_ASCII``. Use :func:`char_to_key` / :func:`key_to_char` to be safe.
 
 Name lookup follows ``key-string.c`` (``key_string_lookup_string`` / ``key_string_lookup_key``),
-the pane encoding follows ``input-keys.c`` (``input_key``) and argument handling follows
-``cmd-send-keys.c`` (``cmd_send_keys_inject_string``), quirks included.
+the pane encoding follows ``input-keys.c`` (``input_key``, with both extended key modes and both
+``extended-keys-format`` forms) and argument handling follows ``cmd-send-keys.c``
+(``cmd_send_keys_inject_string``), quirks included.
 """
 
 from __future__ import annotations
 
-import unicodedata
+from typing import Any
+
+from .screen.cells import char_width
 
 # -- key code layout (tmux.h) -------------------------------------------------------------------
-
-KEYC_NONE = 0x000FF000000000
-KEYC_UNKNOWN = 0x000FE000000000
-
-#: Base of the special (non-Unicode) keys, in the highest Unicode private use area.
-KEYC_BASE = 0x0000000010E000
-KEYC_USER = 0x0000000010F000
-KEYC_NUSER = 1000
 
 # Modifier bits.
 KEYC_META = 0x00100000000000
@@ -41,26 +41,116 @@ KEYC_CURSOR = 0x04000000000000
 KEYC_IMPLIED_META = 0x08000000000000
 KEYC_BUILD_MODIFIERS = 0x10000000000000
 KEYC_VI = 0x20000000000000
+KEYC_SENT = 0x40000000000000
 
 # Masks.
-KEYC_MASK_MODIFIERS = 0x00F00000000000
+KEYC_MASK_TYPE = 0x0000FF00000000
+KEYC_MASK_MODIFIERS = 0x00FF0000000000
 KEYC_MASK_FLAGS = 0xFF000000000000
-KEYC_MASK_KEY = 0x000FFFFFFFFFFF
+KEYC_MASK_KEY = 0x0000FFFFFFFFFF
 
-#: hmux only: marks a Unicode key whose code point lies in [KEYC_BASE, 0x10FFFF].
-_KEYC_HIGH_UNICODE = 0x1000000
+KEYC_NUSER = 1000
 
-# Special keys, in tmux's enum order starting at KEYC_BASE.
-KEYC_FOCUS_IN = KEYC_BASE
-KEYC_FOCUS_OUT = KEYC_BASE + 1
-KEYC_ANY = KEYC_BASE + 2
-KEYC_PASTE_START = KEYC_BASE + 3
-KEYC_PASTE_END = KEYC_BASE + 4
-KEYC_MOUSE = KEYC_BASE + 5  # unclassified mouse event
-KEYC_DRAGGING = KEYC_BASE + 6  # dragging in progress
-KEYC_DOUBLECLICK = KEYC_BASE + 7  # double click complete
+# Key types (enum key_code_type), in bits 32-39.
+KEYC_TYPE_UNICODE = 0
+KEYC_TYPE_USER = 1
+KEYC_TYPE_FUNCTION = 2
+KEYC_TYPE_MOUSEMOVE = 3
+KEYC_TYPE_MOUSEDOWN = 4
+KEYC_TYPE_MOUSEUP = 5
+KEYC_TYPE_MOUSEDRAG = 6
+KEYC_TYPE_MOUSEDRAGEND = 7
+KEYC_TYPE_WHEELDOWN = 8
+KEYC_TYPE_WHEELUP = 9
+KEYC_TYPE_SECONDCLICK = 10
+KEYC_TYPE_DOUBLECLICK = 11
+KEYC_TYPE_TRIPLECLICK = 12
 
-#: Mouse events, each followed by one key per location (tmux KEYC_MOUSE_KEY), in enum order.
+
+def _type(t: int) -> int:
+    return t << 32
+
+
+def key_type(key: int) -> int:
+    """The type of a key (``KEYC_TYPE_*``)."""
+    return (key & KEYC_MASK_TYPE) >> 32
+
+
+#: hmux only: an ASCII character given in hex (``0x41``), which tmux packs as UTF-8 (a key of
+#: its own). Lies inside the Unicode type, above every code point.
+_KEYC_PACKED_ASCII = 0x80000000
+
+KEYC_USER = _type(KEYC_TYPE_USER)
+
+# The function keys (enum in tmux.h, from KEYC_NONE).
+KEYC_NONE = _type(KEYC_TYPE_FUNCTION)
+KEYC_UNKNOWN = KEYC_NONE + 1
+KEYC_FOCUS_IN = KEYC_NONE + 2
+KEYC_FOCUS_OUT = KEYC_NONE + 3
+KEYC_ANY = KEYC_NONE + 4
+KEYC_PASTE_START = KEYC_NONE + 5
+KEYC_PASTE_END = KEYC_NONE + 6
+KEYC_BSPACE = KEYC_NONE + 7
+KEYC_F1 = KEYC_NONE + 8
+KEYC_F2 = KEYC_F1 + 1
+KEYC_F3 = KEYC_F1 + 2
+KEYC_F4 = KEYC_F1 + 3
+KEYC_F5 = KEYC_F1 + 4
+KEYC_F6 = KEYC_F1 + 5
+KEYC_F7 = KEYC_F1 + 6
+KEYC_F8 = KEYC_F1 + 7
+KEYC_F9 = KEYC_F1 + 8
+KEYC_F10 = KEYC_F1 + 9
+KEYC_F11 = KEYC_F1 + 10
+KEYC_F12 = KEYC_F1 + 11
+KEYC_IC = KEYC_F1 + 12
+KEYC_DC = KEYC_F1 + 13
+KEYC_HOME = KEYC_F1 + 14
+KEYC_END = KEYC_F1 + 15
+KEYC_NPAGE = KEYC_F1 + 16
+KEYC_PPAGE = KEYC_F1 + 17
+KEYC_BTAB = KEYC_F1 + 18
+# Arrow keys.
+KEYC_UP = KEYC_F1 + 19
+KEYC_DOWN = KEYC_F1 + 20
+KEYC_LEFT = KEYC_F1 + 21
+KEYC_RIGHT = KEYC_F1 + 22
+# Numeric keypad.
+KEYC_KP_SLASH = KEYC_F1 + 23
+KEYC_KP_STAR = KEYC_F1 + 24
+KEYC_KP_MINUS = KEYC_F1 + 25
+KEYC_KP_SEVEN = KEYC_F1 + 26
+KEYC_KP_EIGHT = KEYC_F1 + 27
+KEYC_KP_NINE = KEYC_F1 + 28
+KEYC_KP_PLUS = KEYC_F1 + 29
+KEYC_KP_FOUR = KEYC_F1 + 30
+KEYC_KP_FIVE = KEYC_F1 + 31
+KEYC_KP_SIX = KEYC_F1 + 32
+KEYC_KP_ONE = KEYC_F1 + 33
+KEYC_KP_TWO = KEYC_F1 + 34
+KEYC_KP_THREE = KEYC_F1 + 35
+KEYC_KP_ENTER = KEYC_F1 + 36
+KEYC_KP_ZERO = KEYC_F1 + 37
+KEYC_KP_PERIOD = KEYC_F1 + 38
+# Theme reports.
+KEYC_REPORT_DARK_THEME = KEYC_F1 + 39
+KEYC_REPORT_LIGHT_THEME = KEYC_F1 + 40
+# Mouse state.
+KEYC_MOUSE = KEYC_F1 + 41  # unclassified mouse event
+KEYC_DRAGGING = KEYC_F1 + 42  # dragging in progress
+KEYC_DOUBLECLICK = KEYC_F1 + 43  # double click complete
+
+#: The first function key and one past the last keyboard key (for "is this a special key").
+KEYC_BASE = KEYC_NONE
+KEYC_BASE_END = KEYC_KP_PERIOD + 1
+
+# C0 control characters that are keys of their own.
+C0_HT = 0x09
+C0_CR = 0x0D
+C0_ESC = 0x1B
+
+#: Mouse events, in key-string.c's order (MouseMove has no parseable names); each is a key type
+#: and a button.
 _BUTTONS = ("1", "2", "3", "6", "7", "8", "9", "10", "11")
 MOUSE_EVENTS: tuple[str, ...] = (
     ("MouseMove",)
@@ -73,112 +163,163 @@ MOUSE_EVENTS: tuple[str, ...] = (
     + tuple(f"DoubleClick{b}" for b in _BUTTONS)
     + tuple(f"TripleClick{b}" for b in _BUTTONS)
 )
-#: Where a mouse event happened: the name suffix of each of an event's keys, in enum order.
-MOUSE_LOCATIONS: tuple[str, ...] = (
-    "Pane", "Status", "StatusLeft", "StatusRight", "StatusDefault", "Border",
+_EVENT_TYPES = (
+    ("MouseMove", KEYC_TYPE_MOUSEMOVE), ("MouseDragEnd", KEYC_TYPE_MOUSEDRAGEND),
+    ("MouseDown", KEYC_TYPE_MOUSEDOWN), ("MouseUp", KEYC_TYPE_MOUSEUP),
+    ("MouseDrag", KEYC_TYPE_MOUSEDRAG), ("WheelUp", KEYC_TYPE_WHEELUP),
+    ("WheelDown", KEYC_TYPE_WHEELDOWN), ("SecondClick", KEYC_TYPE_SECONDCLICK),
+    ("DoubleClick", KEYC_TYPE_DOUBLECLICK), ("TripleClick", KEYC_TYPE_TRIPLECLICK),
 )
-_MOUSE_LOCATION_C = ("PANE", "STATUS", "STATUS_LEFT", "STATUS_RIGHT", "STATUS_DEFAULT", "BORDER")
-KEYC_MOUSE_FIRST = KEYC_BASE + 8
+#: Where a mouse event happened (enum key_code_mouse_location, in order).
+MOUSE_LOCATIONS: tuple[str, ...] = (
+    "Pane", "Status", "StatusLeft", "StatusRight", "StatusDefault", "Border", "ScrollbarUp",
+    "ScrollbarSlider", "ScrollbarDown", *(f"Control{i}" for i in range(10)),
+)
+#: The order key-string.c lists a mouse event's locations in (Border after the scrollbar).
+_NAMED_LOCATIONS: tuple[str, ...] = (
+    "Pane", "Status", "StatusLeft", "StatusRight", "StatusDefault", "ScrollbarUp",
+    "ScrollbarSlider", "ScrollbarDown", "Border", *(f"Control{i}" for i in range(10)),
+)
+
+
+def _event_type_button(event: str) -> tuple[int, int]:
+    for prefix, t in _EVENT_TYPES:
+        if event.startswith(prefix):
+            rest = event[len(prefix):]
+            return t, int(rest) if rest else 0
+    raise ValueError(f"not a mouse event: {event}")
 
 
 def mouse_key(event: str, location: str) -> int:
-    """The key for a mouse event at a location, e.g. ``("MouseDown1", "Pane")``."""
-    return (KEYC_MOUSE_FIRST + MOUSE_EVENTS.index(event) * len(MOUSE_LOCATIONS)
-            + MOUSE_LOCATIONS.index(location))
+    """The key for a mouse event at a location, e.g. ``("MouseDown1", "Pane")``
+    (KEYC_MAKE_MOUSE_KEY: type, then button << 8, then location)."""
+    t, button = _event_type_button(event)
+    return _type(t) | (button << 8) | MOUSE_LOCATIONS.index(location)
 
 
-# tmux's KEYC_MOUSEDOWN1_PANE ... KEYC_TRIPLECLICK11_BORDER, generated to keep the enum in one place.
-for _ei, _ev in enumerate(MOUSE_EVENTS):
-    for _li, _loc in enumerate(_MOUSE_LOCATION_C):
-        globals()[f"KEYC_{_ev.upper()}_{_loc}"] = (
-            KEYC_MOUSE_FIRST + _ei * len(MOUSE_LOCATIONS) + _li)
-KEYC_MOUSEMOVE_PANE = KEYC_MOUSE_FIRST
-KEYC_MOUSEMOVE_STATUS = KEYC_MOUSE_FIRST + 1
-KEYC_MOUSEMOVE_STATUS_LEFT = KEYC_MOUSE_FIRST + 2
-KEYC_MOUSEMOVE_STATUS_RIGHT = KEYC_MOUSE_FIRST + 3
-KEYC_MOUSEMOVE_STATUS_DEFAULT = KEYC_MOUSE_FIRST + 4
-KEYC_MOUSEMOVE_BORDER = KEYC_MOUSE_FIRST + 5
-
-# Backspace, function and cursor keys.
-KEYC_BSPACE = KEYC_MOUSE_FIRST + len(MOUSE_EVENTS) * len(MOUSE_LOCATIONS)
-KEYC_F1 = KEYC_BSPACE + 1
-KEYC_F2 = KEYC_BSPACE + 2
-KEYC_F3 = KEYC_BSPACE + 3
-KEYC_F4 = KEYC_BSPACE + 4
-KEYC_F5 = KEYC_BSPACE + 5
-KEYC_F6 = KEYC_BSPACE + 6
-KEYC_F7 = KEYC_BSPACE + 7
-KEYC_F8 = KEYC_BSPACE + 8
-KEYC_F9 = KEYC_BSPACE + 9
-KEYC_F10 = KEYC_BSPACE + 10
-KEYC_F11 = KEYC_BSPACE + 11
-KEYC_F12 = KEYC_BSPACE + 12
-KEYC_IC = KEYC_BSPACE + 13
-KEYC_DC = KEYC_BSPACE + 14
-KEYC_HOME = KEYC_BSPACE + 15
-KEYC_END = KEYC_BSPACE + 16
-KEYC_NPAGE = KEYC_BSPACE + 17
-KEYC_PPAGE = KEYC_BSPACE + 18
-KEYC_BTAB = KEYC_BSPACE + 19
-# Arrow keys.
-KEYC_UP = KEYC_BSPACE + 20
-KEYC_DOWN = KEYC_BSPACE + 21
-KEYC_LEFT = KEYC_BSPACE + 22
-KEYC_RIGHT = KEYC_BSPACE + 23
-# Numeric keypad.
-KEYC_KP_SLASH = KEYC_BSPACE + 24
-KEYC_KP_STAR = KEYC_BSPACE + 25
-KEYC_KP_MINUS = KEYC_BSPACE + 26
-KEYC_KP_SEVEN = KEYC_BSPACE + 27
-KEYC_KP_EIGHT = KEYC_BSPACE + 28
-KEYC_KP_NINE = KEYC_BSPACE + 29
-KEYC_KP_PLUS = KEYC_BSPACE + 30
-KEYC_KP_FOUR = KEYC_BSPACE + 31
-KEYC_KP_FIVE = KEYC_BSPACE + 32
-KEYC_KP_SIX = KEYC_BSPACE + 33
-KEYC_KP_ONE = KEYC_BSPACE + 34
-KEYC_KP_TWO = KEYC_BSPACE + 35
-KEYC_KP_THREE = KEYC_BSPACE + 36
-KEYC_KP_ENTER = KEYC_BSPACE + 37
-KEYC_KP_ZERO = KEYC_BSPACE + 38
-KEYC_KP_PERIOD = KEYC_BSPACE + 39
-#: End of the special keys.
-KEYC_BASE_END = KEYC_BSPACE + 40
+# tmux's KEYC_MOUSEDOWN1_PANE ... KEYC_TRIPLECLICK11_CONTROL9, generated from the tables.
+for _ev in MOUSE_EVENTS:
+    for _loc in MOUSE_LOCATIONS:
+        _cname = "".join("_" + c if c.isupper() and i else c for i, c in enumerate(_loc))
+        globals()[f"KEYC_{_ev.upper()}_{_cname.upper()}"] = mouse_key(_ev, _loc)
+KEYC_MOUSEMOVE_PANE = mouse_key("MouseMove", "Pane")
+KEYC_MOUSEMOVE_STATUS = mouse_key("MouseMove", "Status")
+KEYC_MOUSEMOVE_STATUS_LEFT = mouse_key("MouseMove", "StatusLeft")
+KEYC_MOUSEMOVE_STATUS_RIGHT = mouse_key("MouseMove", "StatusRight")
+KEYC_MOUSEMOVE_STATUS_DEFAULT = mouse_key("MouseMove", "StatusDefault")
+KEYC_MOUSEMOVE_BORDER = mouse_key("MouseMove", "Border")
 
 
 def is_mouse_key(key: int) -> bool:
     """KEYC_IS_MOUSE: mouse keys need a mouse event to mean anything to a pane."""
     k = key & KEYC_MASK_KEY
-    return KEYC_MOUSE <= k < KEYC_BSPACE
+    return k == KEYC_MOUSE or KEYC_TYPE_MOUSEMOVE <= key_type(k) <= KEYC_TYPE_TRIPLECLICK
 
 
 def is_unicode_key(key: int) -> bool:
-    """KEYC_IS_UNICODE (note tmux's quirk: User keys and NONE/UNKNOWN count as Unicode)."""
-    k = key & KEYC_MASK_KEY
-    return k > 0x7F and (k < KEYC_BASE or k >= KEYC_BASE_END)
+    """KEYC_IS_UNICODE: a Unicode key beyond ASCII."""
+    return key & KEYC_MASK_TYPE == 0 and key & KEYC_MASK_KEY > 0x7F
+
+
+def is_user_key(key: int) -> bool:
+    """KEYC_IS_USER."""
+    return key & KEYC_MASK_TYPE == KEYC_USER
+
+
+def is_special_key(key: int) -> bool:
+    """KEYC_IS_SPECIAL: a function key (None, Any, F1, Up, the keypad ...)."""
+    return key & KEYC_MASK_TYPE == _type(KEYC_TYPE_FUNCTION)
+
+
+def is_paste_key(key: int) -> bool:
+    """KEYC_IS_PASTE."""
+    return key & KEYC_MASK_KEY in (KEYC_PASTE_START, KEYC_PASTE_END)
 
 
 def char_to_key(ch: str) -> int:
     """The key code of one character (no modifiers)."""
-    cp = ord(ch)
-    return cp | _KEYC_HIGH_UNICODE if cp >= KEYC_BASE else cp
+    return ord(ch)
 
 
 def key_to_char(key: int) -> str | None:
     """The character of a plain or Unicode key, or None if the key is not a character."""
     k = key & KEYC_MASK_KEY
-    if k < KEYC_BASE:
-        return None if 0xD800 <= k <= 0xDFFF else chr(k)
-    if k & _KEYC_HIGH_UNICODE:
-        cp = k & ~_KEYC_HIGH_UNICODE
-        if KEYC_BASE <= cp <= 0x10FFFF:
-            return chr(cp)
-    return None
+    if k & KEYC_MASK_TYPE:
+        return None
+    if k & _KEYC_PACKED_ASCII:
+        return chr(k & 0x7F) if k & ~_KEYC_PACKED_ASCII < 0x80 else None
+    if k > 0x10FFFF or 0xD800 <= k <= 0xDFFF:
+        return None
+    return chr(k)
+
+
+def ctrl_key(letter: str) -> int:
+    """The key tmux 3.7b makes of a C0 control typed as Ctrl and a letter: ``ctrl_key("a")``
+    is C-a (what the byte 0x01 becomes)."""
+    return ord(letter) | KEYC_CTRL
+
+
+def from_c0(byte: int) -> int:
+    """tty_keys_next's fixup of a byte read from a terminal: NUL is C-Space and the C0 controls
+    other than Tab, Enter and Escape become Ctrl keys (0x01 is C-a, 0x1c is C-\\)."""
+    if byte == 0:
+        return 0x20 | KEYC_CTRL
+    if byte < 0x20 and byte not in (C0_HT, C0_CR, C0_ESC):
+        byte |= 0x40
+        if 0x41 <= byte <= 0x5A:
+            byte |= 0x20
+        return byte | KEYC_CTRL
+    return byte
+
+
+def to_c0(key: int) -> int:
+    """The C0 control a plain Ctrl-letter key stands for (C-a is 0x01, C-[ is 0x1b), for code
+    that still matches keys as the control bytes tmux 3.3a used; any other key is unchanged."""
+    if key & (KEYC_MASK_MODIFIERS | KEYC_MASK_TYPE) == KEYC_CTRL:
+        k = key & KEYC_MASK_KEY
+        if 0x40 <= k <= 0x5F or 0x61 <= k <= 0x7A:
+            return (key & KEYC_MASK_FLAGS) | (k & 0x1F)
+    return key
+
+
+# -- tmux's own key codes (for ordering and Invalid#) -------------------------------------------
+
+_FOUR_BYTE_INDEX: dict[bytes, int] = {}
+
+
+def tmux_code(key: int) -> int:
+    """The key code tmux 3.7b has for ``key``: equal except for Unicode keys, which tmux packs
+    as a utf8_char (width + 1 << 29, size << 24, the bytes; a four-byte character gets an index
+    in order of first use, approximated here by first use as a key). Sorting by it gives the
+    order of tmux's binding trees."""
+    k = key & KEYC_MASK_KEY
+    if k < 0x80 or k & KEYC_MASK_TYPE:
+        return key
+    if k & _KEYC_PACKED_ASCII:
+        packed = (2 << 29) | (1 << 24) | (k & 0x7F)
+        return (key & ~KEYC_MASK_KEY) | packed
+    data = key_bytes(k)
+    if not data:
+        return key
+    ch = key_to_char(k)
+    width = max(char_width(ch), 0) if ch is not None else 1  # wcwidth -1 counts as 1
+    if len(data) <= 3:
+        index = int.from_bytes(data, "little")
+    else:
+        index = _FOUR_BYTE_INDEX.setdefault(data, len(_FOUR_BYTE_INDEX))
+    packed = ((width + 1) << 29) | (len(data) << 24) | index
+    return (key & ~KEYC_MASK_KEY) | packed
 
 
 # -- the name table (key-string.c key_string_table, in tmux's order) --------------------------
 
 _IM = KEYC_IMPLIED_META
+_C0_NAMES = (
+    "[NUL]", "[SOH]", "[STX]", "[ETX]", "[EOT]", "[ENQ]", "[ASC]", "[BEL]", "[BS]", "Tab",
+    "[LF]", "[VT]", "[FF]", "Enter", "[SO]", "[SI]", "[DLE]", "[DC1]", "[DC2]", "[DC3]",
+    "[DC4]", "[NAK]", "[SYN]", "[ETB]", "[CAN]", "[EM]", "[SUB]", "Escape", "[FS]", "[GS]",
+    "[RS]", "[US]",
+)
 _KEY_STRING_TABLE: list[tuple[str, int]] = [
     ("F1", KEYC_F1 | _IM), ("F2", KEYC_F2 | _IM), ("F3", KEYC_F3 | _IM), ("F4", KEYC_F4 | _IM),
     ("F5", KEYC_F5 | _IM), ("F6", KEYC_F6 | _IM), ("F7", KEYC_F7 | _IM), ("F8", KEYC_F8 | _IM),
@@ -189,8 +330,8 @@ _KEY_STRING_TABLE: list[tuple[str, int]] = [
     ("Home", KEYC_HOME | _IM), ("End", KEYC_END | _IM),
     ("NPage", KEYC_NPAGE | _IM), ("PageDown", KEYC_NPAGE | _IM), ("PgDn", KEYC_NPAGE | _IM),
     ("PPage", KEYC_PPAGE | _IM), ("PageUp", KEYC_PPAGE | _IM), ("PgUp", KEYC_PPAGE | _IM),
-    ("Tab", 0x09), ("BTab", KEYC_BTAB), ("Space", 0x20), ("BSpace", KEYC_BSPACE),
-    ("Enter", 0x0D), ("Escape", 0x1B),
+    ("BTab", KEYC_BTAB), ("Space", 0x20), ("BSpace", KEYC_BSPACE),
+    *((name, code) for code, name in enumerate(_C0_NAMES)),
     ("Up", KEYC_UP | KEYC_CURSOR | _IM), ("Down", KEYC_DOWN | KEYC_CURSOR | _IM),
     ("Left", KEYC_LEFT | KEYC_CURSOR | _IM), ("Right", KEYC_RIGHT | KEYC_CURSOR | _IM),
     ("KP/", KEYC_KP_SLASH | KEYC_KEYPAD), ("KP*", KEYC_KP_STAR | KEYC_KEYPAD),
@@ -204,13 +345,15 @@ _KEY_STRING_TABLE: list[tuple[str, int]] = [
 ]
 # Every mouse event but MouseMove has names (MouseMove keys are only printed, never parsed).
 for _ev in MOUSE_EVENTS[1:]:
-    for _loc in MOUSE_LOCATIONS:
+    for _loc in _NAMED_LOCATIONS:
         _KEY_STRING_TABLE.append((_ev + _loc, mouse_key(_ev, _loc)))
 
 #: All key names string_to_key accepts from the table, in tmux's order.
 KEY_NAMES: tuple[str, ...] = tuple(name for name, _ in _KEY_STRING_TABLE)
 
-_NAME_TO_KEY: dict[str, int] = {name.lower(): key for name, key in _KEY_STRING_TABLE}
+_NAME_TO_KEY: dict[bytes, int] = {}
+for _name, _key in _KEY_STRING_TABLE:
+    _NAME_TO_KEY.setdefault(_name.lower().encode(), _key)
 _KEY_TO_NAME: dict[int, str] = {}
 for _name, _key in _KEY_STRING_TABLE:
     _KEY_TO_NAME.setdefault(_key & KEYC_MASK_KEY, _name)
@@ -220,6 +363,7 @@ _SPECIAL_NAMES: dict[int, str] = {
     KEYC_NONE: "None", KEYC_UNKNOWN: "Unknown", KEYC_ANY: "Any",
     KEYC_FOCUS_IN: "FocusIn", KEYC_FOCUS_OUT: "FocusOut",
     KEYC_PASTE_START: "PasteStart", KEYC_PASTE_END: "PasteEnd",
+    KEYC_REPORT_DARK_THEME: "ReportDarkTheme", KEYC_REPORT_LIGHT_THEME: "ReportLightTheme",
     KEYC_MOUSE: "Mouse", KEYC_DRAGGING: "Dragging",
     KEYC_MOUSEMOVE_PANE: "MouseMovePane", KEYC_MOUSEMOVE_STATUS: "MouseMoveStatus",
     KEYC_MOUSEMOVE_STATUS_LEFT: "MouseMoveStatusLeft",
@@ -227,33 +371,24 @@ _SPECIAL_NAMES: dict[int, str] = {
     KEYC_MOUSEMOVE_BORDER: "MouseMoveBorder",
 }
 
-# Keys tmux never turns into control characters (key_string_lookup_string "other").
-_CTRL_OTHER = frozenset(map(ord, "!#()+,-.0123456789:;<=>'\r\t\177`/"))
-_MODIFIER_CHARS = {"C": KEYC_CTRL, "c": KEYC_CTRL, "M": KEYC_META, "m": KEYC_META,
-                   "S": KEYC_SHIFT, "s": KEYC_SHIFT}
-# Categories glibc's wcwidth() rejects (-1); tmux refuses such characters as keys.
-_BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Zl", "Zp"))
-_C_SPACE = " \t\n\v\f\r"
-_HEX = frozenset("0123456789abcdefABCDEF")
-_DEC = frozenset("0123456789")
+_MODIFIER_BYTES = {0x43: KEYC_CTRL, 0x63: KEYC_CTRL, 0x4D: KEYC_META, 0x6D: KEYC_META,
+                   0x53: KEYC_SHIFT, 0x73: KEYC_SHIFT}
+_C_SPACE = b" \t\n\v\f\r"
+_HEX = frozenset(b"0123456789abcdefABCDEF")
+_DEC = frozenset(b"0123456789")
 
 
-def _printable(cp: int) -> bool:
-    """Whether glibc's wcwidth() accepts the code point (tmux utf8_width)."""
-    return unicodedata.category(chr(cp)) not in _BAD_CATEGORIES
-
-
-def _scan_unsigned(s: str, digits: frozenset[str], base: int) -> int | None:
+def _scan_unsigned(s: bytes, digits: frozenset[int], base: int) -> int | None:
     """sscanf %x / %u: skip spaces, sign, digits, ignore the rest; strtoul wrap to 32 bits."""
     i, n = 0, len(s)
     while i < n and s[i] in _C_SPACE:
         i += 1
     neg = False
-    if i < n and s[i] in "+-":
-        neg = s[i] == "-"
+    if i < n and s[i] in b"+-":
+        neg = s[i] == 0x2D
         i += 1
-    if base == 16 and s[i:i + 1] == "0" and s[i + 1:i + 2] in ("x", "X"):
-        if s[i + 2:i + 3] in _HEX:
+    if base == 16 and s[i:i + 1] == b"0" and s[i + 1:i + 2] in (b"x", b"X"):
+        if i + 2 < n and s[i + 2] in _HEX:
             i += 2
         else:
             return 0  # glibc takes "0x" with no digits after it as 0
@@ -268,19 +403,20 @@ def _scan_unsigned(s: str, digits: frozenset[str], base: int) -> int | None:
     return value & 0xFFFFFFFF
 
 
-def _strtol_hex_byte(s: str) -> int | None:
+def hex_byte(s: str) -> int | None:
     """send-keys -H: strtol(s, &end, 16) must use the whole string and give 0..255."""
     i, n = 0, len(s)
-    while i < n and s[i] in _C_SPACE:
+    while i < n and s[i] in " \t\n\v\f\r":
         i += 1
     neg = False
     if i < n and s[i] in "+-":
         neg = s[i] == "-"
         i += 1
-    if s[i:i + 1] == "0" and s[i + 1:i + 2] in ("x", "X") and s[i + 2:i + 3] in _HEX:
+    if s[i:i + 1] == "0" and s[i + 1:i + 2] in ("x", "X") and s[i + 2:i + 3] in \
+            "0123456789abcdefABCDEF" and s[i + 2:i + 3]:
         i += 2
     j = i
-    while j < n and s[j] in _HEX:
+    while j < n and s[j] in "0123456789abcdefABCDEF":
         j += 1
     if j == i or j != n:
         return None
@@ -290,79 +426,118 @@ def _strtol_hex_byte(s: str) -> int | None:
     return value if 0 <= value <= 0xFF else None
 
 
+def _utf8_size(lead: int) -> int:
+    """utf8_open: the size a lead byte announces, 0 if it starts no UTF-8 character."""
+    if 0xC2 <= lead <= 0xDF:
+        return 2
+    if 0xE0 <= lead <= 0xEF:
+        return 3
+    if 0xF0 <= lead <= 0xF4:
+        return 4
+    return 0
+
+
+_UTF8_MIN = (0, 0, 0x80, 0x800, 0x10000)
+
+
+def _utf8_key(data: bytes) -> int | None:
+    """utf8_open/utf8_append/utf8_from_data for one whole character: its key, or None when the
+    bytes are not one character glibc's mbtowc takes (it refuses overlong forms and surrogates
+    but takes code points past U+10FFFF up to what a 0xf4 lead byte reaches)."""
+    size = _utf8_size(data[0]) if data else 0
+    if not size or len(data) != size or any(b & 0xC0 != 0x80 for b in data[1:]):
+        return None
+    cp = data[0] & (0x7F >> size)
+    for b in data[1:]:
+        cp = (cp << 6) | (b & 0x3F)
+    if cp < _UTF8_MIN[size] or 0xD800 <= cp <= 0xDFFF:
+        return None
+    return cp
+
+
+def _cp_utf8(cp: int) -> bytes:
+    """A code point's UTF-8 bytes, past U+10FFFF too (as glibc's wctomb writes them)."""
+    if cp <= 0x10FFFF:
+        return chr(cp).encode("utf-8", "surrogatepass")
+    return bytes((0xF0 | (cp >> 18), 0x80 | ((cp >> 12) & 0x3F), 0x80 | ((cp >> 6) & 0x3F),
+                  0x80 | (cp & 0x3F)))
+
+
+def _as_bytes(s: str) -> bytes:
+    """An argument's bytes as the client sent them (undecodable bytes are surrogate-escaped)."""
+    try:
+        return s.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return s.encode("utf-8", "surrogatepass")
+
+
 def string_to_key(s: str) -> int:
     """Parse a key name (tmux key_string_lookup_string); KEYC_UNKNOWN if it is not one."""
-    low = s.lower() if s.isascii() else ""
-    if low == "none":
+    b = _as_bytes(s)
+    if b.lower() == b"none":
         return KEYC_NONE
-    if low == "any":
+    if b.lower() == b"any":
         return KEYC_ANY
 
-    # A hexadecimal code point: "0x41".
-    if s.startswith("0x"):
-        u = _scan_unsigned(s[2:], _HEX, 16)
+    # A hexadecimal code point: "0x41". Controls are themselves; anything else is made UTF-8
+    # (wctomb) and must be one character.
+    if b.startswith(b"0x"):
+        u = _scan_unsigned(b[2:], _HEX, 16)
         if u is None:
             return KEYC_UNKNOWN
-        if u < 0x80:
+        if u < 32:
             return u
-        if u > 0x10FFFF or 0xD800 <= u <= 0xDFFF or not _printable(u):
-            return KEYC_UNKNOWN
-        return char_to_key(chr(u))
+        if u > 0x13FFFF or 0xD800 <= u <= 0xDFFF:
+            return KEYC_UNKNOWN  # wctomb fails, or the bytes are no one UTF-8 character
+        if u < 0x80:
+            return _KEYC_PACKED_ASCII | u
+        return u
 
-    # Modifiers: "^x", "C-", "M-", "S-" (any case, any number).
+    # "^x" is C-x with x in lower case; "^" before anything longer is a Ctrl modifier.
     modifiers = 0
-    i = 0
-    if s[:1] == "^" and len(s) > 1:
+    if b[:1] == b"^" and len(b) > 1:
+        if len(b) == 2:
+            c = b[1]
+            return (c | 0x20 if 0x41 <= c <= 0x5A else c) | KEYC_CTRL
         modifiers = KEYC_CTRL
-        i = 1
-    n = len(s)
-    while i + 1 < n and s[i + 1] == "-":
-        m = _MODIFIER_CHARS.get(s[i])
+        b = b[1:]
+
+    # Modifiers: "C-", "M-", "S-" (any case, any number).
+    while len(b) >= 2 and b[1] == 0x2D:
+        m = _MODIFIER_BYTES.get(b[0])
         if m is None:
             return KEYC_UNKNOWN
         modifiers |= m
-        i += 2
-    rest = s[i:] if i else s
-    if not rest:
+        b = b[2:]
+    if not b:
         return KEYC_UNKNOWN
 
-    first = ord(rest[0])
-    if len(rest) == 1 and first <= 0x7F:
+    if len(b) == 1 and b[0] <= 0x7F:
         # A plain ASCII key.
-        key = first
+        key = b[0]
         if key < 32:
             return KEYC_UNKNOWN
-    elif first > 0x7F:
-        # One UTF-8 character (anything longer, or undecodable, is not a key).
-        if len(rest) != 1 or 0xD800 <= first <= 0xDFFF or not _printable(first):
+        return key | modifiers
+    size = _utf8_size(b[0])
+    if size:
+        # One UTF-8 character, exactly.
+        if len(b) != size:
             return KEYC_UNKNOWN
-        return char_to_key(rest) | modifiers
-    else:
-        found = _NAME_TO_KEY.get(rest.lower()) if rest.isascii() else None
-        if found is None:
-            if not rest.startswith("User"):
-                return KEYC_UNKNOWN
-            user = _scan_unsigned(rest[4:], _DEC, 10)
-            if user is None or user >= KEYC_NUSER:
-                return KEYC_UNKNOWN
-            found = KEYC_USER + user
-        key = found
-        if not modifiers & KEYC_META:
-            key &= ~KEYC_IMPLIED_META
+        u = _utf8_key(b)
+        if u is None:
+            return KEYC_UNKNOWN
+        return u | modifiers
 
-    # Turn C-x into the control character where there is one.
-    if key <= 0x7F and modifiers & KEYC_CTRL and key not in _CTRL_OTHER and key != 27:
-        if 97 <= key <= 122:
-            key -= 96
-        elif 64 <= key <= 95:
-            key -= 64
-        elif key == 32:
-            key = 0
-        elif key == 63:
-            key = 127
-        else:
+    key = _NAME_TO_KEY.get(b.lower(), KEYC_UNKNOWN)
+    if key == KEYC_UNKNOWN:
+        if not b.startswith(b"User"):
             return KEYC_UNKNOWN
-        modifiers &= ~KEYC_CTRL
+        user = _scan_unsigned(b[4:], _DEC, 10)
+        if user is None or user > KEYC_NUSER:
+            return KEYC_UNKNOWN
+        key = KEYC_USER + user
+    if not modifiers & KEYC_META:
+        key &= ~KEYC_IMPLIED_META
     return key | modifiers
 
 
@@ -373,42 +548,47 @@ def key_to_string(key: int, with_flags: bool = False) -> str:
         b = key & 0xFF
         out = "" if b == 0 else bytes((b,)).decode("utf-8", "surrogateescape")
     else:
-        if key & (KEYC_MASK_KEY | KEYC_MASK_MODIFIERS) == 0:
-            key = 0x20 | KEYC_CTRL  # C-@ is shown as C-Space
-        prefix = (("C-" if key & KEYC_CTRL else "") + ("M-" if key & KEYC_META else "")
-                  + ("S-" if key & KEYC_SHIFT else ""))
+        out = (("C-" if key & KEYC_CTRL else "") + ("M-" if key & KEYC_META else "")
+               + ("S-" if key & KEYC_SHIFT else ""))
         k = key & KEYC_MASK_KEY
         name = _SPECIAL_NAMES.get(k)
         if name is None:
-            if KEYC_USER <= k < KEYC_USER + KEYC_NUSER:
-                name = f"User{k - KEYC_USER}"
+            if is_user_key(k):
+                name = f"User{k - KEYC_USER}"[:7]  # tmux's char tmp[8]: User1000 is User100
             else:
                 name = _KEY_TO_NAME.get(k)
         if name is not None:
-            out = prefix + name
+            out += name
         elif is_unicode_key(k):
-            out = prefix + (key_to_char(k) or "")
+            out += key_bytes(k).decode("utf-8", "surrogateescape")
         elif k > 255:
-            out = f"Invalid#{saved:x}"
-        elif k <= 32:
-            out = prefix + "C-" + chr((64 + k) if k == 0 or k > 26 else (96 + k))
-        elif k <= 126:
-            out = prefix + chr(k)
+            out = f"Invalid#{tmux_code(saved):x}"
         elif k == 127:
-            out = prefix + "C-?"
-        else:  # pragma: no cover - 128..255 are Unicode keys
-            out = prefix + f"\\{k:o}"
+            out += "C-?"
+        else:
+            out += chr(k)
     if with_flags and saved & KEYC_MASK_FLAGS:
         out += "[" + "".join(c for bit, c in (
             (KEYC_LITERAL, "L"), (KEYC_KEYPAD, "K"), (KEYC_CURSOR, "C"),
-            (KEYC_IMPLIED_META, "I"), (KEYC_BUILD_MODIFIERS, "B")) if saved & bit) + "]"
+            (KEYC_IMPLIED_META, "I"), (KEYC_BUILD_MODIFIERS, "B"), (KEYC_SENT, "S"))
+            if saved & bit) + "]"
     return out
+
+
+def key_canonical(s: str) -> str | None:
+    """The name tmux prints for key string ``s`` (what show-options shows for a key option),
+    or None if ``s`` is not a key."""
+    key = string_to_key(s)
+    if key == KEYC_UNKNOWN:
+        return None
+    return key_to_string(key)
 
 
 # -- encoding keys for a pane (input-keys.c) ------------------------------------------------------
 
 _INPUT_KEY_DEFAULTS: list[tuple[int, bytes]] = [
-    (KEYC_PASTE_START, b"\x1b[200~"), (KEYC_PASTE_END, b"\x1b[201~"),
+    (KEYC_PASTE_START, b"\x1b[200~"), (KEYC_PASTE_START | _IM, b"\x1b[200~"),
+    (KEYC_PASTE_END, b"\x1b[201~"), (KEYC_PASTE_END | _IM, b"\x1b[201~"),
     (KEYC_F1, b"\x1bOP"), (KEYC_F2, b"\x1bOQ"), (KEYC_F3, b"\x1bOR"), (KEYC_F4, b"\x1bOS"),
     (KEYC_F5, b"\x1b[15~"), (KEYC_F6, b"\x1b[17~"), (KEYC_F7, b"\x1b[18~"),
     (KEYC_F8, b"\x1b[19~"), (KEYC_F9, b"\x1b[20~"), (KEYC_F10, b"\x1b[21~"),
@@ -457,18 +637,96 @@ _XTERM_MODIFIER = {
     KEYC_SHIFT | KEYC_CTRL: b"6", KEYC_META | KEYC_CTRL: b"7",
     KEYC_SHIFT | KEYC_META | KEYC_CTRL: b"8",
 }
+#: input_key_vt10x's standard_map: Ctrl and one of these gives the byte at the same place.
+_STANDARD_MAP = {ord(a): b for a, b in zip("1!9(0)=+;:'\",<.>/-8? 2\0",
+                                           b"119900=+;;'',,..\x1f\x1f\x7f\x7f\0\0\0",
+                                           strict=True)}
 _ESC = b"\x1b"
 _BYTES = [bytes((i,)) for i in range(256)]
 
+#: Extended key modes of a pane (CSI > 4 ; n m): tmux's MODE_KEYS_EXTENDED and
+#: MODE_KEYS_EXTENDED_2.
+EXTENDED_OFF, EXTENDED_1, EXTENDED_2 = 0, 1, 2
+#: extended-keys-format: csi-u (0) or xterm (1, the default).
+FORMAT_CSI_U, FORMAT_XTERM = 0, 1
+
+
+def key_bytes(key: int) -> bytes:
+    """The UTF-8 bytes of a Unicode or ASCII key (utf8_to_data), empty for any other key."""
+    k = key & KEYC_MASK_KEY
+    if k & KEYC_MASK_TYPE:
+        return b""
+    if k & _KEYC_PACKED_ASCII:
+        return _BYTES[k & 0x7F]
+    if k > 0x13FFFF or 0xD800 <= k <= 0xDFFF:
+        return b""
+    return _cp_utf8(k)
+
+
+_unicode_bytes = key_bytes
+
+
+def _extended(key: int, fmt: int) -> bytes | None:
+    """input_key_extended: CSI 27 ; m ; k ~ (xterm) or CSI k ; m u (csi-u); None without
+    modifiers."""
+    m = _XTERM_MODIFIER.get(key & KEYC_MASK_MODIFIERS)
+    if m is None:
+        return None
+    if is_unicode_key(key):
+        code = key & KEYC_MASK_KEY & ~_KEYC_PACKED_ASCII
+    else:
+        code = key & KEYC_MASK_KEY
+    if fmt == FORMAT_XTERM:
+        return b"\x1b[27;%s;%d~" % (m, code)
+    return b"\x1b[%d;%su" % (code, m)
+
+
+def _vt10x(key: int) -> tuple[bytes, bool]:
+    """input_key_vt10x: the standard form; Ctrl keys become C0 controls. (bytes, False) for a
+    Ctrl key with no control form: the ESC of Meta has been written all the same."""
+    out = _ESC if key & KEYC_META else b""
+    if is_unicode_key(key):
+        return out + _unicode_bytes(key), True  # no way to send modifiers with a Unicode key
+    onlykey = key & KEYC_MASK_KEY
+    if onlykey in (0x0D, 0x0A, 0x09):
+        key &= ~KEYC_CTRL
+    if key & KEYC_CTRL:
+        mapped = _STANDARD_MAP.get(onlykey)
+        if mapped is not None:
+            key = mapped
+        elif 0x33 <= onlykey <= 0x37:
+            key = onlykey - 0x18
+        elif 0x40 <= onlykey <= 0x7E:
+            key = onlykey & 0x1F
+        else:
+            return out, False
+    return out + _BYTES[key & 0x7F], True
+
+
+def _mode1(key: int) -> bytes | None:
+    """input_key_mode1: the keys modifyOtherKeys=1 still sends in the standard form."""
+    if key & (KEYC_CTRL | KEYC_META) == KEYC_META:
+        return _vt10x(key)[0]
+    onlykey = key & KEYC_MASK_KEY
+    if key & KEYC_CTRL and (onlykey in (0x20, 0x2F, 0x40, 0x5E) or 0x32 <= onlykey <= 0x38
+                            or 0x40 <= onlykey <= 0x7E):
+        return _vt10x(key)[0]
+    return None
+
 
 def encode_key(key: int, *, cursor_app: bool = False, keypad_app: bool = False,
-               extended_keys: bool = False, backspace: int = 0x7F) -> bytes | None:
+               extended_keys: int = EXTENDED_OFF, extended_format: int = FORMAT_XTERM,
+               backspace: int = 0x7F, bracket_paste: bool = True) -> bytes | None:
     """The bytes tmux writes to a pane for a key (input_key).
 
-    ``b""`` means tmux accepts the key but sends nothing (``C-Tab``, ``C-Enter``, User keys);
-    ``None`` means tmux has no sequence for it (``S-a``, ``Any``, mouse keys without a mouse
-    event), which makes ``send-keys`` type the argument literally instead. ``backspace`` is the
-    server ``backspace`` option (a key code).
+    ``extended_keys`` is the pane's extended key mode (0, 1 or 2; True counts as 1),
+    ``extended_format`` the ``extended-keys-format`` option (0 csi-u, 1 xterm), ``backspace``
+    the ``backspace`` option (a key code), ``bracket_paste`` whether the pane asked for
+    bracketed paste (paste keys send nothing otherwise).
+
+    ``b""`` means tmux takes the key but sends nothing (User keys, ``Any``, ``C-Tab``...);
+    ``None`` means tmux refuses it (a mouse key without a mouse event, a modified key it has no
+    form for), which makes ``send-keys`` type the argument literally instead.
     """
     if is_mouse_key(key):
         return None  # window_pane_key refuses a mouse key that has no mouse event
@@ -476,19 +734,36 @@ def encode_key(key: int, *, cursor_app: bool = False, keypad_app: bool = False,
         return _BYTES[key & 0xFF]
 
     if key & KEYC_MASK_KEY == KEYC_BSPACE:
-        new = backspace if backspace < 0x7F else 0x7F
-        key = new | (key & (KEYC_MASK_MODIFIERS | KEYC_MASK_FLAGS))
+        if not key & KEYC_MASK_MODIFIERS:
+            byte = 255
+            if not backspace & KEYC_MASK_MODIFIERS:
+                byte = backspace & 0xFF
+            elif backspace & KEYC_MASK_MODIFIERS == KEYC_CTRL:
+                nk = backspace & KEYC_MASK_KEY
+                if nk == 0x3F:
+                    byte = 0x7F
+                elif 0x40 <= nk <= 0x5F:
+                    byte = nk - 0x40
+                elif 0x61 <= nk <= 0x7A:
+                    byte = nk - 0x60
+            return _BYTES[byte] if byte != 255 else b""
+        key = backspace | (key & (KEYC_MASK_FLAGS | KEYC_MASK_MODIFIERS))
 
-    # A plain 7-bit key or a Unicode key: itself, after ESC for Meta.
-    justkey = key & ~(KEYC_META | KEYC_IMPLIED_META)
-    if justkey <= 0x7F:
-        return _ESC + _BYTES[justkey] if key & KEYC_META else _BYTES[justkey]
-    if is_unicode_key(justkey):
-        ch = key_to_char(justkey)
-        data = ch.encode("utf-8") if ch is not None else b""
-        return _ESC + data if key & KEYC_META else data
+    mode = int(extended_keys)
+    if key & KEYC_MASK_KEY == KEYC_BTAB:
+        if mode == EXTENDED_2:
+            key = C0_HT | (key & ~KEYC_MASK_KEY) | KEYC_SHIFT  # xterm's S-Tab
+        else:
+            key &= ~KEYC_MASK_MODIFIERS
 
-    # The table, without the mode flags the pane has not asked for.
+    # A 7-bit key that can be typed or a Unicode key, without modifiers: itself.
+    if not key & ~KEYC_MASK_KEY:
+        if key in (C0_HT, C0_CR, C0_ESC) or 0x20 <= key <= 0x7F:
+            return _BYTES[key]
+        if is_unicode_key(key):
+            return _unicode_bytes(key)
+
+    # The VT10x table, without the mode flags the pane has not asked for.
     if not keypad_app:
         key &= ~KEYC_KEYPAD
     if not cursor_app:
@@ -502,80 +777,121 @@ def encode_key(key: int, *, cursor_app: bool = False, keypad_app: bool = False,
     if data is None and key & KEYC_KEYPAD:
         data = _INPUT_KEYS.get(key & ~KEYC_KEYPAD)
     if data is not None:
+        if is_paste_key(key) and not bracket_paste:
+            return b""
         return _ESC + data if explicit_meta else data
 
-    modifiers = key & KEYC_MASK_MODIFIERS
-    if not extended_keys:
-        # Only Ctrl can be expressed, and only as a control character.
-        if modifiers != KEYC_CTRL:
-            return None
-        justkey = key & KEYC_MASK_KEY
-        rest = key & ~KEYC_MASK_KEY
-        if justkey in (0x20, 0x32):  # Space, 2
-            new = 0
-        elif justkey == 0x7C:  # |
-            new = 28
-        elif justkey == 0x36:  # 6
-            new = 30
-        elif justkey in (0x2D, 0x2F):  # - /
-            new = 31
-        elif justkey == 0x3F:  # ?
-            new = 127
-        elif 0x41 <= justkey <= 0x5F:
-            new = justkey - 0x41  # sic: tmux subtracts 'A', not '@'
-        elif 0x61 <= justkey <= 0x7E:
-            new = justkey - 96
-        else:
-            return b""
-        return encode_key((new | rest) & ~KEYC_CTRL, cursor_app=cursor_app,
-                          keypad_app=keypad_app, extended_keys=extended_keys,
-                          backspace=backspace)
+    # Function, User and mouse keys with no sequence send nothing.
+    if is_user_key(key) or is_special_key(key) or is_mouse_key(key):
+        return b""
 
-    # Extended keys (CSI > 4 ; 1 m): CSI key ; modifier u.
-    outkey = key & KEYC_MASK_KEY
-    if outkey < 32 and outkey not in (9, 13, 27):
-        outkey += 64
-        modifiers |= KEYC_CTRL
-    m = _XTERM_MODIFIER.get(modifiers)
-    if m is None:
-        return None
-    return b"\x1b[%d;%su" % (outkey, m)
+    if mode == EXTENDED_2:
+        return _extended(key, extended_format)
+    if mode == EXTENDED_1:
+        data = _mode1(key)
+        return data if data is not None else _extended(key, extended_format)
+    data, ok = _vt10x(key)
+    return data if ok else None
 
 
-def _arg_bytes(s: str) -> bytes:
-    """An argument's bytes as the client sent them (undecodable bytes are surrogate-escaped)."""
-    try:
-        return s.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:
-        return s.encode("utf-8", "surrogatepass")
+def backspace_key(value: object) -> int:
+    """The ``backspace`` option as the key input_key sends for BSpace. Its default is the
+    byte 0x7f itself, which prints as ``C-?``, so that name means the default here."""
+    if isinstance(value, int):
+        return value
+    text = str(value)
+    if text == "C-?":
+        return 0x7F
+    key = string_to_key(text)
+    return 0x7F if key in (KEYC_NONE, KEYC_UNKNOWN) else key
+
+
+def pane_modes(screen: Any, options: Any) -> dict[str, Any]:
+    """The :func:`encode_key` arguments for a pane: its screen's key modes (cursor and keypad
+    application modes, extended keys 1 or 2, bracketed paste) and the server options
+    (``extended-keys-format``, ``backspace``)."""
+    ext = EXTENDED_2 if getattr(screen, "extended_keys_2", False) else \
+        EXTENDED_1 if getattr(screen, "extended_keys", False) else EXTENDED_OFF
+    fmt = FORMAT_CSI_U if options.get("extended-keys-format") in ("csi-u", 0) else FORMAT_XTERM
+    return {"cursor_app": bool(screen.keypad_cursor), "keypad_app": bool(screen.keypad),
+            "extended_keys": ext, "extended_format": fmt,
+            "backspace": backspace_key(options.get("backspace")),
+            "bracket_paste": bool(getattr(screen, "bracketed_paste", True))}
+
+
+def written_for_refused(key: int, extended_keys: int = EXTENDED_OFF) -> bytes:
+    """What tmux has already written for a key :func:`encode_key` refuses (None): the ESC of a
+    Meta key whose Ctrl has no control form (C-M-BSpace) in the standard mode."""
+    if int(extended_keys) or not key & KEYC_META or not key & KEYC_CTRL:
+        return b""
+    if is_mouse_key(key) or is_unicode_key(key):
+        return b""
+    return _ESC
+
+
+def literal_keys(arg: str) -> list[int]:
+    """utf8_fromcstr of an argument, as keys: ASCII bytes as themselves, each whole UTF-8
+    character as its key, any other byte as a one-byte character of its own."""
+    data = _as_bytes(arg)
+    keys: list[int] = []
+    i, n = 0, len(data)
+    while i < n:
+        c = data[i]
+        size = _utf8_size(c)
+        if size and i + size <= n:
+            u = _utf8_key(data[i:i + size])
+            if u is not None:
+                keys.append(u)
+                i += size
+                continue
+        keys.append(c | (KEYC_LITERAL if c >= 0x80 else 0))
+        i += 1
+    return keys
+
+
+def _typeable(data: bytes) -> bool:
+    """Whether every byte of an argument is sent as itself (no C0 control but Tab, CR, ESC)."""
+    return not any(b < 0x20 and b not in (C0_HT, C0_CR, C0_ESC) for b in data)
 
 
 def send_keys_bytes(args: list[str], *, literal: bool = False, hex_input: bool = False,
                     cursor_app: bool = False, keypad_app: bool = False,
-                    extended_keys: bool = False, backspace: int = 0x7F) -> bytes:
+                    extended_keys: int = EXTENDED_OFF, extended_format: int = FORMAT_XTERM,
+                    backspace: int = 0x7F, bracket_paste: bool = True) -> bytes:
     """What ``send-keys [-l] [-H] key ...`` writes to a pane (cmd_send_keys_inject_string).
 
     Each argument that names a key sends that key; an argument that is no key name, or names a
-    key the pane cannot receive, is typed literally. With ``-H`` every argument is one hex
-    byte; tmux silently skips bad ones (it has no error message), and so does this.
+    key the pane refuses, is typed literally, one character at a time. With ``-H`` every
+    argument is one hex byte; tmux silently skips bad ones (it has no error message), and so
+    does this.
     """
     out: list[bytes] = []
+    modes = {"cursor_app": cursor_app, "keypad_app": keypad_app,
+             "extended_keys": extended_keys, "extended_format": extended_format,
+             "backspace": backspace, "bracket_paste": bracket_paste}
     for arg in args:
         if hex_input:
-            n = _strtol_hex_byte(arg)
+            n = hex_byte(arg)
             if n is not None:
                 out.append(_BYTES[n])
             continue
         if not literal:
             key = string_to_key(arg)
             if key != KEYC_NONE and key != KEYC_UNKNOWN:
-                data = encode_key(key, cursor_app=cursor_app, keypad_app=keypad_app,
-                                  extended_keys=extended_keys, backspace=backspace)
+                data = encode_key(key, **modes)
                 if data is not None:
                     out.append(data)
                     continue
-        out.append(_arg_bytes(arg))
+                out.append(written_for_refused(key, extended_keys))
+        raw = _as_bytes(arg)
+        if _typeable(raw):
+            out.append(raw)  # every character is sent as itself
+            continue
+        for key in literal_keys(arg):
+            data = encode_key(key, **modes)
+            if data:
+                out.append(data)
     return b"".join(out)
 
 
-del _ei, _ev, _li, _loc, _name, _key, _data, _j
+del _ev, _loc, _cname, _name, _key, _data, _j

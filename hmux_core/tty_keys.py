@@ -52,7 +52,7 @@ def _table() -> dict[bytes, int]:
     bases = {K.string_to_key(n) for n in names}
     bases.discard(K.KEYC_UNKNOWN)
     for base in sorted(bases):
-        if not (K.KEYC_BASE <= (base & K.KEYC_MASK_KEY) < K.KEYC_USER):
+        if not K.is_special_key(base):
             continue
         if K.is_mouse_key(base):
             continue
@@ -219,7 +219,7 @@ class KeyDecoder:
                 continue
             if c == 0x7F:
                 out.append((K.string_to_key("BSpace"), b"\x7f"))
-            else:
-                out.append((c, bytes((c,))))
+            else:  # C0 controls are Ctrl keys (0x01 is C-a) as tmux 3.7b reads them
+                out.append((K.from_c0(c), bytes((c,))))
             i += 1
         return out

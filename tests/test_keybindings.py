@@ -1,6 +1,6 @@
 """Key tables in-process: lookup, the key-press table walk, dispatch and table lifetimes.
 
-The listings themselves are compared with tmux 3.3a by the differential cases (``kb-*`` in
+The listings themselves are compared with tmux 3.7b by the differential cases (``kb-*`` in
 diff_cases.py); these tests pin what attached clients rely on and tmux shows only interactively.
 """
 
@@ -52,7 +52,7 @@ def printed(bd: kb.Binding | None) -> str | None:
 
 def test_defaults_have_tmux_tables_and_sizes(kt):
     assert {t.name: len(t) for t in kt} == {
-        "copy-mode": 72, "copy-mode-vi": 84, "prefix": 85, "root": 14}
+        "copy-mode": 75, "copy-mode-vi": 88, "prefix": 88, "root": 24}
     assert [t.name for t in kt] == ["copy-mode", "copy-mode-vi", "prefix", "root"]
 
 
@@ -248,11 +248,12 @@ def test_reset_restores_defaults(server, kt):
 # -- order ----------------------------------------------------------------------------------------
 
 
-def test_unicode_keys_sort_after_special_keys_like_tmux(server, kt):
+def test_key_order_is_tmux_tree_order(server, kt):
     for name in ("z", "é", "Ã", "中", "User0", "F1", "M-a"):
         bind(server, "order", name, "display x")
     names = [K.key_to_string(bd.key) for bd in kt.get_table("order")]
-    assert names == ["z", "F1", "User0", "Ã", "é", "中", "M-a"]
+    # 3.7b: Unicode (packed UTF-8), then User keys, then function keys; modifiers above all.
+    assert names == ["z", "Ã", "é", "中", "User0", "F1", "M-a"]
 
 
 # -- dispatch -------------------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 """Differential tests: hmux_core.keys against the tmux oracle (3.7b).
 
-One private tmux server runs one window per input mode. Each window's program puts its terminal
-in raw mode, optionally prints mode sequences (DECCKM ``ESC [?1h``, DECKPAM ``ESC =``, extended
-keys ``ESC [>4;1m``), prints READY and then appends every byte it reads to a file. Batches of
+One private tmux server (with ``extended-keys on``, or panes could not ask for extended keys) runs
+one window per input mode. Each window's program puts its terminal in raw mode, optionally prints
+mode sequences (DECCKM ``ESC [?1h``, DECKPAM ``ESC =``, extended keys ``ESC [>4;1m`` or
+``ESC [>4;2m``), prints READY and then appends every byte it reads to a file. Batches of
 ``send-keys`` arguments, each followed by a marker argument, are sent with the real tmux; the bytes
-that arrive are compared with ``send_keys_bytes`` key by key. Key names are checked the same way
-through ``bind-key`` + ``list-keys``.
+that arrive are compared with ``send_keys_bytes`` key by key, in both ``extended-keys-format``s
+for the extended windows. Key names are checked the same way through ``bind-key`` + ``list-keys``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 from oracle import ORACLE as TMUX  # noqa: E402
 
 from hmux_core.keys import (
+    FORMAT_CSI_U,
     KEY_NAMES,
     KEYC_NONE,
     KEYC_UNKNOWN,
@@ -50,10 +52,12 @@ MODES = {
     "cursor": (b"\x1b[?1h", {"cursor_app": True}),
     "keypad": (b"\x1b=", {"keypad_app": True}),
     "both": (b"\x1b[?1h\x1b=", {"cursor_app": True, "keypad_app": True}),
-    "extended": (b"\x1b[>4;1m", {"extended_keys": True}),
+    "extended": (b"\x1b[>4;1m", {"extended_keys": 1}),
+    "extended2": (b"\x1b[>4;2m", {"extended_keys": 2}),
     "extall": (b"\x1b[?1h\x1b=\x1b[>4;1m",
-               {"cursor_app": True, "keypad_app": True, "extended_keys": True}),
+               {"cursor_app": True, "keypad_app": True, "extended_keys": 1}),
 }
+EXTENDED = [w for w, (_, modes) in MODES.items() if modes.get("extended_keys")]
 
 
 def wait_for(cond, what: str, timeout: float = 30.0):  # noqa: ANN001, ANN201
@@ -94,6 +98,7 @@ class Tmux:
         cmd = [sys.executable, str(self.program), str(self.out_path(window)), init.hex()]
         if window == "normal":
             self.ok("new-session", "-d", "-s", "k", "-n", window, "-x", "80", "-y", "24", *cmd)
+            self.ok("set-option", "-s", "extended-keys", "on")  # before any pane asks for them
         else:
             self.ok("new-window", "-d", "-t", "k:", "-n", window, *cmd)
         wait_for(lambda: b"READY" in self.ok("capture-pane", "-p", "-t", f"k:{window}"),
@@ -190,7 +195,19 @@ def test_argument_list_is_large() -> None:
 
 @pytest.mark.parametrize("window", list(MODES))
 def test_send_keys_matches_tmux(tmux: Tmux, window: str) -> None:
-    modes = MODES[window][1]
+    _compare_send_keys(tmux, window, MODES[window][1])
+
+
+@pytest.mark.parametrize("window", EXTENDED)
+def test_send_keys_csi_u_matches_tmux(tmux: Tmux, window: str) -> None:
+    try:
+        tmux.ok("set-option", "-s", "extended-keys-format", "csi-u")
+        _compare_send_keys(tmux, window, dict(MODES[window][1], extended_format=FORMAT_CSI_U))
+    finally:
+        tmux.ok("set-option", "-s", "extended-keys-format", "xterm")
+
+
+def _compare_send_keys(tmux: Tmux, window: str, modes: dict) -> None:
     mismatches = []
     for batch in _batches(KEY_ARGS, 150):
         args = _with_marks(batch)
@@ -235,16 +252,22 @@ def test_send_keys_hex_matches_tmux(tmux: Tmux) -> None:
 
 def test_backspace_option_matches_tmux(tmux: Tmux) -> None:
     args = _with_marks(["BSpace", "M-BSpace", "C-BSpace", "S-BSpace", "C-M-BSpace"])
+    ctrl_h = string_to_key("C-h")
     try:
         tmux.ok("set-option", "-s", "backspace", "C-h")
         got = tmux.send("normal", [], args)
-        assert got == send_keys_bytes(args, backspace=0x08)
+        assert got == send_keys_bytes(args, backspace=ctrl_h)
         got = tmux.send("extended", [], args)
-        assert got == send_keys_bytes(args, backspace=0x08, extended_keys=True)
+        assert got == send_keys_bytes(args, backspace=ctrl_h, extended_keys=1)
+        got = tmux.send("extended2", [], args)
+        assert got == send_keys_bytes(args, backspace=ctrl_h, extended_keys=2)
     finally:
         tmux.ok("set-option", "-s", "backspace", "C-?")
-    got = tmux.send("normal", [], args)
-    assert got == send_keys_bytes(args)
+    # Set explicitly, C-? is the key ? with Ctrl (the default is the byte 0x7f itself).
+    ctrl_q = string_to_key("C-?")
+    for window in ("normal", "extended2"):
+        got = tmux.send(window, [], args)
+        assert got == send_keys_bytes(args, backspace=ctrl_q, **MODES[window][1])
 
 
 # -- names: bind-key + list-keys -----------------------------------------------------------------
@@ -288,8 +311,7 @@ def config_quote(s: str) -> str:
 
 
 def name_arguments() -> list[str]:
-    names = [a for a in KEY_ARGS if a and a.isprintable() and len(a) < 50
-             and "\n" not in a and a not in ("0x20", "0x7f")]  # see the note below
+    names = [a for a in KEY_ARGS if a and a.isprintable() and len(a) < 50 and "\n" not in a]
     names += [m + n for n in ("MouseDown1Pane", "WheelDownStatusLeft", "TripleClick11Border",
                               "SecondClick2StatusDefault", "MouseDragEnd3StatusRight")
               for m in ("", "C-", "M-S-")]
@@ -298,17 +320,17 @@ def name_arguments() -> list[str]:
 
 
 def test_key_names_match_tmux(tmux: Tmux) -> None:
-    # Note: tmux gives "0x20".."0x7f" a packed UTF-8 key code distinct from the plain ASCII key
-    # (so list-keys prints "0x7f" as \177, not C-?); hmux treats them as the ASCII keys.
+    # tmux gives "0x20".."0x7f" a packed UTF-8 key code distinct from the plain ASCII key (so
+    # list-keys prints "0x7f" as \177, not C-?); hmux has a key of its own for them as well.
     names = name_arguments()
     conf = tmux.dir / "names.conf"
     conf.write_text("".join(f"bind-key -T n{i} -- {config_quote(n)} display-message x\n"
                             for i, n in enumerate(names)))
     p = tmux.run("source-file", str(conf))
     errors = {m.group(1) for m in re.finditer(rb"unknown key: (.*)", p.stderr + p.stdout)}
-    listing = tmux.ok("list-keys").decode()
+    listing = tmux.ok("list-keys").decode("utf-8", "surrogateescape")
     printed = {}
-    for line in listing.splitlines():
+    for line in listing.split("\n"):  # not splitlines(): a key may be U+2028
         m = re.match(r"bind-key +-T n(\d+) +(.*?) +display-message x$", line)
         if m:
             printed[int(m.group(1))] = m.group(2)

@@ -1,8 +1,9 @@
-"""Key binding commands: bind-key, unbind-key, list-keys (cmd-bind-key.c, cmd-unbind-key.c,
-cmd-list-keys.c). The tables themselves live in :mod:`hmux_core.keybindings`."""
+"""Key binding commands: bind-key, unbind-key, list-keys (tmux 3.7b's cmd-bind-key.c,
+cmd-unbind-key.c, cmd-list-keys.c). The tables themselves live in :mod:`hmux_core.keybindings`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .. import keys as K
@@ -100,6 +101,96 @@ def cmd_unbind_key(item: CmdItem) -> int:
 
 # -- list-keys ----------------------------------------------------------------------------------
 
+#: cmd-list-keys.c's LIST_KEYS_TEMPLATE (what -F replaces); without -F the same lines are built
+#: directly by :func:`_default_line`.
+LIST_KEYS_TEMPLATE = (
+    "#{?notes_only,"
+    "#{key_prefix} "
+    "#{p|#{key_string_width}:key_string} "
+    "#{?key_note,#{key_note},#{key_command}}"
+    ","
+    "bind-key #{?key_has_repeat,#{?key_repeat,-r,  },} "
+    "-T #{p|#{key_table_width}:key_table} "
+    "#{p|#{key_string_width}:#{q|a:key_string}} "
+    "#{key_command}}"
+)
+
+# sort.c's orders (enum sort_order), by the names -O takes.
+SORT_ACTIVITY, SORT_CREATION, SORT_INDEX, SORT_MODIFIER, SORT_NAME, SORT_ORDER, SORT_SIZE, \
+    SORT_Z, SORT_END = range(9)
+_SORT_NAMES = {"activity": SORT_ACTIVITY, "creation": SORT_CREATION, "index": SORT_INDEX,
+               "key": SORT_INDEX, "modifier": SORT_MODIFIER, "name": SORT_NAME,
+               "title": SORT_NAME, "order": SORT_ORDER, "size": SORT_SIZE, "z": SORT_Z}
+
+
+def sort_order_from_string(order: str | None) -> int:
+    """sort_order_from_string: an -O value (any case), SORT_END if none or unknown."""
+    if order is None:
+        return SORT_END
+    return _SORT_NAMES.get(order.lower(), SORT_END)
+
+
+def _int32(v: int) -> int:
+    """A C unsigned difference assigned to an int."""
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v & 0x80000000 else v
+
+
+def _binding_cmp(order: int, reverse: bool) -> Callable[[Binding, Binding], int]:
+    """sort_key_binding_cmp, quirks and all: the key difference is cut to an int (so the
+    modifier bits never count), and tables compare as ``strcasecmp(...) == 0``, which says
+    "greater" for two bindings of the same table and "equal" otherwise."""
+
+    def same_table(a: Binding, b: Binding) -> int:
+        return 1 if a.table.lower() == b.table.lower() else 0
+
+    def cmp(a: Binding, b: Binding) -> int:
+        result = 0
+        if order == SORT_INDEX:
+            result = _int32(K.tmux_code(a.key) - K.tmux_code(b.key))
+        elif order == SORT_MODIFIER:
+            result = _int32((a.key & K.KEYC_MASK_MODIFIERS) - (b.key & K.KEYC_MASK_MODIFIERS))
+        elif order == SORT_NAME:
+            result = same_table(a, b)
+        if result == 0:
+            result = same_table(a, b)
+        return -result if reverse else result
+
+    return cmp
+
+
+def _msort(items: list[Binding], cmp: Callable[[Binding, Binding], int]) -> list[Binding]:
+    """glibc's qsort (msort_with_tmp: top-down merge sort, left half n/2), which is what makes
+    tmux's order with an inconsistent comparison function what it is."""
+    n = len(items)
+    if n <= 1:
+        return items
+    n1 = n // 2
+    left = _msort(items[:n1], cmp)
+    right = _msort(items[n1:], cmp)
+    out: list[Binding] = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if cmp(left[i], right[j]) <= 0:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    out.extend(left[i:])
+    out.extend(right[j:])
+    return out
+
+
+def sort_bindings(bindings: list[Binding], order: int, reverse: bool) -> list[Binding]:
+    """sort_qsort for key bindings: no order leaves tmux's tree order (even with -r), ``order``
+    only reverses it, anything else sorts."""
+    if order == SORT_END:
+        return bindings
+    if order == SORT_ORDER:
+        return bindings[::-1] if reverse else bindings
+    return _msort(list(bindings), _binding_cmp(order, reverse))
+
 
 def _cstrwidth(s: str) -> int:
     """utf8_cstrwidth: the display width of a string."""
@@ -108,95 +199,30 @@ def _cstrwidth(s: str) -> int:
 
 
 def _pad(s: str, width: int) -> str:
-    """utf8_padcstr: pad with spaces on the right to a display width."""
+    """format's p modifier (utf8_padcstr): pad with spaces on the right to a display width."""
     return s + " " * max(width - _cstrwidth(s), 0)
 
 
-def _has_note(bd: Binding) -> bool:
-    return bool(bd.note)
+def _command_text(bd: Binding) -> str:
+    """cmd_list_print(ESCAPED|NO_GROUPS): the commands joined by `` \\; `` whatever their
+    groups (3.7b stopped printing ``\\;\\;``, which could not be read back)."""
+    return " \\; ".join(c.print() for c in bd.cmdlist.commands)
 
 
-def _note_width(kt: KeyTables, name: str, only: int) -> int:
-    """cmd_list_keys_get_width: the widest key with a note (mouse keys are never listed)."""
-    table = kt.get_table(name)
-    if table is None:
-        return 0
-    width = 0
-    for bd in table:
-        if (only != K.KEYC_UNKNOWN and bd.key != only) or K.is_mouse_key(bd.key) \
-                or not _has_note(bd):
-            continue
-        width = max(width, _cstrwidth(K.key_to_string(bd.key)))
-    return width
-
-
-def _print_notes(item: CmdItem, kt: KeyTables, name: str, keywidth: int, only: int,
-                 prefix: str) -> bool:
-    """cmd_list_keys_print_notes: ``prefix key note`` lines; -a lists unnoted keys too."""
-    table = kt.get_table(name)
-    if table is None:
-        return False
+def _list_prefix(item: CmdItem) -> str:
+    """cmd_list_keys_get_prefix: -P, else the global prefix key's name, else nothing."""
     args = item.args
-    tc = item.target_client
-    found = False
-    for bd in table:
-        if (only != K.KEYC_UNKNOWN and bd.key != only) or K.is_mouse_key(bd.key) \
-                or (not _has_note(bd) and not args.has("a")):
-            continue
-        found = True
-        note = bd.note if _has_note(bd) else bd.cmdlist.print(escaped=True)
-        line = f"{prefix}{_pad(K.key_to_string(bd.key), keywidth + 1)}{note}"
-        if args.has("1") and tc is not None:
-            item.server.status_message(tc, line)
-        else:
-            item.print(line)
-        if args.has("1"):
-            break
-    return found
-
-
-def _list_notes(item: CmdItem, kt: KeyTables, name: str | None, only: int) -> bool:
-    args = item.args
-    if name is not None:
-        start = args.get("P") or ""
-        width = _note_width(kt, name, only)
-        return _print_notes(item, kt, name, width, only, start)
-    prefix = K.string_to_key(str(item.server.session_options.get("prefix")))
     if args.has("P"):
-        start = args.get("P") or ""
-    else:
-        start = K.key_to_string(prefix) + " " if prefix != K.KEYC_NONE else ""
-    keywidth = _note_width(kt, "root", only)
-    if prefix != K.KEYC_NONE:
-        width = _note_width(kt, "prefix", only)
-        if width == 0:
-            prefix = K.KEYC_NONE
-        else:
-            keywidth = max(keywidth, width)
-    found = _print_notes(item, kt, "root", keywidth, only, " " * _cstrwidth(start))
-    if prefix != K.KEYC_NONE and _print_notes(item, kt, "prefix", keywidth, only, start):
-        found = True
-    return found
+        return args.get("P") or ""
+    prefix = K.string_to_key(str(item.server.session_options.get("prefix")))
+    if prefix == K.KEYC_NONE:
+        return ""
+    return K.key_to_string(prefix)
 
 
-def _list_bindings(item: CmdItem, kt: KeyTables, name: str | None, only: int) -> bool:
-    """``bind-key [-r] -T table key command`` lines, columns padded across all listed tables."""
-    rows = []
-    for kt_table in kt:
-        if name is not None and kt_table.name != name:
-            continue
-        for bd in kt_table:
-            if only != K.KEYC_UNKNOWN and bd.key != only:
-                continue
-            rows.append((kt_table.name, args_escape(K.key_to_string(bd.key)), bd))
-    repeat = any(bd.repeat for _, _, bd in rows)
-    tablewidth = max((_cstrwidth(t) for t, _, _ in rows), default=0)
-    keywidth = max((_cstrwidth(k) for _, k, _ in rows), default=0)
-    for tname, key, bd in rows:
-        r = ("-r " if bd.repeat else "   ") if repeat else ""
-        item.print(f"bind-key {r}-T {_pad(tname, tablewidth)} {_pad(key, keywidth)} "
-                   f"{bd.cmdlist.print(escaped=True)}")
-    return bool(rows)
+def _table_bindings(kt: KeyTables, name: str) -> list[Binding]:
+    table = kt.get_table(name)
+    return list(table) if table is not None else []
 
 
 @command("list-keys")
@@ -210,13 +236,86 @@ def cmd_list_keys(item: CmdItem) -> int:
         if only == K.KEYC_UNKNOWN:
             return item.error(f"invalid key: {keystr}")
         only &= K.KEYC_MASK_KEY | K.KEYC_MASK_MODIFIERS
+    order = sort_order_from_string(args.get("O"))
+    if order == SORT_END and args.has("O"):
+        return item.error("invalid sort order")
+    reverse = args.has("r")
     name = args.get("T")
     if name is not None and kt.get_table(name) is None:
         return item.error(f"table {name} doesn't exist")
-    if args.has("N"):
-        found = _list_notes(item, kt, name, only)
+
+    prefix = _list_prefix(item)
+    single = args.has("1")
+    notes_only = args.has("N")
+    if name is not None:
+        found = sort_bindings(_table_bindings(kt, name), order, reverse)
+    elif notes_only:
+        found = (sort_bindings(_table_bindings(kt, "prefix"), order, reverse)
+                 + sort_bindings(_table_bindings(kt, "root"), order, reverse))
     else:
-        found = _list_bindings(item, kt, name, only)
-    if only != K.KEYC_UNKNOWN and not found:
-        return item.error(f"unknown key: {keystr}")
+        found = sort_bindings([bd for t in kt for bd in t], order, reverse)
+
+    keep_notes = notes_only and not args.has("a")
+    listed = [bd for bd in found
+              if (only == K.KEYC_UNKNOWN or bd.key & (K.KEYC_MASK_KEY | K.KEYC_MASK_MODIFIERS)
+                  == only) and not (keep_notes and bd.note is None)]
+    if single:
+        # n = 1 whatever was left: tmux's list still starts with the first binding it had.
+        listed = listed[:1] or found[:1]
+    if not listed:
+        return CMD_RETURN_NORMAL
+
+    has_repeat = any(bd.repeat for bd in listed)
+    keywidth = max(_cstrwidth(K.key_to_string(bd.key)) for bd in listed)
+    tablewidth = max(_cstrwidth(bd.table) for bd in listed)
+    template = args.get("F")
+    tc = item.target_client
+    for bd in listed:
+        if template is None:
+            line = _default_line(bd, notes_only, prefix, has_repeat, keywidth, tablewidth)
+        else:
+            line = _format_line(item, template, bd, notes_only, prefix, has_repeat, keywidth,
+                                tablewidth)
+        if single or len(listed) == 1:
+            # status_message_set: the client's status line, or only the message log.
+            if tc is not None:
+                item.server.status_message(tc, line)
+            else:
+                item.server.add_message(f"message: {line}")
+        elif line:
+            item.print(line)
     return CMD_RETURN_NORMAL
+
+
+def _default_line(bd: Binding, notes_only: bool, prefix: str, has_repeat: bool, keywidth: int,
+                  tablewidth: int) -> str:
+    """LIST_KEYS_TEMPLATE expanded for one binding."""
+    key = K.key_to_string(bd.key)
+    if notes_only:
+        return f"{prefix} {_pad(key, keywidth)} {bd.note or _command_text(bd)}"
+    repeat = ("-r" if bd.repeat else "  ") if has_repeat else ""
+    return (f"bind-key {repeat} -T {_pad(bd.table, tablewidth)} "
+            f"{_pad(args_escape(key), keywidth)} {_command_text(bd)}")
+
+
+def _format_line(item: CmdItem, template: str, bd: Binding, notes_only: bool, prefix: str,
+                 has_repeat: bool, keywidth: int, tablewidth: int) -> str:
+    """list-keys -F: the format with the binding's variables (format_defaults with no target,
+    so only the client's and the server's variables besides)."""
+    from .. import target as T
+    from ..formats_vars import expand_for
+
+    extra = {
+        **item.state.formats,
+        "notes_only": "1" if notes_only else "0",
+        "key_has_repeat": "1" if has_repeat else "0",
+        "key_string_width": str(keywidth),
+        "key_table_width": str(tablewidth),
+        "key_repeat": "1" if bd.repeat else "0",
+        "key_note": bd.note or "",
+        "key_prefix": prefix,
+        "key_table": bd.table,
+        "key_string": K.key_to_string(bd.key),
+        "key_command": _command_text(bd),
+    }
+    return expand_for(item.server, template, T.State(), extra=extra, issuer=item.client)

@@ -7,7 +7,21 @@ from typing import TYPE_CHECKING, Any
 
 from .. import target as T
 from ..format import format_true
-from ..keys import KEYC_NONE, KEYC_UNKNOWN, encode_key, send_keys_bytes, string_to_key
+from ..keys import (
+    KEYC_LITERAL,
+    KEYC_MASK_FLAGS,
+    KEYC_NONE,
+    KEYC_SENT,
+    KEYC_UNKNOWN,
+    encode_key,
+    hex_byte,
+    is_mouse_key,
+    literal_keys,
+    pane_modes,
+    send_keys_bytes,
+    string_to_key,
+    written_for_refused,
+)
 from ..layout import LayoutError, parse_percentage, parse_split_size
 from ..model import Environ, apply_layout
 from ..modes import reset_mode_all
@@ -291,17 +305,23 @@ def _capture(item: CmdItem, clear: bool) -> int:
 
 @command("send-keys")
 def cmd_send_keys(item: CmdItem) -> int:
+    """cmd_send_keys_exec (tmux 3.7b): keys to the pane, to its mode's key table, or with -K
+    to the target client as if typed there."""
     args = item.args
     st = item.target
     wp = st.wp
     assert wp is not None
+    tc = item.target_client
+    if tc is not None and getattr(tc, "readonly", False) and not args.has("X"):
+        return item.error("client is read-only")
+    keys = [a for a in args.argv if isinstance(a, str)]
     repeat = 1
     if args.has("N"):
-        n, err = strtonum(args.get("N") or "", 1, 4294967295)
+        n, err = strtonum(item.expand(args.get("N") or "", st), 1, 4294967295)
         if err is not None:
             return item.error(f"repeat count {err}")
         repeat = n
-        if wp.modes and (args.has("X") or not args.argv):
+        if wp.modes and (args.has("X") or not keys):
             if not wp.modes[0].has_command:
                 return item.error("not in a mode")
             wp.modes[0].prefix = repeat
@@ -314,32 +334,90 @@ def cmd_send_keys(item: CmdItem) -> int:
         got = mouse_pane(m)
         if got is None:
             return item.error("no mouse target")
-        pane_key(item.target_client or item.client, got[2], m.key, m)
+        pane_key(tc or item.client, got[2], m.key, m)
         return CMD_RETURN_NORMAL
     if args.has("R"):
         wp.screen.reset()
-    keys = [a for a in args.argv if isinstance(a, str)]
     if not keys:
+        # A binding's own key, when the binding is a bare send-keys.
+        key = getattr(item.state, "key", None)
+        if args.has("N") or args.has("R") or key is None:
+            return CMD_RETURN_NORMAL
+        for _ in range(repeat):
+            _inject_key(item, wp, key)
         return CMD_RETURN_NORMAL
-    if args.has("F"):
-        keys = [item.expand(k, st) for k in keys]
+    if args.has("K"):
+        for _ in range(repeat):
+            for arg in keys:
+                _inject_string(item, wp, arg)
+        return CMD_RETURN_NORMAL
     if wp.modes:
         return _keys_to_mode(item, wp, keys, repeat)
-    screen = wp.screen
-    try:
-        data = send_keys_bytes(keys, literal=args.has("l"), hex_input=args.has("H"),
-                               cursor_app=screen.keypad_cursor, keypad_app=screen.keypad)
-    except ValueError as e:
-        return item.error(str(e))
-    if wp.input_off:
-        return CMD_RETURN_NORMAL
-    data = data * repeat
+    if wp.input_off or wp.dead:
+        return CMD_RETURN_NORMAL  # window_pane_key takes the keys and drops them
     targets = [wp]
     if wp.options.get("synchronize-panes"):
-        targets = [p for p in wp.window.panes if not p.input_off]
+        targets += [p for p in wp.window.panes if _copies_keys(wp, p)]
     for p in targets:
-        p.write(data)
+        data = send_keys_bytes(keys, literal=args.has("l"), hex_input=args.has("H"),
+                               **pane_modes(p.screen, item.server.options))
+        p.write(data * repeat)
     return CMD_RETURN_NORMAL
+
+
+def _copies_keys(wp: Any, other: Any) -> bool:
+    """window_pane_copy_key: the other panes of a synchronized window that get its keys."""
+    w = other.window
+    return (other is not wp and not other.modes and not other.dead and not other.input_off
+            and (not w.zoomed or other is w.active)
+            and bool(other.options.get("synchronize-panes")))
+
+
+def _inject_string(item: CmdItem, wp: Any, arg: str) -> None:
+    """cmd_send_keys_inject_string: one argument as a key (-H a hex byte), or when it names no
+    key or is refused, as its characters."""
+    args = item.args
+    if args.has("H"):
+        n = hex_byte(arg)
+        if n is not None:
+            _inject_key(item, wp, KEYC_LITERAL | n)
+        return
+    if not args.has("l"):
+        key = string_to_key(arg)
+        if key not in (KEYC_NONE, KEYC_UNKNOWN) and _inject_key(item, wp, key):
+            return
+    for key in literal_keys(arg):
+        _inject_key(item, wp, key)
+
+
+def _inject_key(item: CmdItem, wp: Any, key: int) -> bool:
+    """cmd_send_keys_inject_key: False when the pane refused the key (it is typed instead)."""
+    if item.args.has("K"):
+        tc = item.target_client
+        att = getattr(tc, "attached", None) if tc is not None else None
+        if att is not None:
+            att.input(key | KEYC_SENT, b"")
+        return True
+    if wp.modes:
+        if wp.modes[0].key_table() is None and is_mouse_key(key):
+            return False
+        _inject_mode_keys(item, wp, [key], 1)
+        return True
+    if wp.input_off or wp.dead:
+        return True
+    modes = pane_modes(wp.screen, item.server.options)
+    data = encode_key(key, **modes)
+    if data is None:
+        wp.write(written_for_refused(key, modes["extended_keys"]))
+        return False
+    wp.write(data)
+    if wp.options.get("synchronize-panes"):
+        for p in wp.window.panes:
+            if _copies_keys(wp, p):
+                out = encode_key(key, **pane_modes(p.screen, item.server.options))
+                if out:
+                    p.write(out)
+    return True
 
 
 def _keys_to_mode(item: CmdItem, wp: Any, keys: list[str], repeat: int) -> int:
@@ -349,19 +427,16 @@ def _keys_to_mode(item: CmdItem, wp: Any, keys: list[str], repeat: int) -> int:
     codes: list[int] = []
     for k in keys:
         if args.has("H"):
-            try:
-                n = int(k, 16)
-            except ValueError:
-                continue
-            if 0 <= n <= 0xFF:
-                codes.append(n)
+            n = hex_byte(k)
+            if n is not None:
+                codes.append(KEYC_LITERAL | n)
             continue
         if not args.has("l"):
             key = string_to_key(k)
             if key not in (KEYC_NONE, KEYC_UNKNOWN):
                 codes.append(key)
                 continue
-        codes.extend(ord(ch) for ch in k)
+        codes.extend(literal_keys(k))
     return _inject_mode_keys(item, wp, codes, repeat)
 
 
@@ -378,7 +453,7 @@ def _inject_mode_keys(item: CmdItem, wp: Any, codes: list[int], repeat: int) -> 
             if table is None:
                 tc = item.target_client
                 if tc is not None and getattr(tc, "session", None) is not None:
-                    mode.key(tc, key, sent=True)  # window_pane_key: only with a client
+                    mode.key(tc, key & ~KEYC_MASK_FLAGS, sent=True)  # only with a client
                 continue
             bd = mode_key_binding(kt, table, key)
             if bd is not None:
@@ -393,10 +468,12 @@ def cmd_send_prefix(item: CmdItem) -> int:
     st = item.target
     assert st.s is not None and st.wp is not None
     name = str(st.s.options.get("prefix2" if item.args.has("2") else "prefix"))
-    if st.wp.modes:
-        return _inject_mode_keys(item, st.wp, [string_to_key(name)], 1)
     key = string_to_key(name)
-    data = encode_key(key, cursor_app=st.wp.screen.keypad_cursor, keypad_app=st.wp.screen.keypad)
+    if st.wp.modes:
+        return _inject_mode_keys(item, st.wp, [key], 1)
+    if st.wp.input_off or st.wp.dead:
+        return CMD_RETURN_NORMAL
+    data = encode_key(key, **pane_modes(st.wp.screen, item.server.options))
     if data:
         st.wp.write(data)
     return CMD_RETURN_NORMAL
