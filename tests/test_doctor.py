@@ -164,7 +164,7 @@ def test_install_shim_writes_only_what_was_asked(tmp_path, lab):
     assert os.listdir(d) == ["tmux"] and os.access(d / "tmux", os.X_OK)
     assert tmux_shim.MARKER in (d / "tmux").read_text()
     # Nobody who did not put the directory on PATH gets it.
-    assert shutil.which("tmux", path=lab.env["PATH"]) == TMUX
+    assert shutil.which("tmux", path=lab.env["PATH"]) not in (None, str(d / "tmux"))
     # Running it again rewrites the shim; anything else named tmux is left alone.
     assert subprocess.run(DOCTOR + ["--install-shim", str(d)], env=lab.env).returncode == 0
     other = tmp_path / "other"
@@ -177,15 +177,21 @@ def test_install_shim_writes_only_what_was_asked(tmp_path, lab):
     assert os.readlink(other / "tmux") == TMUX
 
 
-def test_shim_outside_a_pane_reaches_hmux_default_socket(muxdir, tmp_path, tmux, request):
+def test_shim_outside_a_pane_is_tmux_with_tmux_socket_dir(muxdir, tmp_path, tmux, request):
+    """As ``tmux``, hmux uses tmux's socket directory (tmux-UID, which tools acting as tmux
+    expect), so hmux's own client reaches that server with -S."""
     env = base_env(muxdir)
-    server = Mux(HMUX, ["-L", "default"], env, cwd=env["HOME"])
-    request.addfinalizer(server.kill)
-    server.ok("new-session", "-d", "-s", "s")
     shim = tmux_shim.install(str(tmp_path / "shim"))
-    r = subprocess.run([shim, "display", "-p", "#{pid} #{session_name}"], env=env,
+    path = os.path.join(muxdir, f"tmux-{os.getuid()}", "default")
+    server = Mux(HMUX, ["-S", path], env, cwd=env["HOME"])
+    request.addfinalizer(server.kill)
+    assert subprocess.run([shim, "new-session", "-d", "-s", "s"], env=env, timeout=20).returncode == 0
+    r = subprocess.run([shim, "display", "-p", "#{pid} #{session_name} #{socket_path}"], env=env,
                        capture_output=True, text=True, timeout=20)
-    assert r.stdout == f"{server.server_pid()} s\n"
+    pid = server.server_pid()
+    assert r.stdout == f"{pid} s {path}\n"
+    with open(f"/proc/{pid}/comm") as f:
+        assert f.read().strip() == "hmux"  # an hmux server, not a tmux one
     # As tmux, hmux's own subcommands go to the server, which refuses them as tmux does.
     tmux.ok("new-session", "-d")
     theirs = subprocess.run([TMUX] + tmux.socket_args + ["doctor"], env=tmux.env,
@@ -194,7 +200,7 @@ def test_shim_outside_a_pane_reaches_hmux_default_socket(muxdir, tmp_path, tmux,
     assert (ours.returncode, ours.stderr) == (theirs.returncode, theirs.stderr) == (
         1, "unknown command: doctor\n")
     assert subprocess.run([shim, "-V"], env=env, capture_output=True, text=True).stdout \
-        == "tmux 3.3a\n"
+        == "tmux 3.7b\n"
 
 
 def test_tmux_commands_from_an_hmux_pane_reach_hmux(hmux, tmp_path):
