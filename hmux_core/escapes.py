@@ -25,26 +25,36 @@ _B64 = re.compile(rb"[A-Za-z0-9+/]*={0,2}")
 
 def attach(server: Any, pane: Any) -> None:
     """Give the pane's emulator the answers only the server has (optional engine hooks)."""
+    _SERVER[:] = [server]
     scr = pane.screen
     try:
         scr.default_colours = lambda fg, bg: default_colours(pane, fg, bg)
         scr.clipboard_query = lambda: clipboard_query(server)
+        scr.client_colours = lambda: client_colours(server, pane)
+        scr.theme_query = lambda: pane_theme(server, pane)
     except AttributeError:  # an engine without the hooks leaves those queries unanswered
         pass
     sync_options(pane)
 
 
-#: Pane options the emulator itself applies (options_push_changes).
-SCREEN_OPTIONS = ("alternate-screen", "scroll-on-clear", "pane-colours")
+#: Options the emulator itself applies (options_push_changes).
+SCREEN_OPTIONS = ("alternate-screen", "scroll-on-clear", "pane-colours", "allow-set-title",
+                  "cursor-style", "cursor-colour", "extended-keys",
+                  "variation-selector-always-wide", "codepoint-widths")
 
 
 def sync_options(pane: Any) -> None:
-    """Copy alternate-screen, scroll-on-clear and pane-colours (the default palette OSC 4
-    queries and drawing fall back to) into the pane's emulator."""
+    """Copy into the pane's emulator the options it applies itself: alternate-screen,
+    scroll-on-clear, pane-colours (the default palette OSC 4 queries and drawing fall back to),
+    allow-set-title, cursor-style and cursor-colour (DECRQM/DECRQSS and OSC 12 answers),
+    extended-keys; and the server's Unicode width options, which all panes share."""
     from .options import colour_fromstring
+    from .screen.cells import set_codepoint_widths
+    from .screen.combine import set_variation_selector_always_wide
 
     scr = pane.screen
     o = pane.options
+    so = _SERVER[0].options if _SERVER else None
     try:
         scr.alternate_screen = bool(o.get("alternate-screen"))
         scr.scroll_on_clear = bool(o.get("scroll-on-clear"))
@@ -55,8 +65,97 @@ def sync_options(pane: Any) -> None:
             if 0 <= int(idx) < 256 and c != -1:
                 palette[int(idx)] = c
         scr.default_palette = palette
-    except AttributeError:
+        scr.allow_set_title = bool(o.get("allow-set-title"))
+        scr.default_cursor_style = _STYLES.get(str(o.get("cursor-style")), 0)
+        scr.default_cursor_colour = _option_colour(o.get("cursor-colour"))
+        if so is not None:
+            scr.extended_keys_option = _choice(so.get("extended-keys"), ("off", "on", "always"))
+            set_variation_selector_always_wide(bool(so.get("variation-selector-always-wide")))
+            widths = so.get_array("codepoint-widths") or {}
+            entries = [str(v) for _, v in sorted(widths.items())]
+            if entries != _WIDTHS_APPLIED:
+                _WIDTHS_APPLIED[:] = entries
+                set_codepoint_widths(entries)
+    except (AttributeError, KeyError):
         pass
+
+
+_WIDTHS_APPLIED: list[str] = []
+#: The server (one a process), for the server options sync_options applies.
+_SERVER: list[Any] = []
+
+
+def _choice(value: Any, choices: tuple[str, ...]) -> int:
+    if isinstance(value, int):
+        return value
+    return choices.index(str(value)) if str(value) in choices else 0
+
+
+def update_history(server: Any) -> None:
+    """session_update_history for every session (tmux 3.7b applies a changed history-limit to
+    the panes that exist): each pane's limit, and its oldest lines dropped beyond it."""
+    for s in server.model.sorted_sessions():
+        limit = int(s.options.get("history-limit"))
+        for wl in s.sorted_winlinks():
+            for pane in wl.window.panes:
+                apply = getattr(pane.screen, "apply_history_limit", None)
+                if apply is not None:
+                    apply(limit)
+                else:
+                    pane.screen.history_limit = limit
+
+
+def client_colours(server: Any, pane: Any) -> tuple[int, int]:
+    """window_pane_get_fg / window_get_bg_client: the colours the terminal of an attached
+    client showing the pane's window reported (-1 when none did)."""
+    fg = bg = -1
+    w = pane.window
+    for c in server.clients:
+        s = c.session
+        if getattr(c, "attached", None) is None or s is None or not s.has_window(w):
+            continue
+        if fg == -1:
+            fg = getattr(c, "tty_fg", -1)
+        if bg == -1:
+            bg = getattr(c, "tty_bg", -1)
+    return fg, bg
+
+
+def colour_theme(c: int) -> int:
+    """colour_totheme as the report numbers it: 1 dark, 2 light, 0 unknown."""
+    from .screen.cells import COLOUR_FLAG_256, COLOUR_FLAG_RGB
+
+    if c is None or c < 0:
+        return 0
+    if c & COLOUR_FLAG_RGB or c & COLOUR_FLAG_256 or 0 <= c <= 7 or 90 <= c <= 97:
+        rgb = _rgb(c)
+        if rgb < 0:
+            return 0
+        return 2 if (rgb >> 16) + ((rgb >> 8) & 0xFF) + (rgb & 0xFF) > 382 else 1
+    return 0
+
+
+def pane_theme(server: Any, pane: Any) -> int:
+    """window_pane_get_theme: from the pane's background if it is not the default, else the
+    theme the terminals of the window's clients reported when they all agree."""
+    scr = pane.screen
+    bg = getattr(scr, "default_bg", 8)
+    bg = default_colours(pane, getattr(scr, "default_fg", 8), bg)[1]
+    if bg in (8, 9):
+        bg = client_colours(server, pane)[1]
+    theme = colour_theme(bg)
+    if theme:
+        return theme
+    seen = set()
+    w = pane.window
+    for c in server.clients:
+        s = c.session
+        if getattr(c, "attached", None) is None or s is None or not s.has_window(w):
+            continue
+        t = getattr(c, "theme", 0)
+        if t in (1, 2):
+            seen.add(t)
+    return seen.pop() if len(seen) == 1 else 0
 
 
 def default_colours(pane: Any, fg: int, bg: int) -> tuple[int, int]:

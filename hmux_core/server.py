@@ -1246,7 +1246,7 @@ class Server:
 
                     apply_layout(w)
         elif name == "history-limit":
-            pass  # applies to new panes, as tmux
+            escapes.update_history(self)  # tmux 3.7b: existing panes too
         elif name == "automatic-rename":
             for w in self.model.windows.values():
                 if w.active is not None and w.options.get(name):

@@ -420,6 +420,10 @@ class GhosttyScreen:
             self._history_limit = n
             self._apply_scrollback()
 
+    def apply_history_limit(self, limit: int) -> None:
+        """A changed history-limit for this pane (tmux 3.7b applies it to existing panes)."""
+        self.history_limit = limit
+
     @property
     def history_budget(self) -> int:
         """Bytes of scrollback pages Ghostty may hold (its own accounting, whole pages)."""

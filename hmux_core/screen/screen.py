@@ -492,6 +492,20 @@ class Screen:
     def history_bytes(self) -> int:
         return self._hist_bytes
 
+    def apply_history_limit(self, limit: int) -> None:
+        """A changed history-limit for this pane (tmux 3.7b's session_update_history): the
+        oldest lines beyond it go at once (grid_collect_history with all)."""
+        self.history_limit = limit
+        hist = self._hist
+        h = len(hist)
+        if h == 0 or h < limit:
+            return
+        ny = min(max(h - limit, 1), h)
+        for _ in range(ny):
+            self._hist_bytes -= hist.popleft().nbytes()
+        if self._hscrolled > len(hist):
+            self._hscrolled = len(hist)
+
     def clear_history(self) -> None:
         self._hist.clear()
         self._hist_bytes = 0
