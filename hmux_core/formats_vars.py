@@ -797,9 +797,10 @@ VARIABLES["pane_unseen_changes"] = lambda ctx: (
 VARIABLES["pane_floating_flag"] = lambda ctx: (
     _b(bool(getattr(ctx.wp, "floating", False))) if ctx.wp is not None else None)
 VARIABLES["pane_pb_progress"] = lambda ctx: (
-    str(getattr(ctx.wp, "progress", 0)) if ctx.wp is not None else None)
+    str(getattr(ctx.wp.screen, "progress", 0)) if ctx.wp is not None else None)
+_PB_STATES = ("hidden", "normal", "error", "indeterminate", "paused")  # OSC 9;4 states
 VARIABLES["pane_pb_state"] = lambda ctx: (
-    getattr(ctx.wp, "progress_state", "hidden") if ctx.wp is not None else None)
+    _PB_STATES[getattr(ctx.wp.screen, "progress_state", 0)] if ctx.wp is not None else None)
 
 _CURSOR_SHAPES = {1: "block", 2: "block", 3: "underline", 4: "underline", 5: "bar", 6: "bar"}
 
