@@ -167,7 +167,11 @@ def test_newlines_inside_quotes():
     assert words('a "x\n  # comment\n  y"') == [["a", "x\n\ny"]]
     assert words('a "x\n  #{fmt}"') == [["a", "x\n#{fmt}"]]
     cmds = parse_string('a "x\ny"\nb', environ={})
-    assert [c.line for c in cmds] == [1, 2]  # newlines inside quotes are not counted
+    # tmux 3.5 counts the newlines inside quotes: a command has the line it ends on.
+    assert [c.line for c in cmds] == [2, 3]
+    cmds = parse_string('a 1\r\nb "2"\r\nc', environ={})
+    assert [c.line for c in cmds] == [1, 2, 3]  # CRLF is a newline outside quotes
+    assert words('a x\r\nb "y\r"\r\n') == [["a", "x"], ["b", "y\r"]]
 
 
 # -- expansion -------------------------------------------------------------------------------------

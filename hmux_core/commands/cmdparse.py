@@ -187,7 +187,7 @@ _ESCAPES = {
 }
 # runs of characters the token loop would append one by one without any special handling
 _RUN = {
-    _NONE: re.compile(r"[^ \t\n;}\\~$'\"]+"),
+    _NONE: re.compile(r"[^ \t\r\n;}\\~$'\"]+"),
     _DQ: re.compile(r'[^\n\\~$"]+'),
     _SQ: re.compile(r"[^\n\\']+"),
 }
@@ -351,11 +351,18 @@ class _Lexer:
         state = _NONE
         last = _START
         while True:
+            if state == _NONE and ch == "\r":  # CRLF outside quotes is LF (tmux 3.5)
+                nxt = self.getc()
+                if nxt == "\n":
+                    ch = nxt
+                else:
+                    self.ungetc(nxt)
             if ch == _EOF or (state == _NONE and ch == "\n"):
                 break
             if state == _NONE and ch in _TOKEN_BREAK:
                 break
             if ch == "\n":  # inside quotes: keep the newline, drop indentation and comments
+                self.pi.line += 1  # lines inside strings count (tmux 3.5)
                 out.append("\n")
                 while True:
                     ch = self.getc()
