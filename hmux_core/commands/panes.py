@@ -201,8 +201,12 @@ def _select_pane(item: CmdItem, last: bool) -> int:
         wp.input_off = True
         return CMD_RETURN_NORMAL
     if args.has("T"):
-        title = item.expand(args.get("T") or "", st)
-        if wp.screen.title != title:
+        from .sessions import check_name
+
+        # tmux 3.7b's screen_set_title: a title that is not printable UTF-8 is ignored; a
+        # valid one is stored cleaned and notified even when it did not change.
+        title = check_name(item.expand(args.get("T") or "", st))
+        if title is not None:
             wp.screen.title = title
             item.server.notify("pane-title-changed", {"pane": wp})
         return CMD_RETURN_NORMAL
