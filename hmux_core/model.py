@@ -104,6 +104,17 @@ class Window:
     def panes(self) -> list[Pane]:
         return self.layout.panes if self.layout is not None else []
 
+    def set_name(self, name: str, untrusted: bool) -> bool:
+        """window_set_name: the name cleaned as tmux 3.7b cleans it (a backslash doubled; from a
+        pane's program or output, ``#(`` made harmless); False, unchanged, if not printable."""
+        from .screen.names import clean_name
+
+        clean = clean_name(name.encode("utf-8", "surrogateescape").decode("latin-1"), untrusted)
+        if clean is None:
+            return False
+        self.name = clean
+        return True
+
     @property
     def zoomed(self) -> bool:
         return self.layout is not None and self.layout.zoomed

@@ -56,7 +56,10 @@ def window_name_from_command(text: str) -> str:
         name = name[:end]
     if name.startswith("/"):
         name = os.path.basename(name.rstrip("/")) or "/"
-    return name
+    from .screen.names import clean_name
+
+    clean = clean_name(name.encode("utf-8", "surrogateescape").decode("latin-1"), False)
+    return "" if clean is None else clean
 
 
 def _ispunct(ch: str) -> bool:

@@ -294,7 +294,8 @@ def test_buffer_names_and_top() -> None:
     assert b.rename("nope", "x") == "no buffer nope"
     assert b.rename("kept", "named") is None  # 3.7b: the old "named" is replaced
     assert b.get("named").data == b"three" and b.get("kept") is None
-    assert b.set(b"x", "tab\tname") is None and b.get("tab\\tname") is not None
+    assert b.set(b"x", "tab\tname") == "invalid buffer name: tab\tname"
+    assert b.set(b"x", "back\\slash") is None and b.get("back\\\\slash") is not None
     assert b.set(b"", "empty") is None and b.get("empty") is None
 
 

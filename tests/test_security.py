@@ -245,16 +245,17 @@ def test_format_jobs_never_run_from_pane_content(outer, hmux, tmp_path, engine):
                     f"set -g status-right '#W|#(touch {control})'\n")
     h = _attach(outer, hmux, str(conf), engine)
     _emit(hmux, rf"\033]2;#(touch {evil_title})\007\033k#(touch {evil_name})\033\\")
-    wait_for(lambda: outer.screen(h)[-1].startswith("#(touch /"))
+    # tmux 3.7b's clean_name makes "#(" from a pane "_(" in titles and names.
+    wait_for(lambda: outer.screen(h)[-1].startswith("_(touch /"))
     # The user's own #() runs (twice, a status-interval apart) while the pane's never does.
     wait_for(control.exists)
     control.unlink()
     wait_for(control.exists)
     name = hmux.ok("display", "-p", "-t", "p", "#W")
     # The ghostty engine reports no ESC k rename yet (its gap, see docs/reliability.md).
-    assert name == f"#(touch {evil_name})\n" or (engine != "python" and name == "cat\n")
+    assert name == f"_(touch {evil_name})\n" or (engine != "python" and name == "cat\n")
     assert not evil_title.exists() and not evil_name.exists()
-    assert hmux.ok("display", "-p", "-t", "p", "#{pane_title}") == f"#(touch {evil_title})\n"
+    assert hmux.ok("display", "-p", "-t", "p", "#{pane_title}") == f"_(touch {evil_title})\n"
     assert not evil_title.exists() and not evil_name.exists()
 
 

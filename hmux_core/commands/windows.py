@@ -301,6 +301,5 @@ def check_window_names(server: Server) -> None:
         w.name_time = now
         fmt = str(w.options.get("automatic-rename-format"))
         name = expand(fmt, context_for_pane(server, p))
-        if name != w.name:
-            w.name = name
+        if name != w.name and w.set_name(name, untrusted=True):
             server.notify("window-renamed", {"window": w})
