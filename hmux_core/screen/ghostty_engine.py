@@ -209,6 +209,8 @@ class GhosttyScreen:
     report_theme = Screen.report_theme
     send_theme_update = Screen.send_theme_update
     sync = Screen.sync
+    synchronized_output = Screen.sync
+    extended_keys_mode = Screen.extended_keys_mode
     sync_remaining = Screen.sync_remaining
 
     def __init__(self, cols: int, rows: int, history_limit: int = 2000) -> None:

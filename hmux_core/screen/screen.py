@@ -398,6 +398,13 @@ class Screen:
             return False
         return True
 
+    synchronized_output = sync
+
+    @property
+    def extended_keys_mode(self) -> int:
+        """The key reporting mode the application asked for: 0, 1 or 2 (pane_key_mode)."""
+        return 2 if self.extended_keys_2 else 1 if self.extended_keys else 0
+
     def sync_remaining(self) -> float | None:
         """Seconds until synchronized output times out, None when it is off (the server's
         timer redraws the pane then)."""
@@ -2982,7 +2989,7 @@ class Screen:
     def snapshot(self) -> Snapshot:
         """A frozen copy of history and the visible lines (copy mode's backing grid)."""
         lines = [HistLine(h.text, array("I", h.runs) if h.runs is not None else None, h.used,
-                          h.wrapped, h.cellmap, h.size) for h in self._hist]
+                          h.wrapped, h.cellmap, h.size, h.flags) for h in self._hist]
         lines.extend(compact(r) for r in self._rows)
         return Snapshot(lines, list(self._styles), self.cols, self.rows, len(self._hist),
                         self.cursor_x, self.cursor_y)

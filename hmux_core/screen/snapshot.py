@@ -69,6 +69,12 @@ class Snapshot:
     def wrapped(self, y: int) -> bool:
         return self._lines[y].wrapped
 
+    def line_flags(self, y: int) -> int:
+        """The marks OSC 133 left on line ``y``: ``grid.LINE_START_PROMPT`` (``A``) and
+        ``grid.LINE_START_OUTPUT`` (``C``), what copy mode's previous-prompt and next-prompt
+        (``-o`` for output) look for."""
+        return self._lines[y].flags
+
     def used(self, y: int) -> int:
         return self._lines[y].used
 
