@@ -48,6 +48,7 @@ class Attached:
         self.renderer = Renderer()
         self.repeating = False
         self.repeat_deadline = 0.0
+        self.last_key = K.KEYC_NONE  # the repeating binding's key (initial-repeat-time)
         self._dirty = trio.Event()
         self._pending = False  # something changed since the last frame
         self._next = 0.0  # when the next frame may be drawn
@@ -535,11 +536,16 @@ class Attached:
         mode_table = wp.modes[0].key_table() if wp is not None and wp.modes else None
         res = handle_key(kt, key, table=table, default=default, mode_table=mode_table,
                          prefix=_option_key(s, "prefix"), prefix2=_option_key(s, "prefix2"),
-                         repeating=self.repeating, repeat_time=repeat_time)
-        set_client_table(kt, c, res.table)
+                         repeating=self.repeating, repeat_time=repeat_time,
+                         initial_repeat_time=int(s.options.get("initial-repeat-time")),
+                         last_key=self.last_key, now=time.monotonic(),
+                         prefix_timeout=int(self.server.options.get("prefix-timeout")))
+        if res.table != table or getattr(c, "key_table", None) is None:
+            set_client_table(kt, c, res.table)  # the table's time is when it was entered
         self.repeating = res.repeating
+        self.last_key = res.last_key
         if res.start_repeat:
-            self.repeat_deadline = time.monotonic() + repeat_time / 1000.0
+            self.repeat_deadline = time.monotonic() + res.repeat_time / 1000.0
         elif not res.repeating:
             self.repeat_deadline = 0.0
         if res.binding is not None:

@@ -21,6 +21,7 @@ Entry points for attached clients (no drawing or terminal code lives here):
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -377,6 +378,8 @@ class KeyTable:
     name: str
     bindings: dict[int, Binding] = field(default_factory=dict)
     defaults: dict[int, Binding] = field(default_factory=dict)
+    #: When a client last switched to this table (time.monotonic(); prefix-timeout).
+    activity_time: float = 0.0
 
     def get(self, key: int) -> Binding | None:
         return self.bindings.get(key & ~K.KEYC_MASK_FLAGS)
@@ -555,7 +558,9 @@ def set_client_table(tables: KeyTables, client: Any, name: str | None) -> None:
     """server_client_set_key_table: None means the client's default table (created if gone)."""
     if name is None:
         name = default_table(client)
-    tables.get_table(name, create=True)
+    table = tables.get_table(name, create=True)
+    assert table is not None
+    table.activity_time = time.monotonic()
     client.key_table = name
 
 
@@ -576,8 +581,9 @@ class KeyResult:
 
     ``binding`` is to be run with :func:`dispatch` (None: no binding ran). ``table`` and
     ``repeating`` are the client's key table and repeat flag afterwards; ``start_repeat`` asks
-    for the repeat timer to be (re)started for ``repeat-time`` ms, at whose end the client goes
-    back to its default table and stops repeating. ``forward`` passes the key to the pane;
+    for the repeat timer to be (re)started for ``repeat_time`` ms, at whose end the client goes
+    back to its default table and stops repeating; ``last_key`` is the repeating binding's key
+    (initial-repeat-time applies again to any other). ``forward`` passes the key to the pane;
     ``status`` means the status line shows a changed key table.
     """
 
@@ -587,20 +593,34 @@ class KeyResult:
     start_repeat: bool = False
     forward: bool = False
     status: bool = False
+    repeat_time: int = 0
+    last_key: int = K.KEYC_NONE
+
+
+_MOUSE_MOVES = frozenset(K.mouse_key("MouseMove", where) for where in (
+    "Pane", "Status", "StatusLeft", "StatusRight", "StatusDefault", "Border"))
 
 
 def handle_key(tables: KeyTables, key: int, *, table: str, default: str = "root",
                mode_table: str | None = None, prefix: int = K.KEYC_NONE,
                prefix2: int = K.KEYC_NONE, repeating: bool = False,
-               repeat_time: int = 500) -> KeyResult:
-    """Walk the key tables for one key press as tmux does.
+               repeat_time: int = 500, initial_repeat_time: int = 0,
+               last_key: int = K.KEYC_NONE, prefix_timeout: int = 0,
+               now: float | None = None) -> KeyResult:
+    """Walk the key tables for one key press as tmux 3.7b's server_client_key_callback does.
 
     ``table`` is the client's current table, ``default`` its default one (:func:`default_table`),
     ``mode_table`` the key table of the active pane's mode (``copy-mode-vi`` ...) if it is in
     one. ``prefix``/``prefix2`` are key codes of the session's options (``string_to_key``).
+    ``repeat_time``/``initial_repeat_time`` are the session's options, ``last_key`` the key of
+    the binding that started the current repeat. ``prefix_timeout`` (ms, the server option)
+    sends a client that waited that long in the prefix table back to its default table; ``now``
+    (time.monotonic()) is compared with the prefix table's :attr:`KeyTable.activity_time`.
     Mouse decoding, the ``mouse`` option and paste detection come before this, in the caller.
     Missing tables are created, as tmux does when a client switches to one.
     """
+    mask = K.KEYC_MASK_KEY | K.KEYC_MASK_MODIFIERS
+    prefixes = {p & mask for p in (prefix, prefix2) if p & mask != K.KEYC_NONE}
     status = False
     if table == default and mode_table is not None:
         current = mode_table
@@ -611,12 +631,21 @@ def handle_key(tables: KeyTables, key: int, *, table: str, default: str = "root"
     client_table = table
 
     while True:  # table_changed
-        key0 = key & (K.KEYC_MASK_KEY | K.KEYC_MASK_MODIFIERS)
-        if key0 in (prefix, prefix2) and key0 != K.KEYC_NONE and current != "prefix":
+        key0 = key & mask
+        if key0 in prefixes and current != "prefix":
             tables.get_table("prefix", create=True)
-            return KeyResult(None, "prefix", repeating, status=True)
+            return KeyResult(None, "prefix", repeating, status=True, last_key=last_key)
         was_repeating = repeating
         bd = tables.lookup(current, key0)
+        if prefix_timeout > 0 and current == "prefix" and now is not None:
+            pt = tables.get_table("prefix")
+            since = pt.activity_time if pt is not None else None
+            if since is not None and (now - since) * 1000 > prefix_timeout and not (
+                    bd is not None and repeating and bd.repeat):
+                tables.get_table(default, create=True)
+                client_table = current = first = default
+                status = True
+                continue
         if bd is not None:
             if repeating and not bd.repeat:
                 # A non-repeating key while repeating: stop, and look again from the default.
@@ -625,10 +654,20 @@ def handle_key(tables: KeyTables, key: int, *, table: str, default: str = "root"
                 repeating = False
                 status = True
                 continue
-            if repeat_time != 0 and bd.repeat:
-                return KeyResult(bd, client_table, True, start_repeat=True, status=True)
+            repeat = 0
+            if bd.repeat and repeat_time != 0:
+                repeat = repeat_time
+                if (not repeating or bd.key != last_key) and initial_repeat_time != 0:
+                    repeat = initial_repeat_time
+            if repeat != 0:
+                return KeyResult(bd, client_table, True, start_repeat=True, status=True,
+                                 repeat_time=repeat, last_key=bd.key)
             tables.get_table(default, create=True)
-            return KeyResult(bd, default, False, status=True)
+            return KeyResult(bd, default, False, status=True, last_key=last_key)
+        if key in _MOUSE_MOVES:
+            # Movement keys never leave the table (tmux asks for them only for the pane).
+            return KeyResult(None, client_table, repeating, forward=True, status=status,
+                             last_key=last_key)
         # Not found (the Any fallback is in lookup): back to the default table and try again.
         if current != default or repeating:
             tables.get_table(default, create=True)
@@ -639,8 +678,9 @@ def handle_key(tables: KeyTables, key: int, *, table: str, default: str = "root"
             status = True
             continue
         if first != current and not was_repeating:
-            return KeyResult(None, default, False, status=True)
-        return KeyResult(None, client_table, repeating, forward=True, status=status)
+            return KeyResult(None, default, False, status=True, last_key=last_key)
+        return KeyResult(None, client_table, repeating, forward=True, status=status,
+                         last_key=last_key)
 
 
 def mode_key_binding(tables: KeyTables, mode_table: str, key: int) -> Binding | None:

@@ -189,6 +189,67 @@ def test_user_table_and_key_table_default(server, kt):
     assert r.forward and r.table == "mine"
 
 
+def test_prefix_key_with_flags_matches(kt):
+    # A prefix named Up carries the cursor flag; tmux compares without flags.
+    assert walk(kt, "Up", prefix=key("Up")).table == "prefix"
+    assert walk(kt, "C-a", prefix=key("C-a")).table == "prefix"
+    assert walk(kt, "C-b", prefix=key("C-a")).forward  # C-b is only a key now
+
+
+def test_ctrl_keys_are_not_their_c0_bytes(server, kt):
+    bind(server, "root", "C-i", "display ci")
+    bind(server, "root", "Tab", "display tab")
+    assert printed(walk(kt, "C-i").binding) == "display-message ci"
+    assert printed(kb.handle_key(kt, 0x09, table="root").binding) == "display-message tab"
+    assert kt.lookup("copy-mode", key("C-[")) is not None  # as Escape, since 3.7
+
+
+def test_initial_repeat_time(kt):
+    r = walk(kt, "Up", table="prefix", repeat_time=500, initial_repeat_time=2000)
+    assert r.repeat_time == 2000 and r.last_key == key("Up") & ~K.KEYC_MASK_FLAGS
+    # The same key again while repeating takes repeat-time, another key the initial time.
+    again = walk(kt, "Up", table="prefix", repeating=True, repeat_time=500,
+                 initial_repeat_time=2000, last_key=r.last_key)
+    assert again.repeat_time == 500
+    other = walk(kt, "Down", table="prefix", repeating=True, repeat_time=500,
+                 initial_repeat_time=2000, last_key=r.last_key)
+    assert other.repeat_time == 2000
+    assert walk(kt, "Up", table="prefix", repeat_time=500).repeat_time == 500
+
+
+def test_prefix_timeout(kt):
+    prefix = kt.get_table("prefix")
+    prefix.activity_time = 100.0
+    # Within prefix-timeout the prefix table is used; after it, the key is a root key.
+    r = walk(kt, "c", table="prefix", prefix_timeout=1000, now=100.5)
+    assert printed(r.binding) == "new-window"
+    r = walk(kt, "c", table="prefix", prefix_timeout=1000, now=101.5)
+    assert (r.binding, r.table, r.forward) == (None, "root", True)
+    # A repeating binding while repeating ignores the timeout.
+    r = walk(kt, "Up", table="prefix", repeating=True, prefix_timeout=1000, now=101.5)
+    assert printed(r.binding) == "select-pane -U"
+
+
+def test_set_client_table_stamps_the_table(kt):
+    c = SimpleNamespace(session=None, key_table=None)
+    kb.set_client_table(kt, c, "prefix")
+    assert c.key_table == "prefix" and kt.get_table("prefix").activity_time > 0
+
+
+def test_mouse_move_does_not_leave_the_prefix_table(kt):
+    r = kb.handle_key(kt, K.KEYC_MOUSEMOVE_PANE, table="prefix")
+    assert (r.binding, r.table, r.forward) == (None, "prefix", True)
+
+
+def test_bare_bind_changes_note_and_repeat_only(server, kt):
+    bind(server, "prefix", "x", "display x", note="first")
+    kt.add("prefix", key("x"), None, False, None)
+    bd = kt.lookup("prefix", key("x"))
+    assert bd.note == "first" and not bd.repeat and printed(bd) == "display-message x"
+    kt.add("prefix", key("x"), "second", True, None)
+    assert bd.note == "second" and bd.repeat and bd.table == "prefix"
+
+
 def test_default_table_follows_session_option():
     s = SimpleNamespace(options={"key-table": "mine"})
     assert kb.default_table(SimpleNamespace(session=s)) == "mine"
