@@ -845,6 +845,28 @@ case("rsp-k-twice", *P2, ["respawn-pane", "-k", "-t", "a:0.0", ";", "respawn-pan
 case("rsp-missing-cwd", *P2, ["respawn-pane", "-k", "-c", "/nonexistent/dir", "-t", "a:0.1"], ready("a:0.1"),
      D("#{pane_current_path}", "a:0.1"))
 acase("jp-l-larger-than-pane", *PW, ["join-pane", "-l", "500", "-s", "a:1", "-t", "a:0.0"])
+# tmux 3.7b: mirrored main layouts, tiled's column limit, the spare cells go to the first panes,
+# the previously active panes are a stack, the mark follows a moved window
+for _n in ("main-horizontal-mirrored", "main-vertical-mirrored"):
+    lcase(f"sl-{_n}", *P5, ["select-layout", _n])
+    lcase(f"sl-{_n}-border-top", *P5, BST, ["select-layout", _n])
+lcase("sl-main-h-ambiguous", *P4, ["select-layout", "main-h"])
+lcase("sl-main-vertical-m", *P4, ["select-layout", "main-vertical-m"])
+lcase("sl-cycle-mirrored", *P4, ["select-layout", "main-horizontal"], ["next-layout"], ["next-layout"])
+lcase("sl-tiled-max-columns", *P6, ["set", "-w", "tiled-layout-max-columns", "2"], ["select-layout", "tiled"])
+lcase("sl-even-vertical-spare-rows", [*LNS(x=80, y=24), *SPL(), *SPL(), *SPL(), *SPL()],
+      ["select-layout", "even-vertical"])
+case("kp-last-stack", *P4, ["select-pane", "-t", "a:0.0"], ["select-pane", "-t", "a:0.2"],
+     ["select-pane", "-t", "a:0.1"], ["kill-pane"], ["kill-pane"],
+     ["list-panes", "-F", "#{pane_id} #{pane_active} #{pane_last}"])
+case("mw-marked-moved", *W3, ["select-pane", "-m", "-t", "a:1"], ["move-window", "-s", "a:1", "-t", "a:7"],
+     ["list-windows", "-F", "#I #{window_marked_flag} #{pane_marked_set}"])
+acase("jp-b-pane-order", *P3, ["join-pane", "-b", "-h", "-s", "a:0.2", "-t", "a:0.0"])
+case("jp-l-format", *PW, ["join-pane", "-l", "#{e|+:3,4}", "-s", "a:1", "-t", "a:0.0"], LSTATE)
+case("jp-l-percent-too-big", *PW, ["join-pane", "-l", "101%", "-s", "a:1", "-t", "a:0.0"])
+case("sl-string-single-cell", LNS(), ["select-layout", _lay("100x30,0,0,0")], LSTATE)
+case("sl-string-empty", *P2, ["select-layout", _lay("")])
+case("sl-string-floating-part", *P2, ["select-layout", _lay(_L2 + "<30x10,4,2,7>")])
 lcase("sl-main-h-many", [*LNS(x=80, y=24), *SPL("-h"), *SPL("-h"), *SPL("-h"), *SPL("-v"), *SPL("-v"), *SPL("-v")],
       ["select-layout", "main-horizontal"])
 case("dp-no-client", *P3, ["display-panes"])
