@@ -108,6 +108,9 @@ def link_window(server: Server, src: Session, srcwl: Winlink, dst: Session, dsti
     wl = attach_window(server, dst, srcwl.window, dstidx)
     if wl is None:
         return f"index in use: {dstidx}"
+    m = server.model.marked
+    if m is not None and m[1] is srcwl:  # the mark follows its window (tmux 3.6)
+        server.model.marked = (m[0], wl, m[2])
     if select:
         dst.set_current(wl)
     return None
