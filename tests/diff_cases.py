@@ -323,6 +323,20 @@ case("cap-history-all", NS("a", cmd=SEQ), Wait("a", "100"), ["capture-pane", "-p
 case("cap-history-neg", NS("a", cmd=SEQ), Wait("a", "100"), ["capture-pane", "-p", "-S", "-5", "-E", "2", "-t", "a"])
 case("cap-history-before-start", NS("a", cmd=SEQ), Wait("a", "100"), ["capture-pane", "-p", "-S", "-500", "-E", "-70", "-t", "a"])
 case("cap-history-size", NS("a", cmd=SEQ), Wait("a", "100"), D("#{history_size} #{history_limit} #{cursor_y}"))
+# tmux 3.7b: line numbers, line flags, hyperlinks, cells up to the line's size, tabs, -S/-E formats
+LINKS = ("\\033]8;id=a;http://x/\\033\\\\one\\033]8;;\\033\\\\ \\033]8;;file:///t\\007two"
+         "\\033]8;;\\007\\033]133;A\\007\\n\\033[31m\\tend")
+case("cap-L", NS("a", cmd=SEQ), Wait("a", "100"), ["capture-pane", "-p", "-L", "-S", "-3", "-E", "1", "-t", "a"])
+screen("cap-F", LINKS, "end", "-F")
+screen("cap-H", LINKS, "end", "-H")
+screen("cap-H-P", LINKS, "end", "-H", "-P")
+screen("cap-e-links", LINKS, "end", "-e")
+screen("cap-T", "ab  \\033[41m \\033[0m\\ncd", "cd", "-T", "-e")
+screen("cap-tab", "a\\tb\\033[7m\\tc\\n", "c", "-e")
+case("cap-S-format", NS("a", cmd=SEQ), Wait("a", "100"),
+     ["capture-pane", "-p", "-S", "#{e|-:0,3}", "-E", "#{e|+:0,1}", "-t", "a"])
+case("clear-history-H", NS("a", cmd=pf(LINKS)), Wait("a", "end"), ["clear-history", "-H", "-t", "a"],
+     ["capture-pane", "-p", "-e", "-t", "a"])
 
 # -- display-message and formats ---------------------------------------------------------------
 

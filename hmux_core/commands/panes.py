@@ -274,24 +274,34 @@ def _capture(item: CmdItem, clear: bool) -> int:
     if clear:
         reset_mode_all(item.server, wp)
         screen.clear_history()
+        if args.has("H"):  # clear-history -H: the pane's hyperlinks go too
+            links = getattr(screen, "hyperlinks", None)
+            if links is not None:
+                links.reset()
         return CMD_RETURN_NORMAL
-    if args.has("P"):
+    if args.has("P") and not args.has("H"):
         text = ""
     else:
         if args.has("a") and not screen.alternate_on:
             if not args.has("q"):
                 return item.error("no alternate screen")
             text = ""
+        elif args.has("M") and not args.has("a") and wp.modes \
+                and hasattr(wp.modes[0], "row_runs"):
+            text = _capture_mode(item, wp.modes[0], screen.rows)
         else:
             hsize = 0 if args.has("a") else screen.history_size
             sy = screen.rows
-            top = _line_number(args.get("S"), hsize, sy, 0, hsize)
-            bottom = _line_number(args.get("E"), hsize, sy, hsize + sy - 1, hsize + sy - 1)
+            top = _line_number(_expanded(item, "S"), hsize, sy, 0, hsize)
+            bottom = _line_number(_expanded(item, "E"), hsize, sy, hsize + sy - 1,
+                                  hsize + sy - 1)
             if bottom < top:
                 top, bottom = bottom, top
             lines = screen.capture(top - hsize, bottom - hsize, escapes=args.has("e"),
                                    join=args.has("J"), trailing=args.has("N"),
-                                   octal=args.has("C"), alternate=args.has("a"))
+                                   octal=args.has("C"), alternate=args.has("a"),
+                                   used_only=args.has("T"), line_numbers=args.has("L"),
+                                   line_flags=args.has("F"), hyperlinks=args.has("H"))
             text = "\n".join(lines) + "\n"
     if args.has("p"):
         c = item.client
@@ -305,6 +315,28 @@ def _capture(item: CmdItem, clear: bool) -> int:
     if err:
         return item.error(err)
     return CMD_RETURN_NORMAL
+
+
+def _expanded(item: CmdItem, flag: str) -> str | None:
+    """capture-pane's -S/-E are formats in tmux 3.7b (args_strtonum_and_expand)."""
+    value = item.args.get(flag)
+    if value is None or value == "-" or "#" not in value:
+        return value
+    return item.expand(value, item.target)
+
+
+def _capture_mode(item: CmdItem, mode: Any, rows: int) -> str:
+    """capture-pane -M: the screen the pane's mode shows (copy mode's view), as text."""
+    args = item.args
+    top = _line_number(_expanded(item, "S"), 0, rows, 0, 0)
+    bottom = _line_number(_expanded(item, "E"), 0, rows, rows - 1, rows - 1)
+    if bottom < top:
+        top, bottom = bottom, top
+    out = []
+    for y in range(top, bottom + 1):
+        line = "".join(t for t, _ in mode.row_runs(y))
+        out.append(line if args.has("N") or args.has("J") else line.rstrip(" "))
+    return "\n".join(out) + "\n"
 
 
 @command("send-keys")
@@ -489,7 +521,7 @@ def pane_exited(server: Server, pane: Pane) -> None:
         return
     remain = pane.options.get("remain-on-exit")
     keep = False
-    if remain in (True, "on", 1):
+    if remain in (True, "on", 1, "key"):  # key: until a key is pressed in it (attached.py)
         keep = True
     elif remain == "failed":
         keep = not (pane.dead_signal is None and pane.dead_status == 0)
