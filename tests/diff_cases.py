@@ -1099,6 +1099,59 @@ case("kb-conf-errors-bound", NS(), ["source-file", KB_ERRORS], LSK("z", ";", "li
 case("kb-conf-parse-error", NS(), ["source-file", KB_PARSE_ERROR])
 case("kb-conf-parse-error-nothing-bound", NS(), ["source-file", KB_PARSE_ERROR], LSK("x"))
 
+# -- tmux 3.7b: list-keys -O/-r/-F, key codes that are no longer folded, send-keys changes -------
+# Sorting goes through tmux's (inconsistent) comparison function and glibc's merge sort; one
+# listed binding is a message, not output; C-i, C-[ and C-@ are keys of their own.
+KEYSTR = "#{key_table}:#{key_string}#{?key_repeat,(r),}#{?key_note,=#{key_note},}"
+case("kb-lsk-sort-index", NS(), LSK("-O", "index"))
+case("kb-lsk-sort-key-reversed", NS(), LSK("-O", "key", "-r", "-F", KEYSTR))
+case("kb-lsk-sort-name", NS(), LSK("-O", "name", "-F", KEYSTR))
+case("kb-lsk-sort-modifier-prefix", NS(), LSK("-T", "prefix", "-O", "modifier", "-F", KEYSTR))
+case("kb-lsk-sort-order-reversed", NS(), LSK("-T", "root", "-O", "order", "-r"))
+case("kb-lsk-reverse-alone", NS(), LSK("-T", "copy-mode", "-r", "-F", KEYSTR))
+case("kb-lsk-sort-notes", NS(), LSK("-N", "-O", "index", "-r"))
+case("kb-lsk-sort-invalid", NS(), LSK("-O", "bogus"))
+case("kb-lsk-sort-case", NS(), LSK("-T", "copy-mode-vi", "-O", "NAME", "-F", KEYSTR))
+case("kb-lsk-format-vars", NS(), LSK("-T", "prefix", "-N", "-F",
+     "#{notes_only}|#{key_has_repeat}|#{key_string_width}|#{key_table_width}|#{key_prefix}|"
+     "#{key_string}|#{key_repeat}|#{key_command}"))
+case("kb-lsk-format-empty-lines", NS(), LSK("-T", "prefix", "-F", "#{?key_repeat,#{key_string},}"))
+case("kb-lsk-P-without-N", NS(), LSK("-P", ">> ", "-T", "copy-mode", "-F", "#{key_prefix}"))
+case("kb-lsk-one-binding-is-a-message", NS(), ["bind", "-T", "one", "x", "display", "x"],
+     LSK("-T", "one", ";", "list-keys", "-T", "prefix", "c", ";", "list-keys", "-1", "-T", "one"))
+case("kb-lsk-one-unmatched", NS(), LSK("-1", "-T", "copy-mode-vi", "F11"), LSK("-N", "-1", "F11"))
+case("kb-bind-unfolded-ctrl", NS(), ["bind", "C-i", "display", "ci"], ["bind", "Tab", "display", "tab"],
+     ["bind", "C-m", "display", "cm"], ["bind", "C-@", "display", "at"], ["bind", "C-Space", "display", "sp"],
+     ["bind", "^A", "display", "ca"], ["bind", "C-A", "display", "cA"], ["bind", "C-[", "display", "esc"],
+     LSK("-T", "prefix", "-F", KEYSTR))
+case("kb-bind-c0-and-hex", NS(), ["unbind", "-a"], ["bind", "0x1", "display", "soh"],
+     ["bind", "0x0", "display", "nul"], ["bind", "0x41", "display", "packed"], ["bind", "A", "display", "A"],
+     ["bind", "0x7f", "display", "del"], ["bind", "[LF]", "display", "lf"], ["bind", "User1000", "display", "u"],
+     ["bind", "0x10f000", "display", "hi"], ["bind", "é", "display", "e"], LSK())
+case("kb-bind-bare-note-and-repeat", NS(), ["bind", "-r", "c"], ["bind", "-N", "Renamed", "d"], ["bind", "d"],
+     LSK("-T", "prefix", "-F", KEYSTR))
+case("kb-bind-scrollbar-control-keys", NS(), ["bind", "-n", "MouseUp2ScrollbarSlider", "display", "s"],
+     ["bind", "-n", "M-DoubleClick3Control4", "display", "c"], LSK("-T", "root", "-F", KEYSTR))
+case("kb-lsk-new-defaults-notes", NS(), LSK("-N", "-T", "prefix", "*"), LSK("-aN", "-T", "copy-mode", "-F",
+     "#{key_string}=#{key_command}"))
+keys("keys-N-format", "-N", "#{e|+:1,2}", "x", "~END")
+keys("keys-F-not-expanded", "-F", "#{session_name}", "~END")
+keys("keys-refused-after-esc", "C-M-BSpace", "C-BSpace", "C-Escape", "~END")
+keys("keys-unfolded", "S-a", "C-1", "C-!", "C-3", "C-8", "C-Tab", "C-Enter", "M-S-x", "Any", "User5", "~END")
+keys("keys-c0-names", "[SOH]", "[LF]", "0x1", "0x7f", "0x41", "~END")
+keys("keys-literal-controls", "-l", "a\x01b\tc", "~END")
+EXT1 = sh("stty raw -echo; printf '\\033[>4;1mREADY'; exec cat -v")
+EXT2 = sh("stty raw -echo; printf '\\033[>4;2mREADY'; exec cat -v")
+EXTKEYS = ["C-a", "S-a", "M-x", "C-Tab", "C-é", "BTab", "C-BSpace", "M-Up", "a", "-l", "b"]
+for _n, _cmd in (("1", EXT1), ("2", EXT2)):
+    case(f"keys-extended-{_n}", NS(), ["set", "-s", "extended-keys", "on"], NS("b", cmd=_cmd), Wait("b", "READY"),
+         ["send-keys", "-t", "b", *EXTKEYS[:-2]], ["set", "-s", "extended-keys-format", "csi-u"],
+         ["send-keys", "-t", "b", *EXTKEYS[:-2], "~END"], Wait("b", "~END"), ["capture-pane", "-p", "-t", "b"])
+case("keys-extended-off-ignored", NS(), NS("b", cmd=EXT1), Wait("b", "READY"),
+     ["send-keys", "-t", "b", "S-a", "C-Tab", "~END"], Wait("b", "~END"), ["capture-pane", "-p", "-t", "b"])
+case("keys-backspace-option", NS(), NS("b", cmd=RAW), Wait("b", "READY"), ["set", "-s", "backspace", "C-h"],
+     ["send-keys", "-t", "b", "BSpace", "M-BSpace", "~END"], Wait("b", "~END"), ["capture-pane", "-p", "-t", "b"])
+
 # == buffers, environment, shell commands, wait-for, pipe-pane, hooks (tmux 3.3a's commands) =====
 # Files are named after the server's socket (#{b:socket_path}), so the three runs of a case write
 # their own files in the shared home; LABEL hides the name in messages.
