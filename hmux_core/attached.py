@@ -568,6 +568,11 @@ class Attached:
             wp.modes[0].key(self.client, key)
             return
         if wp is None or wp.dead:
+            if wp is not None and wp.options.get("remain-on-exit") == "key" \
+                    and not K.is_paste_key(key):
+                # remain-on-exit key: a key pressed in the dead pane closes it.
+                wp.options.set("remain-on-exit", "off")
+                self.server.kill_pane(wp)
             return
         self._echo_pane = wp
         self._echo_until = trio.current_time() + ECHO_WINDOW
