@@ -13,6 +13,7 @@ whose third byte is ``<`` or ``M`` is looked at, so ordinary keys pay nothing fo
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from . import keys as K
@@ -80,6 +81,45 @@ def _table() -> dict[bytes, int]:
     table[b"\x1b[I"] = K.KEYC_FOCUS_IN  # focus reports (focus-events)
     table[b"\x1b[O"] = K.KEYC_FOCUS_OUT
     return table
+
+
+_EXTENDED = re.compile(rb"\x1b\[(?:27;(\d+);(\d+)[;\d]*~|(\d+);(\d+)[;\d]*u)\Z")
+
+
+def extended_key(seq: bytes) -> int | None:
+    """tty_keys_extended_key: a key in xterm's modifyOtherKeys form (CSI 27 ; m ; k ~) or
+    the CSI u form (CSI k ; m u), or None for any other sequence. Shift alone is dropped from
+    printable keys (terminals differ on whether S-a comes as A or S-A) and S-Tab is BTab."""
+    m = _EXTENDED.match(seq)
+    if m is None:
+        return None
+    mods, number = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(4),
+                                                                            m.group(3))
+    modifiers = int(mods) & 0xFFFFFFFF
+    n = int(number)
+    if n == 0x7F:
+        key = K.KEYC_BSPACE  # the terminal's VERASE
+    elif n < 0x80:
+        key = n
+    elif n <= 0x10FFFF and not 0xD800 <= n <= 0xDFFF:
+        key = K.char_to_key(chr(n))
+    else:
+        return None
+    if modifiers > 0:
+        modifiers -= 1
+        if modifiers & 1:
+            key |= K.KEYC_SHIFT
+        if modifiers & (2 | 8):  # Alt, Meta
+            key |= K.KEYC_META | K.KEYC_IMPLIED_META
+        if modifiers & 4:
+            key |= K.KEYC_CTRL
+    if key & K.KEYC_MASK_KEY == 0x09 and key & K.KEYC_SHIFT:
+        key = K.KEYC_BTAB | (key & ~K.KEYC_MASK_KEY & ~K.KEYC_SHIFT)
+    only = key & K.KEYC_MASK_KEY
+    if (0x20 < only < 0x7F or K.is_unicode_key(key)) \
+            and key & K.KEYC_MASK_MODIFIERS == K.KEYC_SHIFT:
+        key &= ~K.KEYC_SHIFT
+    return key
 
 
 def _csi_end(buf: bytes, i: int) -> int:
@@ -156,7 +196,8 @@ class KeyDecoder:
                             break
                         end = n
                     seq = buf[i:end]
-                    out.append((table.get(seq, K.KEYC_UNKNOWN), seq))
+                    key = extended_key(seq)
+                    out.append((table.get(seq, K.KEYC_UNKNOWN) if key is None else key, seq))
                     i = end
                     continue
                 if nxt == 0x50 and self.want_dcs:  # DCS: an XTVERSION answer, say

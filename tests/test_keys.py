@@ -383,3 +383,33 @@ def test_send_keys_hex() -> None:
     # tmux skips bad -H arguments silently (exit status 0, no message).
     assert send_keys_bytes(args, hex_input=True) == b"AAA~\x00BC\xff"
     assert send_keys_bytes(["0d", "Enter"], hex_input=True, literal=True) == b"\r"
+
+
+# -- keys read from a terminal (tty_keys) ---------------------------------------------------------
+
+def test_terminal_c0_bytes_are_ctrl_keys() -> None:
+    from hmux_core.tty_keys import KeyDecoder
+
+    got = [key_to_string(k) for k, _ in KeyDecoder().feed(b"\x01\x00\t\r\x1b\x02\x7fa")]
+    assert got == ["C-a", "C-Space", "Tab", "Enter", "C-M-b", "BSpace", "a"]
+
+
+@pytest.mark.parametrize(("seq", "name"), [
+    (b"\x1b[27;5;97~", "C-a"), (b"\x1b[97;5u", "C-a"), (b"\x1b[27;5;105~", "C-i"),
+    (b"\x1b[27;2;65~", "A"), (b"\x1b[65;6u", "C-S-A"), (b"\x1b[9;2u", "BTab"),
+    (b"\x1b[9;6u", "C-BTab"), (b"\x1b[127;3u", "M-BSpace"), (b"\x1b[233;5u", "C-é"),
+    (b"\x1b[27;9;120~", "M-x"), (b"\x1b[13;5u", "C-Enter"),
+])
+def test_terminal_extended_keys(seq: bytes, name: str) -> None:
+    from hmux_core.tty_keys import KeyDecoder, extended_key
+
+    key = extended_key(seq)
+    assert key is not None and key_to_string(key) == name
+    assert [k for k, _ in KeyDecoder().feed(seq)] == [key]
+
+
+@pytest.mark.parametrize("seq", [b"\x1b[15;5~", b"\x1b[97u", b"\x1b[1;5A", b"\x1b[27;5~"])
+def test_not_extended_keys(seq: bytes) -> None:
+    from hmux_core.tty_keys import extended_key
+
+    assert extended_key(seq) is None
