@@ -1,4 +1,4 @@
-"""The corpus, replayed into same-size panes of tmux 3.3a and hmux: the screens must be identical.
+"""The corpus, replayed into same-size panes of tmux 3.7b and hmux: the screens must be identical.
 
 Each recording in ``tests/corpus`` (see ``record.py``) is ``cat``-ed into an 80x24 pane of both
 servers (the pane's terminal is raw, so the bytes reach the emulator as the program wrote them and

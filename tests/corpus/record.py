@@ -1,4 +1,4 @@
-"""Record the corpus: real programs' raw output, captured inside a tmux 3.3a pane.
+"""Record the corpus: real programs' raw output, captured inside a tmux 3.7b pane.
 
 Each program runs under ``script`` in an 80x24 pane of a private tmux server, so it sees a real
 terminal of a known size (``TERM=tmux-256color``) and ``script`` saves exactly the bytes it wrote.
@@ -9,7 +9,7 @@ between keys. The recordings are committed; CI only replays them (``tests/test_c
     python tests/corpus/record.py less vim   # only these
     python tests/corpus/record.py --emit cjk # print one synthetic stream (used inside the pane)
 
-Needs tmux 3.3a, git, less and vim, and util-linux ``script``.
+Needs the tmux oracle (tests/oracle.py), git, less and vim, and util-linux ``script``.
 """
 
 from __future__ import annotations
@@ -266,8 +266,9 @@ def make_source(path: str) -> None:
 class Recorder:
     def __init__(self, tmp: str) -> None:
         self.tmp = tmp
+        # HMUX_ORACLE: the emitters run this file in the pane, whose HOME has no oracle cache
         self.env = dict(os.environ, TMUX_TMPDIR=tmp, LANG="C.UTF-8", LC_ALL="C.UTF-8",
-                        HOME=tmp, TERM="xterm-256color")
+                        HOME=tmp, TERM="xterm-256color", HMUX_ORACLE=TMUX)
         self.env.pop("TMUX", None)
         self.tmux("new-session", "-d", "-s", "keep", "-x", str(COLS), "-y", str(ROWS))
         self.tmux("set", "-g", "default-terminal", "tmux-256color")
