@@ -512,12 +512,22 @@ class Layout:
         return lc
 
     def dump(self) -> str:
-        """``#{window_layout}``: the full layout even while zoomed."""
-        return dump(self.full_root)
+        """``#{window_layout}``: the full layout even while zoomed, its floating cells listed
+        again after it (the newest on top; not while zoomed, when tmux's panes have no
+        cells)."""
+        return dump(self.full_root, self._floating_cells())
 
     def visible_dump(self) -> str:
         """``#{window_visible_layout}``: what is shown (one cell while zoomed)."""
-        return dump(self.root)
+        return dump(self.root, self._floating_cells())
+
+    def _floating_cells(self) -> list[LayoutCell]:
+        """The floating cells (children of the root), topmost first: a new floating pane goes
+        on top of the others."""
+        root = self.root
+        if self.zoomed or root is None or root.type == WINDOWPANE:
+            return []
+        return [c for c in reversed(root.children) if c.flags & LAYOUT_CELL_FLOATING]
 
     # -- border helpers ---------------------------------------------------------------------
 
@@ -824,8 +834,9 @@ class Layout:
         raise ValueError(f"pane {pid} is not in this window")
 
     def add_pane(self, pane: Any, other: Any = None, before: bool = False,
-                 full: bool = False) -> None:
-        """Insert a pane into the pane list as ``window_add_pane`` does (no cell yet)."""
+                 full: bool = False, floating: bool = False) -> None:
+        """Insert a pane into the pane list as ``window_add_pane`` does (no cell yet): a
+        floating pane goes last."""
         if not self.panes:
             self.panes.insert(0, pane)
         elif before:
@@ -834,7 +845,7 @@ class Layout:
             else:
                 self.panes.insert(self._index(other), pane)
         else:
-            if full:
+            if full or floating:
                 self.panes.append(pane)
             else:
                 self.panes.insert(self._index(other) + 1, pane)
@@ -896,6 +907,28 @@ class Layout:
             self.add_pane(new_pane, pane, before, full)
             self.assign(lc, new_pane)
         return lc
+
+    def floating_cell(self, sx: int, sy: int, xoff: int, yoff: int) -> LayoutCell:
+        """``layout_floating_pane``: a cell for a floating pane, a child of the root flagged
+        floating (a single-cell root first becomes a top-bottom container of the window's
+        size); follow with :meth:`assign`."""
+        self.unzoom()
+        lc = self.root
+        assert lc is not None
+        if lc.type == WINDOWPANE:
+            parent = LayoutCell(None)
+            parent.make_node(TOPBOTTOM)
+            parent.set_size(self.sx, self.sy, 0, 0)
+            self.root = parent
+            lc.parent = parent
+            parent.children.insert(0, lc)
+        else:
+            parent = lc
+        new = LayoutCell(parent)
+        parent.children.append(new)
+        new.flags |= LAYOUT_CELL_FLOATING
+        new.set_size(sx, sy, xoff, yoff)
+        return new
 
     def assign(self, cell: LayoutCell, pane: Any, do_not_resize: bool = False) -> None:
         """Put a pane into a freshly split cell (``layout_assign_pane``)."""
@@ -1015,6 +1048,8 @@ class Layout:
     def _layout_resize(self, sx: int, sy: int) -> None:
         lc = self.root
         assert lc is not None
+        if lc.type == WINDOWPANE and lc.flags & LAYOUT_CELL_FLOATING:
+            return
         xchange = sx - lc.sx
         xlimit = _i32(self._resize_check(lc, LEFTRIGHT))
         if xchange < 0 and xchange < -xlimit:
@@ -1256,18 +1291,22 @@ class Layout:
         if idx > len(PRESET_NAMES) - 1:
             idx = len(PRESET_NAMES) - 1
         self.unzoom()
-        tiled = self.tiled_panes()
-        if len(tiled) > 1:
+        n = len(self.tiled_panes())
+        if n > 1:
+            # tmux 3.7b counts the tiled panes, then frees the old tree, which takes every
+            # pane's cell away: from then on no pane is floating, and all of them are placed
+            # (as far as the sizes worked out for n go)
+            panes = list(self.panes)
             if idx in (_EVEN_H, _EVEN_V):
-                self._set_even(tiled, LEFTRIGHT if idx == _EVEN_H else TOPBOTTOM)
+                self._set_even(panes, n, LEFTRIGHT if idx == _EVEN_H else TOPBOTTOM)
             elif idx in (_MAIN_H, _MAIN_H_MIRRORED):
-                self._set_main(tiled, TOPBOTTOM, main_pane_height, other_pane_height,
+                self._set_main(panes, n, TOPBOTTOM, main_pane_height, other_pane_height,
                                idx == _MAIN_H_MIRRORED)
             elif idx in (_MAIN_V, _MAIN_V_MIRRORED):
-                self._set_main(tiled, LEFTRIGHT, main_pane_width, other_pane_width,
+                self._set_main(panes, n, LEFTRIGHT, main_pane_width, other_pane_width,
                                idx == _MAIN_V_MIRRORED)
             else:
-                self._set_tiled(tiled, tiled_layout_max_columns)
+                self._set_tiled(panes, n, tiled_layout_max_columns)
             root = self.root
             assert root is not None
             self.sx = root.sx
@@ -1303,8 +1342,7 @@ class Layout:
                     if c.flags & LAYOUT_CELL_FLOATING and c.pane is not None}
         return [p for p in self.panes if _pid(p) not in floating]
 
-    def _set_even(self, panes: list[Any], type_: LayoutType) -> None:
-        n = len(panes)
+    def _set_even(self, panes: list[Any], n: int, type_: LayoutType) -> None:
         lc = self.root = LayoutCell(None)
         if type_ == LEFTRIGHT:
             sx = max(n * (PANE_MINIMUM + 1) - 1, self.sx)
@@ -1324,11 +1362,11 @@ class Layout:
         self._fix_offsets()
         self._fix_panes()
 
-    def _set_main(self, panes: list[Any], main_type: LayoutType, main_opt: str, other_opt: str,
-                  mirrored: bool) -> None:
+    def _set_main(self, panes: list[Any], count: int, main_type: LayoutType, main_opt: str,
+                  other_opt: str, mirrored: bool) -> None:
         """main-horizontal (main_type TOPBOTTOM: the main pane on top, or at the bottom when
         mirrored) and main-vertical (main on the left, or on the right when mirrored)."""
-        n = len(panes) - 1
+        n = count - 1  # the other panes, less the main one
         horizontal = main_type == TOPBOTTOM
         # available height (width) less one for the border
         avail = _u32((self.sy if horizontal else self.sx) - 1)
@@ -1382,8 +1420,7 @@ class Layout:
         self._fix_offsets()
         self._fix_panes()
 
-    def _set_tiled(self, panes: list[Any], max_columns: int) -> None:
-        n = len(panes)
+    def _set_tiled(self, panes: list[Any], n: int, max_columns: int) -> None:
         rows = columns = 1
         while rows * columns < n:
             rows += 1
@@ -1407,9 +1444,9 @@ class Layout:
         lc.set_size(sx, sy, 0, 0)
         lc.make_node(TOPBOTTOM)
 
-        k = 0
+        k, last = 0, len(panes)
         for j in range(rows):
-            if k >= n:
+            if k >= last:
                 break
             lcrow = LayoutCell(lc)
             lcrow.set_size(wsx, height, 0, 0)
@@ -1426,7 +1463,7 @@ class Layout:
                 c.make_leaf(panes[k])
                 lcrow.children.append(c)
                 k += 1
-                if k >= n:
+                if k >= last:
                     break
                 i += 1
             if i == columns:

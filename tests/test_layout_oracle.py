@@ -236,6 +236,22 @@ class Seq:
         self.compare(what + f" -> %{new.id}", rest)
         return new
 
+    def floating(self, target: Pane, sx: int, sy: int, xoff: int, yoff: int) -> Pane:
+        """new-pane: a floating pane above the tiled ones (only its cell is the layout's)."""
+        cmd = ["new-pane", "-t", f"%{target.id}", "-x", str(sx), "-y", str(sy),
+               "-X", str(xoff), "-Y", str(yoff), "-P", "-F", "#{pane_id}"]
+        rc, out, err = self._tmux(*cmd)
+        assert rc == 0, err
+        first, rest = out.split("\n", 1)
+        new = Pane(int(first[1:]))
+        self.panes[new.id] = new
+        cell = self.layout.floating_cell(sx, sy, xoff, yoff)
+        self.layout.add_pane(new, target, floating=True)
+        self.layout.assign(cell, new)
+        self._activate(new)
+        self.compare(" ".join(cmd[:-3]) + f" -> %{new.id}", rest)
+        return new
+
     def kill(self, p: Pane) -> None:
         def op() -> None:
             self._lose(p)
@@ -754,6 +770,39 @@ def test_layout_strings_37(tmux: Tmux) -> None:
     s.select_layout(lay("120x40,0,0{60x40,0,0,1,x}"))     # a plain parse error
     s.split(p0)
     s.select_layout(lay("120x40,0,0[120x20,0,0,1,120x19,0,21,2]"))
+
+
+def test_tiled_around_floating_panes(tmux: Tmux) -> None:
+    """Floating cells are children of the root that the tiled arithmetic skips, and layout
+    strings list them again after the tree."""
+    s = Seq(tmux, 160, 48)
+    p0 = s.layout.panes[0]
+    f1 = s.floating(p0, 60, 10, 5, 3)
+    p1 = s.split(p0)
+    p2 = s.split(p1, horizontal=True)
+    s.floating(p2, 30, 8, 100, 20)
+    assert p1 is not None and p2 is not None
+    s.split(p0, size=7, before=True)
+    s.resize_pane(p1, "U", 4)
+    s.resize_pane(p2, "L", 9)
+    s.resize_window(120, 40)
+    s.resize_window(170, 52)
+    s.spread(p1)
+    s.kill(p0)
+    s.kill(f1)
+    s.split(p1, full=True)
+    s.kill(p1)
+    s.floating(p2, 20, 5, 1, 1)
+    # tmux 3.7b sizes the presets for the tiled panes, then places every pane: the floating
+    # ones become tiled, or (tiled) are left without a cell
+    s.select_layout("main-vertical")
+    s.zoom_toggle(p2)
+    s.zoom_toggle(p2)
+    s.floating(p2, 20, 5, 1, 1)
+    s.select_layout("even-vertical")
+    s.floating(p2, 20, 5, 1, 1)
+    s.select_layout("tiled")
+    s.resize_window(100, 30)
 
 
 def test_zoom(tmux: Tmux) -> None:
