@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -179,9 +180,13 @@ def installed(tmp_path_factory) -> str:
     """hmux built as a wheel and pip-installed (not editable) into a new venv; its python."""
     root = tmp_path_factory.mktemp("install")
     wheels = root / "wheels"
+    # Built from a clean copy: setuptools' build/ in the checkout could carry stale modules.
+    src = root / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".git", "build", "dist", "*.egg-info", "__pycache__", ".hypothesis", ".venv"))
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
                         "--no-build-isolation", "--disable-pip-version-check", "-w", str(wheels),
-                        ROOT], capture_output=True, text=True)
+                        str(src)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     venv = root / "v"
     # The dependencies come from this interpreter's site-packages; hmux itself from the wheel.
