@@ -433,6 +433,54 @@ def test_parse_errors() -> None:
         assert lay.dump() == good
 
 
+def test_parse_37_rules() -> None:
+    """tmux 3.7b: the checksum is exactly four characters and a comma, nothing is an empty
+    window (so too few cells), a single cell leaves the window's size alone, a floating part
+    is not accepted, and strings that make tmux use a missing cell are refused."""
+    lay = many(80, 24, 2)
+    good = lay.dump()
+    body = good.split(",", 1)[1]
+
+    def cause(text: str) -> str:
+        with pytest.raises(LayoutError) as ei:
+            lay.parse(text)
+        assert lay.dump() == good
+        return ei.value.cause
+
+    assert cause(f"{checksum(body) & 0xfff:x},{body}") == "invalid layout"
+    assert cause(f"{checksum(''):04x},") == "have 2 panes but need 0"
+    floating = body + "<30x10,4,2,7>"
+    assert cause(f"{checksum(floating):04x},{floating}") == "invalid layout"
+    assert not lay.tmux_would_crash
+    for crash in ("{", "80x24,0,0{,}", "80x24,0,0{40x24,0,0,1,}", "80x24,0,0[{40x24,0,0}]"):
+        assert cause(f"{checksum(crash):04x},{crash}") == "invalid layout"
+        assert lay.tmux_would_crash
+    single = Layout(80, 24, P(0))
+    one = "100x30,0,0,5"
+    single.parse(f"{checksum(one):04x},{one}")
+    assert (single.sx, single.sy) == (80, 24)
+    assert single.geometry(single.panes[0]) == (0, 0, 100, 30)
+
+
+def test_mirrored_presets_and_max_columns() -> None:
+    lay = many(120, 40, 4)
+    lay.select_preset("main-vertical-mirrored")
+    assert lay.geometry(lay.panes[0]) == (40, 0, 80, 40)
+    assert [lay.geometry(p).xoff for p in lay.panes[1:]] == [0, 0, 0]
+    lay.select_preset("main-horizontal-mirrored", main_pane_height="10")
+    assert lay.geometry(lay.panes[0]) == (0, 30, 120, 10)
+    assert lay.last_preset == 3
+    lay.select_preset("tiled", tiled_layout_max_columns=1)
+    assert {lay.geometry(p).sx for p in lay.panes} == {120}
+
+
+def test_spread_gives_spare_cells_to_the_first() -> None:
+    lay = many(80, 24, 4)
+    lay.select_preset("even-vertical")
+    # 24 rows, 3 borders: 21 = 4 * 5 + 1, the first pane gets the spare row
+    assert [lay.geometry(p).sy for p in lay.panes] == [6, 5, 5, 5]
+
+
 def test_parse_drops_bottom_right_cells_and_fixes_top_size() -> None:
     body = "81x24,0,0{40x24,0,0,1,40x24,41,0[40x12,41,0,2,40x11,41,13,3]}"
     lay = with_layout(f"{checksum(body):04x},{body}", 2)
