@@ -191,6 +191,9 @@ def set_codepoint_widths(entries: list[str]) -> None:
     _overrides.clear()
     _overrides.update(table)
     _reset_width_cache()
+    from .combine import JOINS  # which characters join depends on their widths
+
+    JOINS.clear()
 
 
 def cell_width(cell: str) -> int:

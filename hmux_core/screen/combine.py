@@ -34,6 +34,22 @@ _SKIN_TONE_BASES = frozenset((
 ))  # fmt: skip
 
 
+#: Whether a character can join the cell before it on its own account (zero width, ZWJ, a
+#: variation selector, a regional indicator, a skin tone or an emoji that takes one, Hangul
+#: jamo); anything else joins only a cell that ends in ZWJ. Cached per character.
+JOINS: dict[str, bool] = {}
+
+
+def joins(ch: str, w: int) -> bool:
+    cp = ord(ch)
+    j = (w == 0 or ch == ZWJ or ch == VS16 or _is_ri(cp) or 0x1F3FB <= cp <= 0x1F3FF
+         or cp in _SKIN_TONE_BASES or _jamo_class(cp) != 0)
+    if len(JOINS) > 65536:
+        JOINS.clear()
+    JOINS[ch] = j
+    return j
+
+
 def _is_ri(cp: int) -> bool:
     return 0x1F1E6 <= cp <= 0x1F1FF
 

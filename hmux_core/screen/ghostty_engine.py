@@ -70,11 +70,13 @@ _FLAGS = (
 # (2026, 2031, 12), OSC 8 ids and RIS. One possessive pattern finds them all, so SGR-heavy
 # output costs no backtracking.
 _SPECIAL = re.compile(
-    rb"\x1b(?:(?P<k>k)|(?P<c>c)"
+    rb"\x1b(?:\[(?:[0-9;]*+(?=[rt$ ])(?:(?P<r>r)|(?P<t>t)|(?P<rqm>\$p)|(?P<q> q))"
+    rb"|\?(?:[0-9;]*+(?:(?P<prqm>\$p)|(?P<dsr>n)|(?P<mode>[hl]))|(?P<kitty>u))"
+    rb"|(?P<m>>4[0-9;]*+[mn]))"
+    rb"|(?P<k>k)|(?P<c>c)"
     rb"|\](?:(?P<osc>(?:104|110|111|112|10|11|12|52|4|9)(?=[;\x07\x1b]))|(?P<link>8;))"
-    rb"|P(?P<rqss>\$q)"
-    rb"|\[(?:(?P<r>[0-9;]*+r)|(?P<q>[0-9]*+ q)|(?P<m>>4[0-9;]*+[mn])|(?P<t>[0-9;]*+t)"
-    rb"|(?P<rqm>\??[0-9]*+\$p)|(?P<dsr>\?[0-9;]*+n)|(?P<kitty>\?u)|(?P<mode>\?[0-9;]*+[hl])))")
+    rb"|P(?P<rqss>\$q))")
+_KIND = {"prqm": "rqm"}
 _TAKEN = frozenset(("k", "osc", "rqss", "t", "rqm", "dsr", "kitty"))
 _STRINGS = frozenset(("k", "osc", "rqss", "link"))
 _STRING_STARTS = b"]Pk_^X"
@@ -475,6 +477,7 @@ class GhosttyScreen:
             pos = 0
             for m in _SPECIAL.finditer(data):
                 kind = m.lastgroup
+                kind = _KIND.get(kind, kind)
                 start = m.start()
                 if kind in _STRINGS:
                     body_end, end = _string_end(data, m.end(), kind != "k" and kind != "rqss")

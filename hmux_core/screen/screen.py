@@ -52,10 +52,12 @@ from .combine import (
     JAMO_CHOSEONG,
     JAMO_NOT_COMPOSABLE,
     JAMO_NOT_JAMO,
+    JOINS,
     VS16,
     VS16_ALWAYS_WIDE,
     ZWJ,
     hangul_state,
+    joins,
     should_combine,
 )
 from .grid import (
@@ -366,7 +368,9 @@ class Screen:
         current hyperlink)."""
         if link < 0:
             link = self._links[self._sid]
-        self._sid = self._intern((self._attr, self._fg, self._bg, self._us), link)
+        style = (self._attr, self._fg, self._bg, self._us)
+        sid = self._style_ids.get((style, link) if link else style)
+        self._sid = sid if sid is not None else self._intern(style, link)
         acs = self._g1 if self._cs else self._g0
         if acs:
             self._psid = self._intern((self._attr | ATTR_CHARSET, self._fg, self._bg, self._us),
@@ -1909,12 +1913,21 @@ class Screen:
                     continue
             if ch == HANGUL_FILLER:
                 continue  # tmux 3.7b ignores it entirely
-            if self.cursor_x != 0:
-                got = self._combine(ch, w)
-                if got:
-                    continue
-                if got is None:  # zero width with nothing to join: dropped
-                    continue
+            cx = self.cursor_x
+            if cx != 0:
+                j = JOINS.get(ch)
+                if j is None:
+                    j = joins(ch, w)
+                if not j:  # joins nothing by itself: only what ends in a ZWJ takes it
+                    prev = rows[self.cursor_y].chars
+                    p = prev[cx - 1] if cx - 1 < len(prev) else " "
+                    if p == "" and cx != 1:
+                        p = prev[cx - 2]
+                    j = p[-1:] == ZWJ
+                if j:
+                    got = self._combine(ch, w)
+                    if got or got is None:  # joined, or zero width with nothing to join
+                        continue
             elif w == 0 or ch == ZWJ or ch == VS16:
                 continue
             if not (self.wrap_mode and not self.insert_mode):
