@@ -44,5 +44,17 @@ def _find_oracle() -> str:
     raise RuntimeError("no tmux oracle: set HMUX_ORACLE or run ../shared/oracles/build 3.7b")
 
 
+def tarball(version: str) -> str | None:
+    """The source tarball the oracle of ``version`` is built from (regress scripts live in it)."""
+    script = _build_script()
+    if script is None:
+        return None
+    folder = os.path.dirname(script)
+    for name in sorted(os.listdir(folder)):
+        if name.startswith(f"tmux-{version}") and name.endswith(".tar.gz"):
+            return os.path.join(folder, name)
+    return None
+
+
 ORACLE = _find_oracle()
 STOCK_TMUX = shutil.which("tmux", path="/usr/bin:/bin") or "/usr/bin/tmux"
