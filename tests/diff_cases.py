@@ -888,7 +888,7 @@ case("dp-bad-client", *P3, ["display-panes", "-t", "nosuch"])
 
 
 # == Key tables: bind-key, unbind-key, list-keys, send-prefix ==================================
-# tmux 3.3a's default tables must list byte for byte (columns, escaping, \; between commands);
+# tmux 3.7b's default tables must list byte for byte (columns, escaping, \; between commands);
 # bindings are made on the command line and from config files, and every error path is compared.
 # Config files are written once per test process into a private directory, so both servers read
 # the same path (it shows in error messages).

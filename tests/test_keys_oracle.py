@@ -277,7 +277,7 @@ _SQUOTED = set(' "')
 
 
 def args_escape(s: str) -> str:
-    """tmux 3.3a arguments.c args_escape, for the printable names key_to_string gives."""
+    """tmux 3.7b arguments.c args_escape, for the printable names key_to_string gives."""
     if not s:
         return "''"
     quotes = '"' if any(c in _DQUOTED for c in s) else "'" if any(c in _SQUOTED for c in s) else ""
