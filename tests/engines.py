@@ -52,6 +52,11 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
     "modifyotherkeys": "a line's cell count is that of a line written in one go (tmux grows it "
                        "per write: -N shows fewer blanks for a line written piece by piece)",
     "ris_keeps_saved_origin": "RIS also resets the saved origin mode",
+    "prompt_marks": "no mark for the start of output (OSC 133 C) or a k=s prompt is kept",
+    "tab_overwrite": "a tab is not kept as a tab cell (capture shows blanks)",
+    "emoji_skin_flags": "grapheme widths follow Unicode, not tmux's width table and joins",
+    "combining_at_edge": "a C1 control joins no cell",
+    "rep_unicode": "DEC line drawing is translated to box characters at input",
     "one_column_wide": "a wide character in a one-column pane is handled differently",
     # test_screen_oracle title and path cases
     "t_apc": "an APC string is not taken as the title (tmux does)",

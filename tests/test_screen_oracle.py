@@ -259,6 +259,48 @@ CASES: dict[str, tuple[bytes, int, int, int]] = {
         24,
         2000,
     ),
+    # tmux 3.4-3.7b: hyperlinks, prompt marks, progress, tabs, combining, widths
+    "hyperlinks": (
+        b"\033]8;id=a;http://x/\033\\one\033]8;;\033\\ \033]8;;file:///t\007two\033]8;;\007 "
+        b"\033]8;id=a;http://x/\007\033[1mthree\033[0mfour\033[mfive\r\n"
+        b"\033]8;;http://y/\007wrapped " + b"w" * 80 + b"\033]8;;\007\r\n"
+        b"\033]8;id=a;http://x/\033\\again\033]8;;\033\\ \033]8;x;bad\007\033]8\007end",
+        80,
+        24,
+        2000,
+    ),
+    "prompt_marks": (
+        b"".join(b"\033]133;A\007$ cmd%d\r\n\033]133;C\007out%d\r\nmore\r\n" % (i, i)
+                 for i in range(12))
+        + b"\033]133;D;0\007\033]133;A;k=s\007$ ",
+        40,
+        10,
+        2000,
+    ),
+    "progress": (b"\033]9;4;1;50\007a\033]9;4;3\007b\033]9;4;1;150\007c\033]9;2;x\007", 80, 24,
+                 2000),
+    "progress_paused": (b"\033]9;4;4;42\033\\x\033]9;4;2;7;\007y", 80, 24, 2000),
+    "tab_overwrite": (
+        b"a\tb\r\nc\t\rX\r\n\033[44m\033[K\033[0m\tdone\r\n\033[5G\t|\r\n" + b"\t" * 12 + b"!",
+        80,
+        24,
+        2000,
+    ),
+    "emoji_skin_flags": (
+        "a👍🏽b 🇯🇵 🇺🇸🇬🇧 ✌🏿 🏽x ❤️ ☺️ ✔︎ 1️⃣ \u3164k\r\n".encode()
+        + "\u1100\u1161\u11a8 \u1161 \u11a8z e\u0301\u0302 \u200dq".encode(),
+        80,
+        24,
+        2000,
+    ),
+    "combining_at_edge": (
+        b"x" * 79 + "❤\ufe0f".encode() + b"y\r\n" + "\u0301a\r\n".encode()
+        + b"ab\xc2\x85c \xe2\x80\x8b!",
+        80,
+        24,
+        2000,
+    ),
+    "rep_unicode": ("é\033[3b中\033[2b\033(0q\033[4b\033(B".encode(), 80, 24, 2000),
 }
 
 FLAGS: list[tuple[str, ...]] = [
@@ -276,14 +318,19 @@ FLAGS: list[tuple[str, ...]] = [
     ("-S", "-3", "-E", "-1"),
     ("-S", "-100", "-E", "-100"),
     ("-e", "-S", "-4", "-E", "-2"),
+    ("-F", "-L", "-S", "-"),
+    ("-H", "-S", "-"),
+    ("-T", "-e"),
 ]
 
 STATE = (
     "#{cursor_x}|#{cursor_y}|#{alternate_on}|#{insert_flag}|#{keypad_cursor_flag}|#{keypad_flag}|"
     "#{origin_flag}|#{wrap_flag}|#{mouse_standard_flag}|#{mouse_all_flag}|#{mouse_sgr_flag}|"
     "#{history_size}|#{scroll_region_upper}|#{scroll_region_lower}|#{cursor_flag}|#{pane_tabs}|"
-    "#{alternate_saved_x}|#{alternate_saved_y}|#{cursor_character}"
+    "#{alternate_saved_x}|#{alternate_saved_y}|#{cursor_character}|#{pane_pb_state}|"
+    "#{pane_pb_progress}"
 )
+PB_STATES = ("hidden", "normal", "error", "indeterminate", "paused")
 
 
 def engine_state(s) -> str:
@@ -311,6 +358,8 @@ def engine_state(s) -> str:
             str(s.alternate_saved_x),
             str(s.alternate_saved_y),
             s.cursor_character(),
+            PB_STATES[s.progress_state],
+            str(s.progress),
         ]
     )
 
@@ -356,25 +405,37 @@ def _wait_done(t: Tmux, names: set[str], timeout: float = 30) -> None:
 
 
 def start_cases(t: Tmux, cases: dict) -> None:
-    """Create one session per case with a single tmux invocation (once per case: the tests
-    run again for every engine)."""
+    """Create one session per case, a few tmux invocations for all of them (once per case:
+    the tests run again for every engine; a command line has a length limit).
+
+    A case with its own history-limit is created with it and keeps it as its session's option,
+    all before any output is read. tmux 3.7b applies any history-limit change to every existing
+    pane (and one that is exactly full loses a line), so no history-limit is set once cases have
+    run: those cases come first, in the first invocation."""
     cases = {k: v for k, v in cases.items() if k not in t.started}
     if not cases:
         return
     t.started.update(cases)
     d = t.tmpdir
-    args: list[str] = []
-    for name, (data, cols, rows, hl) in cases.items():
-        f = os.path.join(d, f"case-{name}")
-        with open(f, "wb") as fh:
-            fh.write(data)
-        cmd = f"stty -opost -echo; cat {f}; cat {os.path.join(d, 'mark')}; exec sleep 100000"
-        args += ["set", "-g", "history-limit", str(hl), ";"]
-        args += ["new-session", "-d", "-s", name, "-x", str(cols), "-y", str(rows), cmd, ";"]
-        if hl != 2000:  # tmux 3.7b applies the final global 2000 to existing panes too
+    names = sorted(cases, key=lambda n: cases[n][3] == 2000)
+    for first in range(0, len(names), 30):
+        args: list[str] = []
+        for name in names[first:first + 30]:
+            data, cols, rows, hl = cases[name]
+            f = os.path.join(d, f"case-{name}")
+            with open(f, "wb") as fh:
+                fh.write(data)
+            cmd = f"stty -opost -echo; cat {f}; cat {os.path.join(d, 'mark')}; exec sleep 100000"
+            if hl == 2000:
+                args += ["new-session", "-d", "-s", name, "-x", str(cols), "-y", str(rows), cmd,
+                         ";"]
+                continue
+            # created with its limit (0 means no history at all), kept by its session
+            args += ["set", "-g", "history-limit", str(hl), ";"]
+            args += ["new-session", "-d", "-s", name, "-x", str(cols), "-y", str(rows), cmd, ";"]
             args += ["set", "-t", name, "history-limit", str(hl), ";"]
-    args += ["set", "-g", "history-limit", "2000"]
-    t.run(*args)
+            args += ["set", "-g", "history-limit", "2000", ";"]
+        t.run(*args[:-1])
     _wait_done(t, set(cases))
 
 
@@ -417,6 +478,14 @@ def _capture_args(flags: tuple[str, ...], s) -> dict:
             kw["trailing"] = True
         elif f == "-C":
             kw["octal"] = True
+        elif f == "-T":
+            kw["used_only"] = True
+        elif f == "-L":
+            kw["line_numbers"] = True
+        elif f == "-F":
+            kw["line_flags"] = True
+        elif f == "-H":
+            kw["hyperlinks"] = True
         elif f in ("-S", "-E"):
             v = next(it)
             key = "start" if f == "-S" else "end"

@@ -72,7 +72,7 @@ _FLAGS = (
 _SPECIAL = re.compile(
     rb"\x1b(?:\[(?:[0-9;]*+(?=[rt$ ])(?:(?P<r>r)|(?P<t>t)|(?P<rqm>\$p)|(?P<q> q))"
     rb"|\?(?:[0-9;]*+(?:(?P<prqm>\$p)|(?P<dsr>n)|(?P<mode>[hl]))|(?P<kitty>u))"
-    rb"|(?P<m>>4[0-9;]*+[mn]))"
+    rb"|(?P<m>>4[0-9;]*+[mn])|(?P<sgr0>m))"
     rb"|(?P<k>k)|(?P<c>c)"
     rb"|\](?:(?P<osc>(?:104|110|111|112|10|11|12|52|4|9)(?=[;\x07\x1b]))|(?P<link>8;))"
     rb"|P(?P<rqss>\$q))")
@@ -268,6 +268,7 @@ class GhosttyScreen:
         self._sync_since: float | None = None
         self._titles: list[str] = []
         self._uri_links: dict[bytes, int] = {}
+        self._link_open = False
         self._f_interm = ""
         self._last = None
         self._dirty = True
@@ -585,6 +586,10 @@ class GhosttyScreen:
                     self.cursor_blinking_set = True
         elif kind == "link":
             self._osc_8_seen(data[head:body_end])
+        elif kind == "sgr0":
+            if self._link_open:  # CSI m (no parameter) ends a hyperlink in tmux, not Ghostty
+                self._write(b"\x1b]8;;\x1b\\")
+                self._link_open = False
         elif kind == "c":
             self.scroll_region_upper = 0
             self.scroll_region_lower = self.rows - 1
@@ -598,7 +603,10 @@ class GhosttyScreen:
         """OSC 8 as Ghostty stores it keeps the URI only: remember the ``id=`` it came with
         (capture-pane -e prints it), and make the link tmux's numbered hyperlink."""
         params, sep, uri = p.partition(b";")
-        if not sep or not uri:
+        if not sep:
+            return
+        self._link_open = bool(uri)
+        if not uri:
             return
         link_id = None
         for item in params.split(b":"):

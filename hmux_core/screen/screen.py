@@ -2023,10 +2023,10 @@ class Screen:
         row.wide = True
         if n == 1 and force_wide:
             self._set_cell(row, cx, "", 0)
-            cx += 1
-            if cx > self.cols:  # screen_write_set_cursor keeps x within one past the end
-                cx = self.cols - 1
-            self.cursor_x = cx
+            # the cursor moves past the now wide cell, unless that reaches past the right edge
+            # (tmux then finds the cell not wholly visible and leaves the cursor)
+            if cx + 1 <= self.cols:
+                self.cursor_x = cx + 1
         self._dirty.add(cy)
         return True
 
