@@ -16,7 +16,6 @@ from .layout import Layout, LayoutError
 from .model import Environ, Session, Winlink, apply_layout, find_home
 from .options import Options, check_shell
 from .pane import Pane, window_name_from_command
-from .tmux_shim import child_path
 from .version import TMUX_VERSION
 
 if TYPE_CHECKING:
@@ -78,7 +77,6 @@ def child_environ(server: Server, s: Session, pane_id: int, extra: Environ | Non
             env.set("PATH", path)
     if env.get("PATH") is None:
         env.set("PATH", _PATH_DEFPATH)
-    env.set("PATH", child_path(env.get("PATH")))
     return env.for_child()
 
 
@@ -202,6 +200,12 @@ def spawn_split(server: Server, sc: SpawnContext, wl: Winlink, target: Pane, hor
 def default_window_size(server: Server, tc: Any, s: Session) -> tuple[int, int]:
     """default_window_size for a new window: the client's size when one is attached, else
     the session's ``default-size``."""
+    if tc is not None and getattr(tc, "control_state", None) is not None:
+        # A control client's size counts once it gave one, with no status line; until then
+        # it is not a client to size by.
+        if tc.session is not None and not server.ignore_client_size(tc):
+            return max(1, tc.sx), max(1, tc.sy)
+        tc = None
     if tc is not None and getattr(tc, "session", None) is not None and tc.sx > 0:
         sy = tc.sy - (1 if s.options.get("status") not in (False, "off", 0) else 0)
         return max(1, tc.sx), max(1, sy)

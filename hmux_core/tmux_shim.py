@@ -5,10 +5,12 @@ directory (``${TMUX_TMPDIR:-/tmp}/tmux-UID``) and a server it starts reads tmux'
 files only (``/etc/tmux.conf``, ``~/.tmux.conf``, ``$XDG_CONFIG_HOME/tmux/tmux.conf``,
 ``~/.config/tmux/tmux.conf``).
 
-The server's own children need no setup: when no ``tmux`` is on their PATH, the server puts a
-private directory holding this shim first on the PATH of its jobs (``run-shell``, ``if-shell``,
-``#()``) and panes (:func:`child_path`), so plugin scripts that call ``tmux ...`` reach it even on
-a machine without tmux; with $TMUX set they talk to the server that started them.
+The server's jobs need no setup: when no ``tmux`` is on their PATH, the server puts a private
+directory holding this shim first on the PATH of ``run-shell``, ``if-shell`` and ``#()`` jobs
+(:func:`child_path`), so plugin scripts that call ``tmux ...`` reach it even on a machine without
+tmux; with $TMUX set they talk to the server that started them. Panes keep the PATH they are
+given, exactly as tmux gives it (tmux's regress ``new-session-environment`` checks it): a shell
+that wants ``tmux`` on a machine without it uses ``hmux doctor --install-shim DIR``.
 
 Inside an hmux pane no shim is needed: ``$TMUX`` names the hmux socket and the stock tmux client
 speaks the same protocol. Outside one, a tool that runs ``tmux new-session`` would reach tmux's

@@ -295,8 +295,9 @@ def test_hmux_as_tmux_uses_tmux_files_and_socket_dir(hmux, muxdir, tmp_path):
         m.kill()
 
 
-def test_jobs_and_panes_reach_the_server_as_tmux_without_tmux_installed(hmux, tmp_path):
-    """PATH without any tmux: run-shell, if-shell, #() and a pane's shell still find one."""
+def test_jobs_reach_the_server_as_tmux_without_tmux_installed(hmux, tmp_path):
+    """PATH without any tmux: run-shell, if-shell and #() still find one; a pane's PATH is
+    left exactly as given (as tmux leaves it)."""
     bare = tmp_path / "bare"
     bare.mkdir()
     for tool in ("sh", "cat", "env", "sleep", "true", "echo", "grep"):
@@ -309,8 +310,8 @@ def test_jobs_and_panes_reach_the_server_as_tmux_without_tmux_installed(hmux, tm
     hmux.ok("run-shell", "tmux set -g @run yes")
     hmux.ok("if-shell", "tmux set -g @if yes", "set -g @then yes")
     hmux.ok("display", "-p", "#(tmux set -g @format-job yes)")  # run even though not shown
-    hmux.ok("send-keys", "-t", "s", "tmux set -g @pane yes; tmux -V > /dev/null && echo ok", "Enter")
-    wait_for(lambda: hmux.cmd("show", "-gv", "@pane").out == "yes\n")
+    hmux.ok("send-keys", "-t", "s", "echo \"[$PATH]\"", "Enter")
+    wait_for(lambda: f"[{bare}]" in hmux.ok("capture-pane", "-p", "-t", "s"))
     assert _opts(hmux, "@run", "@if", "@then") == "@run yes\n@if yes\n@then yes\n"
     wait_for(lambda: hmux.cmd("show", "-gv", "@format-job").out == "yes\n")
     # The server's environment is untouched: only its children's PATH gains the shim.
