@@ -716,15 +716,14 @@ async def dispatch(server: Any, client: Any, bd: Binding, *, current: Any = None
                    event: Any = None) -> int:
     """Run a binding's commands for a client, in order, as one command list.
 
-    A refused read-only client gets tmux's ``client is read-only`` message. Returns the
-    queue's status (0, or -1 when a command failed).
+    A refused read-only client gets tmux's ``client is read-only`` error (cmdq_error: on its
+    status line, capitalised). Returns the queue's status (0, or -1 when a command failed).
     """
     from .commands.queue import CMD_RETURN_ERROR, run_items
 
     items = binding_items(server, client, bd, current=current, event=event)
     if items is None:
         if client is not None:
-            server.add_message(f"{client.name} message: client is read-only")
-            server.status_message(client, "client is read-only")
+            server.status_message(client, "Client is read-only")
         return CMD_RETURN_ERROR
     return await run_items(items)

@@ -346,7 +346,9 @@ def test_read_only_client_may_run_only_read_only_commands(server, kt):
     c = SimpleNamespace(readonly=True, name="/dev/pts/9", session=None, key_table="root")
     assert kb.binding_items(server, c, kt.lookup("prefix", key("c"))) is None
     assert trio.run(kb.dispatch, server, c, kt.lookup("prefix", key("c"))) == -1
-    assert any(text.endswith("client is read-only") for _, _, text in server.messages)
+    # cmdq_error: once in the log, capitalised as on the status line.
+    assert [text for _, _, text in server.messages] == [
+        "/dev/pts/9 message: Client is read-only"]
     # detach-client is one of the few commands tmux allows read-only clients.
     assert kb.binding_items(server, c, kt.lookup("prefix", key("d"))) is not None
 
