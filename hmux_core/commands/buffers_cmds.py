@@ -136,7 +136,13 @@ def cmd_list_buffers(item: CmdItem) -> int:
     args = item.args
     template = args.get("F") or LIST_BUFFERS_TEMPLATE
     flt = args.get("f")
-    for pb in item.server.buffers.sorted():
+    from ..sort import sort_items
+    from .sessions import sort_args
+
+    how = sort_args(item)
+    if how is None:
+        return -1
+    for pb in sort_items("buffer", item.server.buffers.sorted(), *how):
         extra = {**item.state.formats, **pb.format_values()}
         if flt is not None:
             text = expand_for(item.server, flt, T.State(), extra=extra, issuer=item.client)

@@ -178,9 +178,16 @@ def cmd_list_clients(item: CmdItem) -> int:
     s = item.target.s if args.has("t") else None
     template = args.get("F") or LIST_CLIENTS_TEMPLATE
     flt = args.get("f")
-    n = 0
-    for c in item.server.clients:
-        if c.session is None or (s is not None and c.session is not s):
+    from ..sort import sort_items
+    from .sessions import sort_args
+
+    how = sort_args(item)
+    if how is None:
+        return -1
+    clients = sort_items("client", [c for c in item.server.clients if c.session is not None],
+                         *how)
+    for n, c in enumerate(clients):  # sort_get_clients: attached clients; line counts them all
+        if s is not None and c.session is not s:
             continue
         st = T.from_session(c.session)
         from ..format import expand
@@ -188,10 +195,8 @@ def cmd_list_clients(item: CmdItem) -> int:
 
         ctx = context_for(item.server, c, st.s, st.wl, st.wp, {"line": str(n)})
         if flt is not None and not format_true(expand(flt, ctx)):
-            n += 1
             continue
         item.print(expand(template, ctx))
-        n += 1
     return CMD_RETURN_NORMAL
 
 

@@ -99,7 +99,13 @@ def cmd_split_window(item: CmdItem) -> int:
 
 @command("list-panes")
 def cmd_list_panes(item: CmdItem) -> int:
+    """Each window's panes, sorted within the window by -O/-r (sort_get_panes_window); as
+    tmux 3.7b, ``#{line}`` is the number of panes in the window."""
+    from ..sort import order_from_string
+
     args = item.args
+    if order_from_string(args.get("O")) is None and args.has("O"):
+        return item.error("invalid sort order")
     model = item.server.model
     st = item.target
     if args.has("a"):
@@ -120,11 +126,16 @@ def _list_window_panes(item: CmdItem, wl: Any, kind: int) -> None:
     args = item.args
     template = args.get("F") or LIST_PANES_TEMPLATES[kind]
     flt = args.get("f")
-    for n, p in enumerate(list(wl.window.panes)):
+    from ..sort import order_from_string, sort_items
+
+    panes = sort_items("pane", list(wl.window.panes), order_from_string(args.get("O")),
+                       args.has("r"))
+    line = str(len(panes))
+    for p in panes:
         st = T.from_winlink(wl, p)
-        if flt is not None and not format_true(item.expand(flt, st, line=str(n))):
+        if flt is not None and not format_true(item.expand(flt, st, line=line)):
             continue
-        item.print(item.expand(template, st, line=str(n)))
+        item.print(item.expand(template, st, line=line))
 
 
 def _set_active(item: CmdItem, w: Any, wl: Any, pane: Pane) -> None:

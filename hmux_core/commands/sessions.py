@@ -8,6 +8,7 @@ from .. import target as T
 from ..format import format_true
 from ..model import Environ
 from ..options import Options, strtonum
+from ..sort import order_from_string, sort_items
 from ..spawn import SpawnContext, SpawnError, client_cwd, spawn_window
 from .queue import CMD_RETURN_ERROR, CMD_RETURN_NORMAL, CmdItem
 from .registry import command
@@ -205,12 +206,26 @@ def update_environment(session_options: Any, src: Environ, dst: Environ) -> None
             dst.set(found[0], found[1])
 
 
+def sort_args(item: CmdItem) -> tuple[str | None, bool] | None:
+    """``-O`` and ``-r`` of a list command (sort.c); None after tmux's error for a bad order."""
+    args = item.args
+    order = order_from_string(args.get("O"))
+    if order is None and args.has("O"):
+        item.error("invalid sort order")
+        return None
+    return order, args.has("r")
+
+
 @command("list-sessions")
 def cmd_list_sessions(item: CmdItem) -> int:
     args = item.args
     template = args.get("F") or LIST_SESSIONS_TEMPLATE
     flt = args.get("f")
-    for n, s in enumerate(item.server.model.sorted_sessions()):
+    how = sort_args(item)
+    if how is None:
+        return CMD_RETURN_ERROR
+    sessions = sort_items("session", item.server.model.sorted_sessions(), *how)
+    for n, s in enumerate(sessions):
         st = T.from_session(s)
         extra = {"line": str(n)}
         if flt is not None and not format_true(item.expand(flt, st, **extra)):

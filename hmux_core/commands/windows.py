@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 from .. import target as T
 from ..format import format_true
 from ..model import WINLINK_ACTIVITY, WINLINK_BELL, WINLINK_SILENCE, Session, Winlink
+from ..sort import sort_items
 from ..spawn import SpawnContext, SpawnError, spawn_window
-from .queue import CMD_RETURN_NORMAL, CmdItem
+from .queue import CMD_RETURN_ERROR, CMD_RETURN_NORMAL, CmdItem
 from .registry import command
 from .util import parse_environ_args
 
@@ -117,27 +118,31 @@ def cmd_new_window(item: CmdItem) -> int:
 
 @command("list-windows")
 def cmd_list_windows(item: CmdItem) -> int:
+    """-a lists every session's windows; -O/-r sort the whole list (sort.c). As tmux 3.7b,
+    ``#{line}`` is the number of windows listed, not the line's own number."""
+    from .sessions import sort_args
+
     args = item.args
+    how = sort_args(item)
+    if how is None:
+        return CMD_RETURN_ERROR
+    template = args.get("F")
     if args.has("a"):
-        for s in item.server.model.sorted_sessions():
-            _list_session_windows(item, s, 1)
+        winlinks = [wl for s in item.server.model.sorted_sessions() for wl in s.sorted_winlinks()]
+        template = template if template is not None else LIST_WINDOWS_WITH_SESSION_TEMPLATE
     else:
         assert item.target.s is not None
-        _list_session_windows(item, item.target.s, 0)
-    return CMD_RETURN_NORMAL
-
-
-def _list_session_windows(item: CmdItem, s: Session, kind: int) -> None:
-    args = item.args
-    template = args.get("F")
-    if template is None:
-        template = LIST_WINDOWS_WITH_SESSION_TEMPLATE if kind else LIST_WINDOWS_TEMPLATE
+        winlinks = item.target.s.sorted_winlinks()
+        template = template if template is not None else LIST_WINDOWS_TEMPLATE
+    winlinks = sort_items("winlink", winlinks, *how)
     flt = args.get("f")
-    for n, wl in enumerate(s.sorted_winlinks()):
+    line = str(len(winlinks))
+    for wl in winlinks:
         st = T.from_winlink(wl)
-        if flt is not None and not format_true(item.expand(flt, st, line=str(n))):
+        if flt is not None and not format_true(item.expand(flt, st, line=line)):
             continue
-        item.print(item.expand(template, st, line=str(n)))
+        item.print(item.expand(template, st, line=line))
+    return CMD_RETURN_NORMAL
 
 
 def _session_step(s: Session, activity: bool, direction: int) -> bool:
