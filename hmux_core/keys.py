@@ -253,12 +253,6 @@ def key_to_char(key: int) -> str | None:
     return chr(k)
 
 
-def ctrl_key(letter: str) -> int:
-    """The key tmux 3.7b makes of a C0 control typed as Ctrl and a letter: ``ctrl_key("a")``
-    is C-a (what the byte 0x01 becomes)."""
-    return ord(letter) | KEYC_CTRL
-
-
 def from_c0(byte: int) -> int:
     """tty_keys_next's fixup of a byte read from a terminal: NUL is C-Space and the C0 controls
     other than Tab, Enter and Escape become Ctrl keys (0x01 is C-a, 0x1c is C-\\)."""
@@ -663,8 +657,6 @@ def key_bytes(key: int) -> bytes:
     return _cp_utf8(k)
 
 
-_unicode_bytes = key_bytes
-
 
 def _extended(key: int, fmt: int) -> bytes | None:
     """input_key_extended: CSI 27 ; m ; k ~ (xterm) or CSI k ; m u (csi-u); None without
@@ -686,7 +678,7 @@ def _vt10x(key: int) -> tuple[bytes, bool]:
     Ctrl key with no control form: the ESC of Meta has been written all the same."""
     out = _ESC if key & KEYC_META else b""
     if is_unicode_key(key):
-        return out + _unicode_bytes(key), True  # no way to send modifiers with a Unicode key
+        return out + key_bytes(key), True  # no way to send modifiers with a Unicode key
     onlykey = key & KEYC_MASK_KEY
     if onlykey in (0x0D, 0x0A, 0x09):
         key &= ~KEYC_CTRL
@@ -761,7 +753,7 @@ def encode_key(key: int, *, cursor_app: bool = False, keypad_app: bool = False,
         if key in (C0_HT, C0_CR, C0_ESC) or 0x20 <= key <= 0x7F:
             return _BYTES[key]
         if is_unicode_key(key):
-            return _unicode_bytes(key)
+            return key_bytes(key)
 
     # The VT10x table, without the mode flags the pane has not asked for.
     if not keypad_app:
