@@ -419,8 +419,8 @@ class Layout:
         self._resized: dict[int, Any] = {}
         self._saved_root: LayoutCell | None = None
         self._zoom_pane: Any = None
-        # Set when the last spread_out would make tmux 3.3a spin forever, or a split would
-        # crash it; hmux leaves the layout unchanged instead.
+        # Set when the last spread_out would make tmux (3.3a to 3.7b) spin forever, or a split
+        # or a layout string would crash it; hmux leaves the layout unchanged instead.
         self.tmux_would_hang = False
         self.tmux_would_crash = False
         if pane is not None:
@@ -1265,7 +1265,7 @@ class Layout:
         while parent is not None:
             if self._spread_cell(parent):
                 if self.tmux_would_hang:
-                    self.root = snapshot  # tmux 3.3a spins forever here: change nothing
+                    self.root = snapshot  # tmux spins forever here: change nothing
                     return
                 self._fix_offsets()
                 self._fix_panes()

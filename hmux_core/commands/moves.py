@@ -2,7 +2,7 @@
 move-window, link-window, swap-window.
 
 They rearrange the model (a pane changes window, a window gains or loses winlinks) in tmux
-3.3a's order, because the order decides which pane ends up active, which window current and
+3.7b's order, because the order decides which pane ends up active, which window current and
 which index is taken; the cell arithmetic is :mod:`hmux_core.layout`'s.
 """
 
