@@ -170,7 +170,7 @@ def test_full_split_before_goes_first_in_pane_list() -> None:
     lay.split(p0, horizontal=True, new_pane=p1)
     lay.split(p1, full=True, before=True, new_pane=p2)
     assert [p.id for p in lay.panes] == [2, 0, 1]
-    # recorded from tmux 3.3a: new -x80 -y24; splitw -h; splitw -f -b -t %1
+    # recorded from tmux 3.7b: new -x80 -y24; splitw -h; splitw -f -b -t %1
     assert lay.dump() == "725e,80x24,0,0[80x12,0,0,2,80x11,0,13{40x11,0,13,0,39x11,41,13,1}]"
     assert geoms(lay) == [(2, 0, 0, 80, 12), (0, 0, 13, 40, 11), (1, 41, 13, 39, 11)]
 
