@@ -159,6 +159,24 @@ case("ls-format", NS("a"), NS("b", "-n", "x"), ["list-sessions", "-F", "#{sessio
 case("ls-filter", NS("a"), NS("b"), NS("c"), ["list-sessions", "-f", "#{!=:#{session_name},b}", "-F", "#S"])
 case("ls-no-server", ["list-sessions"], no_server=True)
 case("ls-after-kill-server", NS("a"), ["kill-server"], Gone(), ["list-sessions"])
+# -O/-r sorting of the list commands (tmux 3.5+, sort.c); #{line} is 3.7b's.
+SORTED = [[*NS("b", "-n", "zz"), ";", *NS("a", "-n", "yy"), ";", "new-window", "-d", "-t", "a", "-n", "xx", *CAT]]
+case("ls-O-name", *SORTED, ["list-sessions", "-O", "name", "-F", "#{session_name} #{line}"])
+case("ls-O-name-r", *SORTED, ["list-sessions", "-O", "name", "-r", "-F", "#{session_name}"])
+case("ls-O-index-r", *SORTED, ["list-sessions", "-O", "index", "-r", "-F", "#{session_name}"])
+case("ls-r-alone", *SORTED, ["list-sessions", "-r", "-F", "#{session_name}"])
+case("ls-O-bad", *SORTED, ["list-sessions", "-O", "sideways"])
+case("lsw-a-O-name", *SORTED, ["list-windows", "-a", "-O", "name", "-F", "#{window_name} #{line}"])
+case("lsw-O-order-r", *SORTED, ["list-windows", "-t", "a", "-O", "order", "-r", "-F", "#{window_name}"])
+case("lsw-O-size", *SORTED, ["resize-window", "-t", "a:1", "-x", "10", "-y", "5"],
+     ["list-windows", "-a", "-O", "size", "-F", "#{session_name}:#{window_name}"])
+case("lsp-O-bad", *SORTED, ["list-panes", "-O", "nope"])
+case("lsp-O-creation-r", *SORTED, ["split-window", "-d", "-t", "a:0", *CAT],
+     ["list-panes", "-t", "a:0", "-O", "creation", "-r", "-F", "#{pane_id} #{line}"])
+case("lsb-O-size", *SORTED, ["set-buffer", "-b", "q", "1", ";", "set-buffer", "-b", "p", "22"],
+     ["list-buffers", "-O", "size", "-F", "#{buffer_name}"])
+case("lsb-O-name-r", *SORTED, ["set-buffer", "-b", "q", "1", ";", "set-buffer", "-b", "p", "22"],
+     ["list-buffers", "-O", "name", "-r", "-F", "#{buffer_name}"])
 
 # -- kill-session / rename-session --------------------------------------------------------------
 
