@@ -208,6 +208,11 @@ class Engine(Protocol):
         """A frozen copy of history and the visible lines with the cursor (copy mode reads
         it: output arriving later must not move what is being selected)."""
 
+    def row_links(self, y: int) -> list[tuple[int, int, str, str]]:
+        """Hyperlinks on visible row ``y``: ``(first column, end column, URI, id)``, the id
+        tmux sends the outer terminal (``tmux<hex>``), for drawing OSC 8 to a terminal with the
+        hyperlinks feature."""
+
     def row_runs(self, y: int) -> list[tuple[str, Style]]:
         """Visible row ``y`` as text runs with their style, covering every column.
 

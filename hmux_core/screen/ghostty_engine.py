@@ -43,7 +43,7 @@ from .cells import (
 from .grid import HISTORY_BYTE_BUDGET, LINE_START_PROMPT, Row, compact
 from .hyperlinks import Hyperlinks
 from .names import clean_name
-from .screen import NoAlternateScreen, Screen, capture_lines
+from .screen import NoAlternateScreen, Screen, capture_lines, row_links
 from .snapshot import Snapshot
 
 log = logging.getLogger(__name__)
@@ -980,6 +980,10 @@ class GhosttyScreen:
         rows = self._read_rows(self._hsize() - hsize, hsize + self.rows)
         return Snapshot([compact(r) for r in rows], list(self._styles), self.cols, self.rows,
                         hsize, self.cursor_x, self.cursor_y)
+
+    def row_links(self, y: int) -> list[tuple[int, int, str, str]]:
+        """Engine.row_links: the hyperlinks on visible row ``y``."""
+        return row_links(self, self._read_rows(self._hsize() + y, 1)[0])
 
     def row_runs(self, y: int) -> list[tuple[str, Style]]:
         return self._view(self._read_rows(self._hsize() + y, 1)).row_runs(0)

@@ -3007,6 +3007,12 @@ class Screen:
         return Snapshot(lines, list(self._styles), self.cols, self.rows, len(self._hist),
                         self.cursor_x, self.cursor_y)
 
+    def row_links(self, y: int) -> list[tuple[int, int, str, str]]:
+        """The hyperlinks on visible row ``y`` as ``(first column, end column, URI, id)``, the
+        id being the one tmux gives the outer terminal (``tmux<hex>``): what a renderer needs
+        to draw OSC 8 for a terminal with the hyperlinks feature. Empty for most rows."""
+        return row_links(self, self._rows[y])
+
     def row_runs(self, y: int) -> list[tuple[str, Style]]:
         """Text runs with their style for visible row ``y``, covering the full width."""
         row = self._rows[y]
@@ -3043,6 +3049,32 @@ class Screen:
         if buf:
             runs.append(("".join(buf), self._styles[cur]))
         return runs
+
+
+def row_links(eng, row: Row) -> list[tuple[int, int, str, str]]:
+    """Engine.row_links over one row (both engines)."""
+    if not row.styled:
+        return []
+    links = eng._links
+    out: list[tuple[int, int, str, str]] = []
+    cur = 0
+    start = 0
+    size = min(row.size, eng.cols)
+    styles = row.styles
+    chars = row.chars
+    for x in range(size + 1):
+        if x < size and chars[x] == "":
+            continue  # the rest of a wide character goes with it
+        link = links[styles[x]] if x < size else 0
+        if link != cur:
+            if cur:
+                got = eng.hyperlinks.get(cur)
+                ext = eng.hyperlinks.external_id(cur)
+                if got is not None and ext is not None:
+                    out.append((start, x, got[0], ext))
+            cur = link
+            start = x
+    return out
 
 
 def _link_close(esc0: bool) -> str:
