@@ -1,14 +1,16 @@
-"""Which cells of a window are pane borders and how they are drawn, as tmux 3.3a's screen-redraw.
+"""Which cells of a window are pane borders and how they are drawn, as tmux 3.7b's screen-redraw.
 
-A border cell belongs to the first pane, starting at the active one, that calls it one of its
-borders; its line character comes from which of its four neighbours are borders too
-(``pane-border-lines``), its colour from whether that pane is the active one (and with
-``pane-border-indicators colour`` and two panes only the half next to the active pane is
-coloured), with arrows pointing at the active pane (``arrows``), the marked pane's borders in
-reverse, and the cells beyond a window smaller than the terminal filled (``fill-character``).
-With ``pane-border-status`` each pane has a line above or below it whose middle shows its
-``pane-border-format``. The geometry is worked out once per layout (``Geometry``); drawing it
-needs only the styles.
+A border cell belongs to a pane: tmux starts at the first pane in its z-order whose box (the
+pane and one cell around it, and the scrollbar's columns) holds the cell, and walks on from
+there until one calls the cell one of its borders. Its line character comes from which of its
+four neighbours are borders too (``pane-border-lines``), its colour from whether it is on the
+active pane's border (with ``pane-border-indicators colour`` or ``both`` and two panes only the
+half next to the active pane is coloured), with arrows pointing at the active pane (``arrows``),
+the marked pane's borders in reverse, and the cells beyond a window smaller than the terminal
+filled (``fill-character``). With ``pane-border-status`` each pane has a line above or below it
+that shows its ``pane-border-format`` from its third column to the column before its right
+border. With ``pane-scrollbars`` a pane's scrollbar columns sit beside it, inside its borders.
+The geometry is worked out once per layout (``Geometry``); drawing it needs only the styles.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from typing import Any
 # How a cell relates to one pane (screen_redraw_pane_border).
 OUTSIDE, INSIDE, LEFT, RIGHT, TOP, BOTTOM = range(6)
 
-# What kind of line a border cell is (tmux's CELL_* numbers, the index into the line sets).
+# What kind of line a border cell is (tmux's CELL_* numbers, the index into the line sets);
+# C_SCROLLBAR is a pane's scrollbar column, drawn by the scrollbar and not as a border.
 (C_INSIDE, C_TOPBOTTOM, C_LEFTRIGHT, C_TOPLEFT, C_TOPRIGHT, C_BOTTOMLEFT, C_BOTTOMRIGHT,
- C_TOPJOIN, C_BOTTOMJOIN, C_LEFTJOIN, C_RIGHTJOIN, C_JOIN, C_OUTSIDE) = range(13)
+ C_TOPJOIN, C_BOTTOMJOIN, C_LEFTJOIN, C_RIGHTJOIN, C_JOIN, C_OUTSIDE, C_SCROLLBAR) = range(14)
 
 # Neighbours that are borders (left 8, right 4, up 2, down 1) → the kind of cell.
 _KIND = {15: C_JOIN, 14: C_BOTTOMJOIN, 13: C_TOPJOIN, 12: C_LEFTRIGHT, 11: C_RIGHTJOIN,
@@ -36,7 +39,7 @@ LINES = {
     "simple": " |-+++++++++.",
 }
 
-# pane-border-indicators arrows: on the active pane's border, pointing into it.
+# pane-border-indicators arrows (BORDER_MARKERS in ACS): pointing into the active pane.
 _ARROWS = {LEFT: "→", RIGHT: "←", TOP: "↓", BOTTOM: "↑"}
 
 STATUS_OFF, STATUS_TOP, STATUS_BOTTOM = 0, 1, 2
@@ -46,108 +49,164 @@ def status_number(value: Any) -> int:
     return {"top": STATUS_TOP, "bottom": STATUS_BOTTOM}.get(str(value), STATUS_OFF)
 
 
-def status_line(p: Any, status: int) -> tuple[int, int, int]:
-    """(row, first column, width) of the middle of a pane's border status line."""
-    row = p.yoff - 1 if status == STATUS_TOP else p.yoff + p.sy
-    return row, p.xoff + 2, p.sx - 4 if p.sx >= 4 else 0
+class Scrollbars:
+    """The window's pane scrollbars as the border geometry needs them: whether they are on the
+    left (``pane-scrollbars`` not off and ``pane-scrollbars-position left``), and for each
+    pane the columns of its scrollbar style (``box``: width and pad, which tmux counts in a
+    pane's box even when no scrollbar shows) and of its scrollbar when one shows (``shown``)."""
+
+    __slots__ = ("left", "box", "shown")
+
+    def __init__(self, left: bool = False, box: dict[int, int] | None = None,
+                 shown: dict[int, int] | None = None) -> None:
+        self.left = left
+        self.box = box or {}
+        self.shown = shown or {}
+
+    def key(self) -> tuple:
+        return (self.left, sorted(self.box.items()), sorted(self.shown.items()))
+
+
+_NO_SCROLLBARS = Scrollbars()
 
 
 class Geometry:
-    """A window's border cells for one layout: for each, its kind and the pane it belongs to.
+    """A window's border cells for one layout and view: for each, its kind, the pane it
+    belongs to and whether it is on the active pane's border.
 
-    ``cells`` holds ``(y, x, kind, pane)`` for every cell of the ``width`` × ``height`` area
-    that no pane covers (pane is None for the frame of a smaller window and beyond it);
-    ``status`` the pane status lines as ``(pane, y, x, [kind per column])``.
+    ``cells`` holds ``(y, x, kind, pane, active)`` for every cell of the ``width`` ×
+    ``height`` area (window coordinates) that no pane, pane status line or scrollbar covers
+    (pane is None for the frame of a smaller window and beyond it); ``status`` the pane
+    status lines as ``(pane, y, x, [kind per column])``. ``ox``/``oy`` are where the view
+    of a window larger than the terminal starts (tmux compares some terminal coordinates
+    with window ones, and so does this).
     """
 
     def __init__(self, w: Any, panes: list[Any], active: Any, width: int, height: int,
-                 status: int, split: bool) -> None:
+                 status: int, split: bool, zorder: list[Any] | None = None,
+                 scrollbars: Scrollbars | None = None, ox: int = 0, oy: int = 0) -> None:
         self.w, self.panes, self.active = w, panes, active
         self.wsx, self.wsy = w.sx, w.sy
         self.pstatus = status
-        # screen_redraw_two_panes: exactly two panes side by side (or one above the other).
-        second = w.panes[1] if len(w.panes) == 2 else None
-        self.split_lr = split and status == STATUS_OFF and second is not None and second.xoff != 0
-        self.split_tb = split and status == STATUS_OFF and second is not None and second.yoff != 0
+        self.ox, self.oy = ox, oy
+        self.sb = scrollbars or _NO_SCROLLBARS
+        all_panes = list(w.panes)
+        self.zorder = list(zorder) if zorder is not None else sorted(all_panes,
+                                                                      key=lambda p: p.id)
+        visible = {id(p) for p in panes}
+        self._visible_z = [p for p in self.zorder if id(p) in visible]
+        # screen_redraw_two_panes: two tiled panes, split one way; not while zoomed.
+        self.two = False
+        self.hsplit = self.vsplit = False
+        if len(all_panes) == 2 and not w.zoomed:
+            lc = w.layout.cell_of(all_panes[1]) if w.layout is not None else None
+            parent = lc.parent if lc is not None else None
+            if parent is not None:
+                from .layout import LEFTRIGHT
+
+                self.two = True
+                if split:
+                    self.hsplit = parent.type == LEFTRIGHT
+                    self.vsplit = not self.hsplit
         self._border: dict[tuple[int, int], bool] = {}
-        # The cells a pane can call its own: itself and one cell around it.
-        self._boxes = [(p, p.xoff - 1, p.xoff + p.sx, p.yoff - 1, p.yoff + p.sy) for p in panes]
+        self.status_size = {p.id: self._status_size(p) for p in all_panes}
         cover = [bytearray(width) for _ in range(height)]
         for p in panes:
-            x0, x1 = min(p.xoff, width), min(p.xoff + p.sx, width)
+            x0, x1 = max(min(p.xoff, width), 0), min(p.xoff + p.sx, width)
             for y in range(max(p.yoff, 0), min(p.yoff + p.sy, height)):
                 cover[y][x0:x1] = b"\1" * (x1 - x0)
         self.cover = cover
-        order = self._order()
         self.status: list[tuple[Any, int, int, list[int]]] = []
         if status != STATUS_OFF:
-            for p in order:
-                y, x0, n = status_line(p, status)
+            for p in all_panes:
+                if id(p) not in visible:
+                    continue
+                y = p.yoff - 1 if status == STATUS_TOP else p.yoff + p.sy
+                x0, n = p.xoff + 2, self.status_size[p.id]
                 if 0 <= y < height and n:
                     self.status.append((p, y, x0, [self.kind(x, y) for x in range(x0, x0 + n)]))
                     row = cover[y]
                     end = min(x0 + n, width)
                     if x0 < end:
                         row[x0:end] = b"\1" * (end - x0)
-        self.cells: list[tuple[int, int, int, Any]] = []
+        self.cells: list[tuple[int, int, int, Any, bool]] = []
         for y in range(height):
             row = cover[y]
             x = row.find(0)
             while 0 <= x < width:
-                kind, owner = self._check_cell(x, y, order)
-                if kind != C_INSIDE:
-                    self.cells.append((y, x, kind, owner))
+                kind, owner = self.check_cell(x, y)
+                if kind not in (C_INSIDE, C_SCROLLBAR):
+                    act = active is not None and self.is_on(active, x, y)
+                    self.cells.append((y, x, kind, owner, act))
                 x = row.find(0, x + 1)
 
-    def _order(self) -> list[Any]:
-        """The visible panes from the active one on, as tmux walks them."""
-        panes = self.panes
-        if self.active in panes:
-            i = panes.index(self.active)
-            return panes[i:] + panes[:i]
-        return list(panes)
+    def _status_size(self, p: Any) -> int:
+        """screen_redraw_make_pane_status: the width of a pane's status line."""
+        width = 0 if p.sx < 4 else p.sx + self.sb.shown.get(p.id, 0) - 2
+        return max(min(width, self.wsx - (p.xoff + 2)), 0)
 
     def relation(self, p: Any, px: int, py: int) -> int:
         """screen_redraw_pane_border: inside ``p``, on one of its borders, or neither."""
-        ex, ey = p.xoff + p.sx, p.yoff + p.sy
-        if p.xoff <= px < ex and p.yoff <= py < ey:
+        xoff, yoff, sx, sy = p.xoff, p.yoff, p.sx, p.sy
+        ex, ey = xoff + sx, yoff + sy
+        if xoff <= px < ex and yoff <= py < ey:
             return INSIDE
+        sb_w = self.sb.shown.get(p.id, 0)
+        hsplit = self.hsplit
+        if (yoff == 0 or py >= yoff - 1) and py <= ey:
+            if self.sb.left:
+                if xoff - sb_w == 0 and px == sx + sb_w and (not hsplit or py <= sy // 2):
+                    return RIGHT
+                if xoff - sb_w != 0:
+                    if px == xoff - sb_w - 1 and (not hsplit or py > sy // 2):
+                        return LEFT
+                    if px == xoff + sx + sb_w - 1:
+                        return RIGHT
+            else:
+                if xoff == 0 and px == sx + sb_w and (not hsplit or py <= sy // 2):
+                    return RIGHT
+                if xoff != 0:
+                    if px == xoff - 1 and (not hsplit or py > sy // 2):
+                        return LEFT
+                    if px == xoff + sx + sb_w:
+                        return RIGHT
         status = self.pstatus
-        if self.split_lr:
-            if p.xoff == 0 and px == p.sx and py <= p.sy // 2:
-                return RIGHT
-            if p.xoff != 0 and px == p.xoff - 1 and py > p.sy // 2:
-                return LEFT
-        elif (p.yoff == 0 or py >= p.yoff - 1) and py <= ey:
-            if p.xoff != 0 and px == p.xoff - 1:
-                return LEFT
-            if px == ex:
-                return RIGHT
-        if self.split_tb:
-            if p.yoff == 0 and py == p.sy and px <= p.sx // 2:
+        if self.vsplit and status == STATUS_OFF:
+            if yoff == 0 and py == sy and px <= sx // 2:
                 return BOTTOM
-            if p.yoff != 0 and py == p.yoff - 1 and px > p.sx // 2:
+            if yoff != 0 and py == yoff - 1 and px > sx // 2:
                 return TOP
-        elif (p.xoff == 0 or px >= p.xoff - 1) and px <= ex:
-            if status != STATUS_BOTTOM and p.yoff != 0 and py == p.yoff - 1:
-                return TOP
-            if status != STATUS_TOP and py == ey:
-                return BOTTOM
+        else:
+            if self.sb.left:
+                inside = xoff - sb_w == 0 or px >= xoff - sb_w
+            else:
+                inside = xoff == 0 or px >= xoff
+            if inside and (px <= ex or (sb_w != 0 and px < ex + sb_w)):
+                if status != STATUS_BOTTOM and yoff != 0 and py == yoff - 1:
+                    return TOP
+                if status != STATUS_TOP and py == ey:
+                    return BOTTOM
         return OUTSIDE
 
+    def is_on(self, p: Any, px: int, py: int) -> bool:
+        """screen_redraw_check_is: is the cell one of ``p``'s borders?"""
+        return self.relation(p, px, py) not in (INSIDE, OUTSIDE)
+
     def is_border(self, px: int, py: int) -> bool:
-        """screen_redraw_cell_border."""
-        if px > self.wsx or py > self.wsy or px < 0 or py < 0:
+        """screen_redraw_cell_border: the first visible pane in z-order that has the cell
+        inside or on its border decides."""
+        sx, sy = self.wsx, self.wsy
+        if self.pstatus == STATUS_BOTTOM:
+            sy -= 1
+        if px > sx or py > sy:
             return False
-        if px == self.wsx or py == self.wsy:
+        if px == sx or py == sy:
             return True
         key = (px, py)
         hit = self._border.get(key)
         if hit is None:
             hit = False
-            for p, x0, x1, y0, y1 in self._boxes:
-                if px < x0 or px > x1 or py < y0 or py > y1:
-                    continue
+            for p in self._visible_z:
                 r = self.relation(p, px, py)
                 if r == INSIDE:
                     break
@@ -159,44 +218,127 @@ class Geometry:
 
     def kind(self, px: int, py: int) -> int:
         """screen_redraw_type_of_cell: the line joining the neighbouring borders."""
-        if px > self.wsx or py > self.wsy:
+        sx, sy = self.wsx, self.wsy
+        status = self.pstatus
+        if status == STATUS_BOTTOM:
+            sy -= 1
+        if px > sx or py > sy:
             return C_OUTSIDE
         b = self.is_border
         bits = 0
         if px == 0 or b(px - 1, py):
             bits |= 8
-        if b(px + 1, py):
+        if px <= sx and b(px + 1, py):
             bits |= 4
-        status = self.pstatus
         if status == STATUS_TOP:
             if py != 0 and b(px, py - 1):
                 bits |= 2
             if b(px, py + 1):
                 bits |= 1
+        elif status == STATUS_BOTTOM:
+            if py == 0 or b(px, py - 1):
+                bits |= 2
+            if py != sy and b(px, py + 1):
+                bits |= 1
         else:
             if py == 0 or b(px, py - 1):
                 bits |= 2
-            if (status != STATUS_BOTTOM or py != self.wsy - 1) and b(px, py + 1):
+            if b(px, py + 1):
                 bits |= 1
         return _KIND.get(bits, C_OUTSIDE)
 
-    def _check_cell(self, px: int, py: int, order: list[Any]) -> tuple[int, Any]:
-        """screen_redraw_check_cell for a cell no pane covers: its kind and owner."""
-        if px > self.wsx or py > self.wsy:
+    def _in_box(self, p: Any, px: int, py: int) -> bool:
+        """The pane, one cell around it and its scrollbar style's columns."""
+        sb_w = self.sb.box.get(p.id, 0)
+        if self.sb.left:
+            x0, x1 = p.xoff - 1 - sb_w, p.xoff + p.sx
+        else:
+            x0, x1 = p.xoff - 1, p.xoff + p.sx + sb_w
+        return x0 <= px <= x1 and p.yoff - 1 <= py <= p.yoff + p.sy
+
+    def _near(self, p: Any, px: int, py: int) -> bool:
+        """screen_redraw_check_cell's skip test: near in one direction at least."""
+        sb_w = self.sb.box.get(p.id, 0)
+        if self.sb.left:
+            x0, x1 = p.xoff - 1 - sb_w, p.xoff + p.sx
+        else:
+            x0, x1 = p.xoff - 1, p.xoff + p.sx + sb_w
+        return x0 <= px <= x1 or p.yoff - 1 <= py <= p.yoff + p.sy
+
+    def check_cell(self, px: int, py: int) -> tuple[int, Any]:
+        """screen_redraw_check_cell: a cell's kind and the pane it belongs to."""
+        sx, sy = self.wsx, self.wsy
+        if px > sx or py > sy:
             return C_OUTSIDE, None
-        if px == self.wsx or py == self.wsy:
+        zorder = self.zorder
+        start = next((i for i, p in enumerate(zorder) if self._in_box(p, px, py)), None)
+        if start is None:
+            if self.active is None or self.active not in zorder:
+                return C_OUTSIDE, None
+            start = zorder.index(self.active)
+        if px == sx or py == sy:
             return self.kind(px, py), None
+        visible = self._visible_z
+        status = self.pstatus
         owner = None
-        for p in order:
-            owner = p
-            if px < p.xoff - 1 or px > p.xoff + p.sx or py < p.yoff - 1 or py > p.yoff + p.sy:
+        n = len(zorder)
+        for k in range(n):
+            p = zorder[(start + k) % n]
+            if p not in visible:
                 continue
+            owner = p
+            if not self._near(p, px, py):
+                continue
+            if status != STATUS_OFF:
+                line = p.yoff - 1 if status == STATUS_TOP else p.yoff + p.sy
+                left = p.xoff + 2
+                if py == line + self.oy and left <= px <= left + self.status_size[p.id] - 1:
+                    return C_INSIDE, p
+            sb_w = self.sb.shown.get(p.id, 0)
+            if sb_w and ((p.yoff == 0 and py < p.sy) or p.yoff <= py < p.yoff + p.sy):
+                if self.sb.left:
+                    if p.xoff - sb_w <= px < p.xoff:
+                        return C_SCROLLBAR, p
+                elif p.xoff + p.sx <= px < p.xoff + p.sx + sb_w:
+                    return C_SCROLLBAR, p
             r = self.relation(p, px, py)
             if r == INSIDE:
                 return C_INSIDE, p
-            if r != OUTSIDE:
-                return self.kind(px, py), p
+            if r == OUTSIDE:
+                continue
+            return self.kind(px, py), p
         return C_OUTSIDE, owner  # tmux leaves the last pane it looked at
+
+    def arrow(self, x: int, y: int, kind: int, owner: Any) -> str | None:
+        """screen_redraw_draw_border_arrows: the arrow drawn instead of a border cell."""
+        active = self.active
+        if owner is None or active is None:
+            return None
+        i, j = x - self.ox, y - self.oy  # tmux compares the terminal's coordinates
+        if i != owner.xoff + 1 and j != owner.yoff + 1:
+            return None
+        border = self.relation(active, x, y)
+        if border == INSIDE:
+            return None
+        arrows = False
+        first = active is self.w.panes[0] if self.w.panes else False
+        if i == owner.xoff + 1:
+            if border == OUTSIDE:
+                if self.two:
+                    border = BOTTOM if first else TOP
+                    arrows = True
+            elif kind == C_LEFTRIGHT or (kind == C_TOPJOIN and border == BOTTOM) \
+                    or (kind == C_BOTTOMJOIN and border == TOP):
+                arrows = True
+        if j == owner.yoff + 1:
+            if border == OUTSIDE:
+                if self.two:
+                    border = RIGHT if first else LEFT
+                    arrows = True
+            elif kind == C_TOPBOTTOM or (kind == C_LEFTJOIN and border == RIGHT) \
+                    or (kind == C_RIGHTJOIN and border == LEFT):
+                arrows = True
+        return _ARROWS.get(border) if arrows else None
 
 
 def line_char(lines: str, kind: int, owner: Any, w: Any, fill: str) -> str:
@@ -209,6 +351,8 @@ def line_char(lines: str, kind: int, owner: Any, w: Any, fill: str) -> str:
         if owner is None or owner not in w.panes:
             return "*"
         return str(w.pane_index(owner) % 10)
+    if lines == "spaces":
+        return " "
     return LINES.get(lines, LINES["single"])[kind]
 
 
@@ -223,34 +367,33 @@ def fill_character(value: Any) -> str:
 
 
 Cell = tuple[str, tuple[int, int, int, int]]
-StyleOf = Callable[[Any], tuple[int, int, int, int]]
+StyleOf = Callable[[Any, bool], tuple[int, int, int, int]]
 
 
 def draw(geo: Geometry, rows: list[list[Cell]], area_y: int, style_of: StyleOf,
          lines: str, arrows: bool, marked: Any, fill: str) -> None:
-    """Write the border cells into ``rows`` (from row ``area_y``); ``style_of(pane)`` is the
-    (attr, fg, bg, us) of a pane's borders (None: the frame of a smaller window)."""
+    """Write the border cells into ``rows`` (from row ``area_y``); ``style_of(pane, active)``
+    is the (attr, fg, bg, us) of a pane's borders, in the active border style or not (pane
+    None: the window's own, for the frame of a smaller window)."""
     from .screen.cells import ATTR_REVERSE
 
-    active, w = geo.active, geo.w
-    styles: dict[int, tuple[int, int, int, int]] = {}
-    for y, x, kind, owner in geo.cells:
-        key = id(owner)
+    w = geo.w
+    styles: dict[tuple[int, bool], tuple[int, int, int, int]] = {}
+    for y, x, kind, owner, act in geo.cells:
+        if owner is None or kind == C_OUTSIDE:
+            key = (0, False)
+            p = None
+        else:
+            key = (id(owner), act)
+            p = owner
         st = styles.get(key)
         if st is None:
-            st = styles[key] = style_of(owner)
-        if owner is not None and marked is not None and geo.relation(marked, x, y) not in (
-                INSIDE, OUTSIDE):
+            st = styles[key] = style_of(p, act)
+        if p is not None and marked is not None and geo.is_on(marked, x, y):
             st = (st[0] ^ ATTR_REVERSE, st[1], st[2], st[3])
         ch = line_char(lines, kind, owner, w, fill)
-        if owner is not None and arrows and active is not None:
-            rel = geo.relation(active, x, y)
-            if rel not in (INSIDE, OUTSIDE) and (
-                    (x == owner.xoff + 1 and (kind == C_LEFTRIGHT
-                                              or (kind == C_TOPJOIN and rel == BOTTOM)
-                                              or (kind == C_BOTTOMJOIN and rel == TOP)))
-                    or (y == owner.yoff + 1 and (kind == C_TOPBOTTOM
-                                                 or (kind == C_LEFTJOIN and rel == RIGHT)
-                                                 or (kind == C_RIGHTJOIN and rel == LEFT)))):
-                ch = _ARROWS[rel]
+        if arrows:
+            a = geo.arrow(x, y, kind, owner)
+            if a is not None:
+                ch = a
         rows[area_y + y][x] = (ch, st)

@@ -174,10 +174,50 @@ def _clipped(runs: list[tuple[str, Style]], width: int, depth: Depth = None) -> 
     return _row_string(row, depth)
 
 
+def _zorder(w: Any) -> list[Any]:
+    """The window's panes in tmux's z-order (``w->z_index``): the layout's when it keeps one,
+    else the order they were made in, which is where tmux puts new tiled panes."""
+    z = getattr(w.layout, "z_index", None) if w.layout is not None else None
+    if z is not None:
+        return list(z)
+    return sorted(w.panes, key=lambda p: p.id)
+
+
+def scrollbar_size(p: Any) -> tuple[int, int]:
+    """style_set_scrollbar_style_from_option: a pane's scrollbar width and padding."""
+    sy = p.options.get_style("pane-scrollbars-style")
+    if sy is None:
+        return 1, 0
+    return (sy.width if sy.width >= 1 else 1), (sy.pad if sy.pad >= 0 else 0)
+
+
+def show_scrollbar(w: Any, p: Any) -> bool:
+    """window_pane_show_scrollbar: ``on``, or ``modal`` while the pane is in a mode; never
+    on the alternate screen."""
+    mode = w.options.get("pane-scrollbars")
+    if mode == "off" or getattr(p.screen, "alternate_on", False):
+        return False
+    return mode == "on" or (mode == "modal" and bool(p.modes))
+
+
+def scrollbars(w: Any) -> borders.Scrollbars:
+    """The window's scrollbars for the border geometry."""
+    mode = w.options.get("pane-scrollbars")
+    left = mode != "off" and w.options.get("pane-scrollbars-position") == "left"
+    box, shown = {}, {}
+    for p in w.panes:
+        width, pad = scrollbar_size(p)
+        box[p.id] = width + pad
+        if mode != "off" and show_scrollbar(w, p):
+            shown[p.id] = width + pad
+    return borders.Scrollbars(left, box, shown)
+
+
 def window_offset(w: Any, sx: int, area_h: int, client: Any = None) -> tuple[int, int]:
     """tty_window_offset: where a window larger than the client's terminal is seen from:
     where refresh-client -L/-R/-U/-D panned it, else following the active pane's cursor
-    (none when it is hidden)."""
+    (none when it is hidden): centred across, and down just far enough to show its row
+    (tmux 3.7b)."""
     if sx >= w.sx and area_h >= w.sy:
         if client is not None:
             client.pan_window = None
@@ -198,7 +238,7 @@ def window_offset(w: Any, sx: int, area_h: int, client: Any = None) -> tuple[int
         return 0, 0
     cx, cy = wp.xoff + cur[0], wp.yoff + cur[1]
     ox = 0 if cx < sx else (w.sx - sx if cx > w.sx - sx else cx - sx // 2)
-    oy = 0 if cy < area_h else (w.sy - area_h if cy > w.sy - area_h else cy - area_h // 2)
+    oy = 0 if cy < area_h else (w.sy - area_h if cy > w.sy - area_h else cy - area_h + 1)
     return max(ox, 0), max(oy, 0)
 
 
@@ -420,25 +460,32 @@ class Renderer:
         ap = w.active
         ox, oy = self.offset
         sx, area_h = sx + ox, area_h + oy  # the geometry is in window coordinates
+        zorder = _zorder(w)
+        sbars = scrollbars(w)
         gkey = (sx, area_h, ox, oy, w.sx, w.sy, ap.id if ap is not None else None, pstatus,
-                indicators in ("colour", "both"),
-                [(p.id, p.xoff, p.yoff, p.sx, p.sy) for p in panes],
-                [(p.xoff, p.yoff) for p in w.panes] if len(w.panes) == 2 else None)
+                indicators in ("colour", "both"), w.zoomed,
+                [(p.id, p.xoff, p.yoff, p.sx, p.sy) for p in w.panes],
+                [p.id for p in panes], [p.id for p in zorder], sbars.key())
         if gkey != self._geo_key:
             self._geo_key = gkey
             self._geo = borders.Geometry(w, panes, ap, sx, max(area_h, 0), pstatus,
-                                         indicators in ("colour", "both"))
+                                         indicators in ("colour", "both"), zorder, sbars,
+                                         ox, oy)
             self._pstatus_segs = None
         geo = self._geo
         if not geo.cells and not geo.status:
             return geo, None, None
         # The styles' formats are expanded again when the status line is (after a command,
-        # a mode change, once a second), not for every frame.
+        # a mode change, once a second), not for every frame. A pane's border cells are in
+        # the active border style where they are the active pane's border, whoever owns them.
         skey = (gkey, self.status_time if self.status_cells is not None else None)
         if skey[1] is None or skey != self._styles_key:
             self._styles_key = skey
+            owned = {(c[3].id, c[4]) for c in geo.cells if c[3] is not None}
+            by_id = {p.id: p for p in w.panes}
             self._styles = (
-                {p.id: _style_tuple(self._pane_border_style(server, client, w, p)) for p in panes},
+                {k: _style_tuple(self._pane_border_style(server, client, w, by_id[k[0]], k[1]))
+                 for k in owned},
                 _style_tuple(self._pane_border_style(server, client, w, None)))
         styles, no_pane = self._styles
         m = server.model.marked if server is not None else None
@@ -451,7 +498,7 @@ class Renderer:
         key = (gkey, sorted(styles.items()), no_pane, lines, indicators, fill,
                marked.id if marked is not None else None,
                opts.get("pane-base-index") if lines == "number" else None)
-        args = (lambda p: no_pane if p is None else styles[p.id], lines,
+        args = (lambda p, act: no_pane if p is None else styles[(p.id, act)], lines,
                 indicators in ("arrows", "both"), marked, fill)
         return geo, key, args
 
@@ -495,21 +542,24 @@ class Renderer:
         return self._border_segs + self._pstatus_segs
 
     @staticmethod
-    def _pane_border_style(server: Any, client: Any, w: Any, p: Any) -> OptStyle | None:
-        """The active or other border style of a pane (None: no pane), its formats expanded
-        for that pane (the default active border is yellow while the pane is in a mode, red
-        with synchronize-panes)."""
-        name = "pane-active-border-style" if p is not None and p is w.active \
-            else "pane-border-style"
-        value = w.options.get(name)
+    def _pane_border_style(server: Any, client: Any, w: Any, p: Any,
+                           active: bool | None = None) -> OptStyle | None:
+        """The active (``active``; by default: the pane is the active one) or other border
+        style of a pane (None: no pane), its formats expanded for that pane (the default
+        active border is yellow while the pane is in a mode, red with synchronize-panes)."""
+        if active is None:
+            active = p is not None and p is w.active
+        name = "pane-active-border-style" if p is not None and active else "pane-border-style"
+        opts = p.options if p is not None else w.options  # style_apply on wp->options
+        value = opts.get(name)
         if server is None or not isinstance(value, str) or "#{" not in value:
-            return w.options.get_style(name)
+            return opts.get_style(name)
         from .format import expand
         from .formats_vars import context_for
 
         s = client.session if client is not None else None
         ctx = context_for(server, client, s, s.curw if s is not None else None, p)
-        return w.options.get_style(name, lambda text: expand(text, ctx))
+        return opts.get_style(name, lambda text: expand(text, ctx))
 
     def _pane_status(self, server: Any, client: Any, w: Any, geo: Any, lines: str,
                      fill: str) -> list[tuple[int, int, list[Cell]]]:

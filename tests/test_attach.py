@@ -196,10 +196,15 @@ def test_window_smaller_than_the_terminal(outer, hmux, tmux):
 
 def test_two_clients_of_different_sizes(outer, hmux, tmux):
     """window-size smallest: the larger terminal frames the window and fills the rest;
-    largest: the smaller one shows the part of the window around the active pane's cursor."""
+    largest: the smaller one shows the part of the window around the active pane's cursor.
+
+    The panes are one above the other: with panes side by side and the view panned across,
+    tmux 3.7b leaves parts of the right pane undrawn (screen_redraw_get_visible_ranges takes
+    the panes before it for floating panes covering it, comparing terminal columns with
+    window columns), which is a redraw bug and not something to copy."""
     for m in (hmux, tmux):
         m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
-        m.ok("split-window", "-h", "-t", "w", "cat")
+        m.ok("split-window", "-v", "-t", "w", "cat")
         m.ok("select-pane", "-t", "w.0")
         m.ok("set", "-g", "status-right", "R")
         m.ok("set", "-g", "window-size", "smallest")
@@ -224,17 +229,20 @@ def test_two_clients_of_different_sizes(outer, hmux, tmux):
                  == f"{COLS}x{ROWS - 1}\n")
     for h, t in (big, small):
         wait_for(lambda h=h, t=t: outer.screen(h) == outer.screen(t))
-    # The view follows the active pane's cursor (tty_window_offset): right and down.
+    # The view follows the active pane's cursor (tty_window_offset): right and down. The
+    # text is written to the pane's terminal at once (typed into cat, the echo and cat's
+    # copy of each line race).
+    text = "".join(f"line{i}\\n" for i in range(14)) + "x" * 70
     for m in (hmux, tmux):
         m.ok("select-pane", "-t", "w.1")
-        for i in range(14):
-            m.ok("send-keys", "-t", "w.1", "-l", f"line{i}")
-            m.ok("send-keys", "-t", "w.1", "Enter")
-        m.ok("send-keys", "-t", "w.1", "-l", "x" * 30)
+        m.ok("run-shell", "-t", "w.1", f"printf '{text}' > #{{pane_tty}}")
     for h, t in (big, small):
         wait_for(lambda h=h, t=t: outer.screen(h) == outer.screen(t))
-    shown = "\n".join(outer.screen(small[0]))
-    assert "x" * 10 in shown and "line13" in shown and "line0\n" not in shown + "\n"
+    # Across: the cursor's column in the middle; down: just far enough for its row (the
+    # border between the panes, window row 11, is the view's fourth row).
+    shown = outer.screen(small[0])
+    assert "x" * 40 in "\n".join(shown) and "x" * 70 not in "\n".join(shown)
+    assert shown[3] == "─" * 60, shown
     # refresh-client -L/-U pans the smaller view from where it is; -c follows the cursor.
     for step in (["-L", "7"], ["-U", "3"], ["-R", "100"], ["-c"]):
         for m in (hmux, tmux):
