@@ -423,6 +423,9 @@ class Layout:
         # or a layout string would crash it; hmux leaves the layout unchanged instead.
         self.tmux_would_hang = False
         self.tmux_would_crash = False
+        # layout_resize_layout raises window-layout-changed each time it runs: how many times
+        # it has since take_resize_events (resize-pane -x and -y are two)
+        self._resize_events = 0
         if pane is not None:
             self.init(pane)
 
@@ -477,6 +480,12 @@ class Layout:
     def geometry(self, pane: Any) -> PaneGeometry:
         g = self._geom[_pid(pane)]
         return PaneGeometry(g[0], g[1], g[2], g[3])
+
+    def take_resize_events(self) -> int:
+        """How many ``layout_resize_layout`` runs (each a window-layout-changed event) since
+        the last call."""
+        n, self._resize_events = self._resize_events, 0
+        return n
 
     def take_resized(self) -> list[Any]:
         """Panes whose size changed since the last call (``window_pane_resize`` happened)."""
@@ -1153,6 +1162,7 @@ class Layout:
     def resize_layout(self, lc: LayoutCell, type_: LayoutType, change: int,
                       opposite: bool = False) -> None:
         """``layout_resize_layout``: move the border after lc (mouse drags use opposite=False)."""
+        self._resize_events += 1
         needed = change
         while needed != 0:
             if change > 0:

@@ -604,11 +604,13 @@ def resize_update(client: Any, m: MouseEvent) -> None:
         elif x != lx and kind == LEFTRIGHT:
             lay.resize_layout(lc, kind, x - lx)
             resizes += 1
+    events = lay.take_resize_events()  # each layout_resize_layout raised one
     if resizes:
         apply_layout(w)
         server = att.server if att is not None else None
         if server is not None:
-            server.notify("window-layout-changed", {"window": w})
+            for _ in range(events):
+                server.notify("window-layout-changed", {"window": w})
             server.redraw_clients(w)
 
 

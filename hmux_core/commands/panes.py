@@ -575,11 +575,15 @@ def cmd_resize_pane(item: CmdItem) -> int:
         return CMD_RETURN_NORMAL
     if args.has("Z"):
         if lay.zoomed:
-            lay.unzoom()
+            changed = lay.unzoom()
         elif lay.zoom(wp):
+            changed = True
             w.set_active(wp)
+        else:
+            changed = False  # one pane: window_zoom refuses, nothing is raised
         apply_layout(w)
-        item.server.notify("window-layout-changed", {"window": w})  # window_(un)zoom
+        if changed:
+            item.server.notify("window-layout-changed", {"window": w})  # window_(un)zoom
         return CMD_RETURN_NORMAL
     if lay.zoomed:
         lay.unzoom()
@@ -606,5 +610,6 @@ def cmd_resize_pane(item: CmdItem) -> int:
             lay.resize_pane_by(wp, flag, adjust)
             break
     apply_layout(w)
-    item.server.notify("window-layout-changed", {"window": w})
+    for _ in range(lay.take_resize_events()):  # each layout_resize_layout raises one
+        item.server.notify("window-layout-changed", {"window": w})
     return CMD_RETURN_NORMAL
