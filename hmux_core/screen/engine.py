@@ -21,10 +21,11 @@ Semantics follow tmux 3.7b exactly, including where they surprise:
   the cursor when tmux 3.7b's rules say so (VS16, skin tones and flags make it wide).
 
 Line marks (OSC 133): ``A`` marks the cursor's line as a prompt start, ``C`` as the start of a
-command's output. They travel with the line into history and through reflow; copy mode reads
-them from its :class:`~hmux_core.screen.snapshot.Snapshot` with ``line_flags(y)``, a mask of
-``grid.LINE_START_PROMPT`` and ``grid.LINE_START_OUTPUT`` (the ghostty engine has the prompt
-marks only: Ghostty keeps no mark for the start of output). ``capture-pane -F`` shows them.
+command's output. They travel with the line into history and through reflow (stored as
+``grid.LINE_START_PROMPT`` / ``grid.LINE_START_OUTPUT`` bits on the line); copy mode reads them
+from its :class:`~hmux_core.screen.snapshot.Snapshot` with ``line_flags(y)``, the set of
+``"prompt"`` and ``"output"`` (the ghostty engine has the prompt marks only: Ghostty keeps no
+mark for the start of output). ``capture-pane -F`` shows them as P and O.
 
 Hyperlinks (OSC 8) are part of a cell's style id (``hyperlinks`` holds the URIs, tmux's
 numbering and its 5000-link limit), so they cost nothing where there are none; ``capture(

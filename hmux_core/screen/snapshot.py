@@ -9,7 +9,14 @@ takes its own line records and its own style table; cells are decoded only when 
 from __future__ import annotations
 
 from .cells import Style
-from .grid import HistLine
+from .grid import LINE_START_OUTPUT, LINE_START_PROMPT, HistLine
+
+#: Line mark bits -> the names copy mode asks for.
+_MARKS = tuple(
+    frozenset(name for bit, name in ((LINE_START_PROMPT, "prompt"), (LINE_START_OUTPUT, "output"))
+              if m & bit)
+    for m in range(4)
+)
 
 
 class Snapshot:
@@ -69,11 +76,10 @@ class Snapshot:
     def wrapped(self, y: int) -> bool:
         return self._lines[y].wrapped
 
-    def line_flags(self, y: int) -> int:
-        """The marks OSC 133 left on line ``y``: ``grid.LINE_START_PROMPT`` (``A``) and
-        ``grid.LINE_START_OUTPUT`` (``C``), what copy mode's previous-prompt and next-prompt
-        (``-o`` for output) look for."""
-        return self._lines[y].flags
+    def line_flags(self, y: int) -> frozenset[str]:
+        """The marks OSC 133 left on line ``y``: ``"prompt"`` (``A``) and ``"output"``
+        (``C``), what copy mode's previous-prompt and next-prompt (``-o``) look for."""
+        return _MARKS[self._lines[y].flags & 3]
 
     def used(self, y: int) -> int:
         return self._lines[y].used
