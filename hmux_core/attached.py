@@ -287,7 +287,7 @@ class Attached:
         # it without a task switch; only a binding's commands go through the queue.
         binding = self._walk(key, raw)
         if binding is not None:
-            self._enqueue(("binding", binding, b""))
+            self._enqueue(("binding", binding, key))
 
     def mouse_input(self, m: MouseEvent, key: int) -> None:
         """server_client_handle_key for a mouse event (KEYC_MOUSE, or KEYC_DOUBLECLICK from
@@ -437,7 +437,7 @@ class Attached:
                 if entry[0] == "key":
                     await self.key(entry[1], entry[2])
                 elif entry[0] == "binding":
-                    await self._run_binding(entry[1])
+                    await self._run_binding(entry[1], key=entry[2])
                 elif entry[0] == "mouse":
                     got = self._mouse_key(entry[1], entry[2])
                     if got is not None:
@@ -487,14 +487,17 @@ class Attached:
         """One key from the terminal: tmux's key-table walk, then the binding or the pane."""
         binding = self._walk(key, raw)
         if binding is not None:
-            await self._run_binding(binding)
+            await self._run_binding(binding, key=key)
 
     async def _run_binding(self, binding: Any, current: Any = None,
-                           event: MouseEvent | None = None) -> None:
+                           event: MouseEvent | None = None, key: int | None = None) -> None:
         from .keybindings import dispatch
 
+        if key is None and event is not None:
+            key = getattr(event, "key", None)  # a mouse binding's event is its key
         try:
-            await dispatch(self.server, self.client, binding, current=current, event=event)
+            await dispatch(self.server, self.client, binding, current=current, event=event,
+                           key=key)
         except Exception:
             self.server.log_exception("key binding failed")
         self.server.tick_second()

@@ -692,19 +692,23 @@ def mode_key_binding(tables: KeyTables, mode_table: str, key: int) -> Binding | 
 
 
 def binding_items(server: Any, client: Any, bd: Binding, *, current: Any = None,
-                  event: Any = None) -> list[Any] | None:
+                  event: Any = None, key: int | None = None) -> list[Any] | None:
     """The queue items that run a binding for a client (key_bindings_dispatch).
 
     None when the client is read-only and not every command of the binding is allowed for
     read-only clients. ``current`` is the target state the commands start from (tmux's
-    cmd_find_state of the key press), ``event`` the mouse event if any; commands see a
-    repeating binding in ``item.state.repeat`` (CMDQ_STATE_REPEAT).
+    cmd_find_state of the key press), ``event`` the mouse event if any, ``key`` the key as
+    pressed (a bare ``send-keys`` sends it, the message log names it; the binding's own key if
+    not given, KEYC_NONE for none, as for bindings send-keys runs in a mode); commands see a repeating binding in ``item.state.repeat`` (CMDQ_STATE_REPEAT).
     """
     from .commands.queue import items_from
 
     if getattr(client, "readonly", False) and not bd.cmdlist.all_have("read-only-ok"):
         return None
-    state = BindingState(current=current, event=event, repeat=bd.repeat, key=bd.key)
+    if key is None:
+        key = bd.key
+    state = BindingState(current=current, event=event, repeat=bd.repeat,
+                         key=None if key == K.KEYC_NONE else key)
     if event is not None:
         from .mouse import formats
 
@@ -713,7 +717,7 @@ def binding_items(server: Any, client: Any, bd: Binding, *, current: Any = None,
 
 
 async def dispatch(server: Any, client: Any, bd: Binding, *, current: Any = None,
-                   event: Any = None) -> int:
+                   event: Any = None, key: int | None = None) -> int:
     """Run a binding's commands for a client, in order, as one command list.
 
     A refused read-only client gets tmux's ``client is read-only`` error (cmdq_error: on its
@@ -721,7 +725,7 @@ async def dispatch(server: Any, client: Any, bd: Binding, *, current: Any = None
     """
     from .commands.queue import CMD_RETURN_ERROR, run_items
 
-    items = binding_items(server, client, bd, current=current, event=event)
+    items = binding_items(server, client, bd, current=current, event=event, key=key)
     if items is None:
         if client is not None:
             server.status_message(client, "Client is read-only")

@@ -504,7 +504,8 @@ def _inject_mode_keys(item: CmdItem, wp: Any, codes: list[int], repeat: int) -> 
                 continue
             bd = mode_key_binding(kt, table, key)
             if bd is not None:
-                items = binding_items(item.server, item.target_client, bd, current=item.target)
+                items = binding_items(item.server, item.target_client, bd, current=item.target,
+                                      key=KEYC_NONE)  # no key event: "command" in the log
                 if items:
                     item.inserted.extend(items)
     return CMD_RETURN_NORMAL
