@@ -13,6 +13,10 @@ VIS_CSTYLE = 0x02
 VIS_SP = 0x04
 VIS_TAB = 0x08
 VIS_NL = 0x10
+VIS_SAFE = 0x20
+VIS_NOSLASH = 0x40
+VIS_GLOB = 0x100
+VIS_ALL = 0x400
 VIS_DQ = 0x200
 
 
@@ -21,20 +25,33 @@ _CSTYLE = {0x0A: b"\\n", 0x0D: b"\\r", 0x08: b"\\b", 0x07: b"\\a", 0x0B: b"\\v",
 _BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Zl", "Zp"))
 
 
+def _isvisible(c: int, flags: int) -> bool:
+    """compat/vis.c's isvisible for one byte."""
+    if flags & VIS_ALL and c != 0x5C:
+        return False
+    graph = 0x21 <= c <= 0x7E
+    if graph and not (flags & VIS_GLOB and c in (0x2A, 0x3F, 0x5B, 0x23)):
+        return True
+    return ((c == 0x20 and not flags & VIS_SP) or (c == 0x09 and not flags & VIS_TAB)
+            or (c == 0x0A and not flags & VIS_NL)
+            or (bool(flags & VIS_SAFE) and c in (0x08, 0x07, 0x0D)))
+
+
 def _vis(c: int, flags: int, nextc: int) -> bytes:
-    """One byte through OpenBSD vis(3) (tmux's compat/vis.c), for the flags tmux uses."""
-    visible = (0x21 <= c <= 0x7E or (c == 0x20 and not flags & VIS_SP)
-               or (c == 0x09 and not flags & VIS_TAB) or (c == 0x0A and not flags & VIS_NL))
-    if visible:
-        return b"\\\\" if c == 0x5C else bytes([c])
+    """One byte through OpenBSD vis(3) (tmux's compat/vis.c)."""
+    if _isvisible(c, flags):
+        if (c == 0x22 and flags & VIS_DQ) or (c == 0x5C and not flags & VIS_NOSLASH):
+            return b"\\" + bytes([c])
+        return bytes([c])
     if flags & VIS_CSTYLE:
         if c in _CSTYLE:
             return _CSTYLE[c]
         if c == 0:
             return b"\\000" if 0x30 <= nextc <= 0x37 else b"\\0"
-    if (c & 0x7F) == 0x20 or flags & VIS_OCTAL:
+    if (c & 0x7F) == 0x20 or flags & VIS_OCTAL or (
+            flags & VIS_GLOB and c in (0x2A, 0x3F, 0x5B, 0x23)):
         return b"\\%03o" % c
-    out = b"\\"
+    out = b"" if flags & VIS_NOSLASH else b"\\"
     if c & 0x80:
         c &= 0x7F
         out += b"M"

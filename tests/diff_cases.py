@@ -1277,6 +1277,11 @@ def pcase(id: str, buf: str, paste: list[str], wait: str, cmd: list[str] = RAW, 
 
 
 pcase("pasteb-cr", "a\nb\nEND", ["paste-buffer", "-t", "a"], "END")
+# tmux 3.7b pastes controls made visible (VIS_SAFE|VIS_NOSLASH) unless -S sends them raw.
+pcase("pasteb-controls-visible", "e\x1b[1mx\x7f\\y\x01\tz END", ["paste-buffer", "-t", "a"], "END")
+pcase("pasteb-S-raw", "e\x01f\x02 END", ["paste-buffer", "-S", "-t", "a"], "END")
+case("pasteb-dead-pane", NS("a", "-n", "w0"), ["set", "-g", "remain-on-exit", "on", ";", "split-window", "-d", "-t", "a", "exit 0"],
+     Wait("a:0.1", "1", "#{pane_dead}", reap=True), ["set-buffer", "x", ";", "paste-buffer", "-t", "a:0.1"])
 pcase("pasteb-r", "a\nb\nEND", ["paste-buffer", "-r", "-t", "a"], "END")
 pcase("pasteb-s", "a\nb\nEND", ["paste-buffer", "-s", "|", "-t", "a"], "END")
 pcase("pasteb-s-empty", "a\nb\nEND", ["paste-buffer", "-s", "", "-t", "a"], "END")

@@ -18,6 +18,7 @@ from ..buffers import VIS_CSTYLE, VIS_OCTAL, VIS_TAB, strvis
 from ..format import format_true
 from ..formats_vars import expand_for
 from ..spawn import client_cwd
+from ..vis import VIS_NOSLASH, VIS_SAFE
 from .queue import CMD_RETURN_NORMAL, CmdItem
 from .registry import command
 
@@ -206,10 +207,14 @@ async def cmd_load_buffer(item: CmdItem) -> int:
 @command("paste-buffer")
 def cmd_paste_buffer(item: CmdItem) -> int:
     """Write a buffer into the pane, newlines replaced by the separator (``\\r`` unless -r or
-    -s), inside bracketed-paste markers with -p when the application asked for them."""
+    -s), inside bracketed-paste markers with -p when the application asked for them. As tmux
+    3.7b, control characters other than tab, newline, CR, BS and BEL are pasted made visible
+    (``^[``) unless -S sends the bytes as they are; a dead pane takes no paste."""
     args = item.args
     wp = item.target.wp
     assert wp is not None
+    if wp.dead:
+        return item.error("target pane has exited")
     buffers = item.server.buffers
     bufname = args.get("b")
     if bufname is None:
@@ -223,7 +228,10 @@ def cmd_paste_buffer(item: CmdItem) -> int:
         if sep is None:
             sep = "\n" if args.has("r") else "\r"
         bracket = args.has("p") and bool(getattr(wp.screen, "bracketed_paste", False))
-        data = pb.data.replace(b"\n", _encode(sep))
+        lines = pb.data.split(b"\n")
+        if not args.has("S"):
+            lines = [strvis(line, VIS_SAFE | VIS_NOSLASH) for line in lines]
+        data = _encode(sep).join(lines)
         if bracket:
             data = b"\x1b[200~" + data + b"\x1b[201~"
         wp.write(data)
