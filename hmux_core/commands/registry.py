@@ -1,6 +1,6 @@
 """The command table: one declarative entry per command, filled by the command modules.
 
-Flag templates, argument counts and usage strings are tmux 3.3a's (``grammar.TMUX_COMMAND_TEMPLATES``);
+Flag templates, argument counts and usage strings are tmux 3.7b's (``grammar.TMUX_COMMAND_TEMPLATES``);
 each command module adds what only it knows: its target kinds and its exec function.
 """
 
