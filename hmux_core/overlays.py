@@ -180,15 +180,65 @@ class DisplayPanes(Overlay):
         return 1
 
 
+# screen_write_box_border_set: each box-lines style's characters by cell type (inside,
+# top-bottom, left-right, the four corners, top/bottom/left/right joins, join, outside).
+BOX_CELLS = {
+    "single": " │─┌┐└┘┬┴├┤┼·", "double": " ║═╔╗╚╝╦╩╠╣╬·", "heavy": " ┃━┏┓┗┛┳┻┣┫╋·",
+    "rounded": " │─╭╮╰╯┳┻┤├╋·",  # tmux's rounded joins, left and right swapped as it has them
+    "simple": " |-+++++++++.", "padded": " " * 13, "none": " " * 13,
+}
+TOPBOTTOM, LEFTRIGHT, TOPLEFT, TOPRIGHT, BOTTOMLEFT, BOTTOMRIGHT = 1, 2, 3, 4, 5, 6
+LEFTJOIN, RIGHTJOIN = 9, 10
+
+
+def box_cells(nx: int, ny: int, lines: str, gc: tuple[int, int, int, int],
+              title: str = "") -> list[list[Cell]]:
+    """screen_write_box: an ``nx`` by ``ny`` box in ``lines`` and ``gc``, the title drawn
+    over its top border from the third column; the inside blank."""
+    from .options import Style
+    from .screen.cells import DEFAULT_STYLE
+
+    ch = BOX_CELLS.get(lines, BOX_CELLS["single"])
+    box = [[(" ", DEFAULT_STYLE)] * nx for _ in range(ny)]
+    box[0] = [(ch[TOPLEFT], gc)] + [(ch[LEFTRIGHT], gc)] * (nx - 2) + [(ch[TOPRIGHT], gc)]
+    box[-1] = ([(ch[BOTTOMLEFT], gc)] + [(ch[LEFTRIGHT], gc)] * (nx - 2)
+               + [(ch[BOTTOMRIGHT], gc)])
+    for row in box[1:-1]:
+        row[0] = row[-1] = (ch[TOPBOTTOM], gc)
+    if title and nx > 4:
+        _draw_over(box[0], 2, title, nx - 4, Style(fg=gc[1], bg=gc[2], attr=gc[0]))
+    return box
+
+
+def _applied(opts: Any, name: str, override: str | None, expand: Any
+             ) -> tuple[int, int, int, int]:
+    """style_apply of an option, then only the colours of ``override`` (a -s/-H/-S style)."""
+    from .modes import style_option
+    from .options import Style, parse_style
+
+    gc = style_option(opts, name, expand)
+    if override is not None:
+        sy = parse_style(override, Style(fg=gc[1], bg=gc[2], attr=gc[0]))
+        if sy is not None:
+            gc = (gc[0], sy.fg, sy.bg, gc[3])
+    return gc
+
+
 class Menu(Overlay):
     """A menu (menu.c): a box of items drawn at (px, py); Up/Down (or k/j) move, Enter or an
-    item's key chooses, Escape/q/C-c/C-g close. ``choose(index)`` runs the chosen item."""
+    item's key chooses, Escape/q/C-c/C-g close. ``choose(index)`` runs the chosen item.
+    Its styles are menu-style, menu-selected-style and menu-border-style (looked up at each
+    draw) with the colours of ``style``, ``selected_style`` and ``border_style`` over them,
+    its box in ``lines`` (menu-border-lines unless given)."""
 
     def __init__(self, title: str, items: list[tuple[str | None, int, str | None]],
                  width: int, px: int, py: int, choose: Callable[[int], None],
-                 stay_open: bool = False, tab: bool = False, nomouse: bool = True) -> None:
+                 stay_open: bool = False, tab: bool = False, nomouse: bool = True,
+                 starting_choice: int = 0, lines: str | None = None,
+                 style: str | None = None, selected_style: str | None = None,
+                 border_style: str | None = None) -> None:
         self.tab = tab  # MENU_TAB: Tab moves down (closing after the last), BSpace closes
-        # MENU_NOMOUSE: a menu not opened by the mouse ignores it and starts on its first item.
+        # MENU_NOMOUSE: a menu not opened by the mouse ignores it and starts on an item.
         self.nomouse = nomouse
         self.title = title
         self.items = items
@@ -196,43 +246,86 @@ class Menu(Overlay):
         self.px, self.py = px, py
         self.choose = choose
         self.stay_open = stay_open
-        self.choice = next((i for i, it in enumerate(items)
-                            if it[0] is not None and not it[0].startswith("-")), -1
-                           ) if nomouse else -1
+        self.lines = lines
+        self.style, self.selected_style, self.border_style = style, selected_style, border_style
+        self.choice = -1
+        count = len(items)
+        if nomouse and count:
+            if starting_choice >= count:  # the last selectable item, searching back
+                start = count - 1
+                choice = start + 1
+                while True:
+                    if self._selectable(choice - 1):
+                        self.choice = choice - 1
+                        break
+                    choice -= 1
+                    if choice == 0:
+                        choice = count
+                    if choice == start + 1:
+                        break
+            elif starting_choice >= 0:
+                choice = starting_choice
+                while True:
+                    if self._selectable(choice):
+                        self.choice = choice
+                        break
+                    choice += 1
+                    if choice == count:
+                        choice = 0
+                    if choice == starting_choice:
+                        break
 
     def _selectable(self, i: int) -> bool:
         name = self.items[i][0]
         return name is not None and not name.startswith("-")
 
+    def resize(self, sx: int, sy: int) -> None:
+        """menu_resize_cb: moved back onto a terminal that shrank."""
+        w, h = self.width + 4, len(self.items) + 2
+        if self.px + w > sx:
+            self.px = 0 if sx <= w else sx - w
+        if self.py + h > sy:
+            self.py = 0 if sy <= h else sy - h
+
     def draw(self, server: Any, client: Any, rows: list[list[Cell]], top: int, sx: int,
              sy: int) -> None:
+        """menu_draw_cb: screen_write_menu into the menu's box, over the frame."""
+        from . import format as F
+        from .formats_vars import ModelContext
         from .options import Style
-        from .screen.cells import ATTR_DIM, DEFAULT_STYLE
+        from .screen.cells import ATTR_DIM
 
         s = client.session
         if s is None or s.curw is None:
             return
-        mode = s.curw.window.options.get_style("mode-style") or Style()
+        self.resize(sx, len(rows))
+        o = s.curw.window.options
+        ctx = ModelContext(server, client, s, s.curw, None)
+
+        def expand(value: str) -> str:
+            return F.expand(value, ctx)
+
+        style_gc = _applied(o, "menu-style", self.style, expand)
+        selected_gc = _applied(o, "menu-selected-style", self.selected_style, expand)
+        border_gc = _applied(o, "menu-border-style", self.border_style, expand)
+        lines = self.lines if self.lines is not None else str(o.get("menu-border-lines"))
         nx = self.width + 4
-        box = [[(" ", DEFAULT_STYLE)] * nx for _ in range(len(self.items) + 2)]
-        box[0] = [("┌", DEFAULT_STYLE)] + [("─", DEFAULT_STYLE)] * (nx - 2) + [
-            ("┐", DEFAULT_STYLE)]
-        box[-1] = [("└", DEFAULT_STYLE)] + [("─", DEFAULT_STYLE)] * (nx - 2) + [
-            ("┘", DEFAULT_STYLE)]
-        if self.title and nx > 4:
-            _draw_over(box[0], 2, self.title, nx - 4, Style())
+        box = box_cells(nx, len(self.items) + 2, lines, border_gc, self.title)
+        ch = BOX_CELLS.get(lines, BOX_CELLS["single"])
         for i, (name, _key, _cmd) in enumerate(self.items):
             row = box[i + 1]
-            row[0] = row[-1] = ("│", DEFAULT_STYLE)
             if name is None:
-                box[i + 1] = [("├", DEFAULT_STYLE)] + [("─", DEFAULT_STYLE)] * (nx - 2) + [
-                    ("┤", DEFAULT_STYLE)]
+                box[i + 1] = ([(ch[LEFTJOIN], border_gc)] + [(ch[LEFTRIGHT], border_gc)]
+                              * (nx - 2) + [(ch[RIGHTJOIN], border_gc)])
                 continue
+            gc = selected_gc if i == self.choice and not name.startswith("-") else style_gc
+            row[1:nx - 1] = [(" ", gc)] * (nx - 2)
+            base = Style(fg=gc[1], bg=gc[2], attr=gc[0])
             if name.startswith("-"):  # dim text over undimmed spaces
-                _draw_over(row, 2, name[1:], self.width, Style(attr=ATTR_DIM))
+                base.attr |= ATTR_DIM
+                _draw_over(row, 2, name[1:], self.width, base)
                 continue
-            base = mode if i == self.choice else Style()
-            row[2:2 + self.width] = status.draw(name, self.width, base)[:self.width]
+            _draw_over(row, 2, name, self.width, base)
         for j, cells in enumerate(box):
             y = self.py + j
             if 0 <= y < len(rows):
@@ -241,48 +334,82 @@ class Menu(Overlay):
                 row[self.px:end] = cells[:end - self.px]
 
     def key(self, server: Any, client: Any, key: int) -> int:
+        """menu_key_cb for a key: an item's own key chooses it; the rest move or close."""
         count = len(self.items)
+        code = key & ~K.KEYC_MASK_FLAGS
         for i, (name, k, _cmd) in enumerate(self.items):
-            if name is not None and not name.startswith("-") and key == k:
+            if name is not None and not name.startswith("-") and code == k:
                 self.choice = i
                 return self._chosen()
-        code = key & ~K.KEYC_MASK_FLAGS
+        c0 = getattr(K, "to_c0", lambda k: k)(code)
         old = self.choice
-        if self.tab and code == K.KEYC_BSPACE:
-            return 1
-        if self.tab and code == 0x09:
-            if self.choice == count - 1:
-                return 1
-            code = K.KEYC_DOWN
-        if code in (K.KEYC_UP, ord("k"), K.KEYC_DOWN, ord("j")):
-            up = code in (K.KEYC_UP, ord("k"))
-            if old == -1:
-                old = 0
-            while True:
-                if up:
-                    self.choice = count - 1 if self.choice in (-1, 0) else self.choice - 1
-                else:
-                    self.choice = 0 if self.choice in (-1, count - 1) else self.choice + 1
-                if self._selectable(self.choice) or self.choice == old:
-                    break
+        if code in (K.KEYC_BTAB, K.KEYC_UP, ord("k")):
+            self._step(-1, old)
             return 0
-        if code in (ord("g"), K.KEYC_PPAGE, 0x02):
-            self.choice = self.choice - 5 if self.choice > 5 else 0
-            while self.choice < count and not self._selectable(self.choice):
+        if code == K.KEYC_BSPACE:
+            return 1 if self.tab else 0
+        if code in (0x09, K.KEYC_DOWN, ord("j")):
+            if code == 0x09:
+                if not self.tab:
+                    return 0
+                if self.choice == count - 1:
+                    return 1
+            self._step(1, old)
+            return 0
+        if code == K.KEYC_PPAGE or c0 == 0x02:
+            if self.choice < 6:
+                self.choice = 0
+            else:
+                n = 5
+                while n > 0:
+                    self.choice -= 1
+                    if self.choice != 0 and self._selectable(self.choice):
+                        n -= 1
+                    elif self.choice == 0:
+                        break
+            return 0
+        if code == K.KEYC_NPAGE:
+            if self.choice > count - 6:
+                self.choice = count - 1
+            else:
+                n = 5
+                while n > 0:
+                    self.choice += 1
+                    if self.choice != count - 1 and self._selectable(self.choice):
+                        n -= 1
+                    elif self.choice == count - 1:
+                        break
+            while self.choice > 0 and not self._selectable(self.choice):
+                self.choice -= 1
+            return 0
+        if code in (ord("g"), K.KEYC_HOME):
+            self.choice = 0
+            while self.choice < count - 1 and not self._selectable(self.choice):
                 self.choice += 1
-            if self.choice == count:
-                self.choice = -1
             return 0
-        if code in (ord("G"), K.KEYC_NPAGE):
-            self.choice = count - 1 if self.choice > count - 6 else self.choice + 5
-            while self.choice != -1 and not self._selectable(self.choice):
+        if code in (ord("G"), K.KEYC_END):
+            self.choice = count - 1
+            while self.choice > 0 and not self._selectable(self.choice):
                 self.choice -= 1
             return 0
         if code == 0x0D:
             return self._chosen()
-        if code in (0x1B, 0x03, 0x07, ord("q")):
+        if code in (0x1B, ord("q")) or c0 in (0x1B, 0x03, 0x07):
             return 1
         return 0
+
+    def _step(self, way: int, old: int) -> None:
+        """Up or down to the next selectable item, round the ends."""
+        count = len(self.items)
+        if old == -1:
+            old = 0
+        while True:
+            if way < 0:
+                self.choice = count - 1 if self.choice in (-1, 0) else self.choice - 1
+            else:
+                self.choice = 0 if self.choice in (-1, count - 1) else self.choice + 1
+            if self._selectable(self.choice) or self.choice == old:
+                break
 
     def mouse_modes(self) -> int:
         """The mouse modes the menu asks the terminal for: all motion, to follow the mouse."""
@@ -394,6 +521,48 @@ def popup_editor(server: Any, client: Any, data: bytes,
     return True
 
 
+class _TextPane:
+    """What a popup without a command (POPUP_NOJOB) shows: a screen text is written to."""
+
+    def __init__(self, sx: int, sy: int) -> None:
+        from .screen import Screen
+
+        self.screen = Screen(sx, sy, 0)
+        self.dead_status = 0
+        self.dead_signal = None
+
+    def write(self, data: bytes) -> None:
+        """Keys for the command: there is none."""
+
+    def resize(self, sx: int, sy: int) -> None:
+        self.screen.resize(sx, sy)
+
+    def destroy(self) -> None:
+        """Nothing runs."""
+
+
+def text_popup(server: Any, client: Any, px: int, py: int, sx: int, sy: int,
+               data: bytes) -> Popup | None:
+    """popup_display with POPUP_NOJOB|POPUP_CLOSEANYKEY and popup_write: ``data`` (text
+    with escape sequences) in a box that any key closes (the modes' C-h help)."""
+    a = getattr(client, "attached", None)
+    if a is None or client.session is None or client.session.curw is None:
+        return None
+    wo = client.session.curw.window.options
+    lines = str(wo.get("popup-border-lines"))
+    bs = wo.get_style("popup-border-style")
+    border = (0, bs.fg, bs.bg, 0) if bs is not None else (0, 8, 8, 0)
+    jx, jy = (sx, sy) if lines == "none" else (sx - 2, sy - 2)
+    pane = _TextPane(max(jx, 1), max(jy, 1))
+    pane.screen.feed(data)
+    ov = Popup(pane, px, py, sx, sy, lines, "", border, 0)
+    ov.running = False
+    ov.status = 0
+    ov.close_any_key = True
+    set_overlay(server, client, ov, 0)
+    return ov
+
+
 #: popup-border-lines: (corners tl tr bl br, horizontal, vertical); "none" has no box.
 BOX_LINES = {
     "single": ("┌┐└┘", "─", "│"), "rounded": ("╭╮╰╯", "─", "│"),
@@ -408,6 +577,9 @@ class Popup(Overlay):
     the command exits, -EE only when it exits 0."""
 
     nocursor = False
+    #: POPUP_CLOSEANYKEY (display-popup -k, the modes' help): once nothing runs in it, any
+    #: key that is not the mouse closes it.
+    close_any_key = False
 
     def __init__(self, pane: Any, px: int, py: int, sx: int, sy: int, lines: str, title: str,
                  border: tuple[int, int, int, int], close_exit: int) -> None:
@@ -485,12 +657,14 @@ class Popup(Overlay):
         return self.px + ix + scr.cursor_x, self.py + iy + scr.cursor_y
 
     def key(self, server: Any, client: Any, key: int) -> int:
-        if (not self.close_exit or not self.running) and key in (0x1B, 0x03):
+        if (not self.close_exit or not self.running) and key in (0x1B, ord("c") | K.KEYC_CTRL):
+            return 1
+        if not self.running and self.close_any_key and not K.is_mouse_key(key) \
+                and key & K.KEYC_MASK_KEY not in (K.KEYC_PASTE_START, K.KEYC_PASTE_END):
             return 1
         if self.running:
             scr = self.pane.screen
-            data = K.encode_key(key, cursor_app=scr.keypad_cursor, keypad_app=scr.keypad,
-                                extended_keys=scr.extended_keys)
+            data = K.encode_key(key, **K.pane_modes(scr, server.options))
             if data:
                 self.pane.write(data)
         return 0

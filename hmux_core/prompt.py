@@ -15,7 +15,7 @@ from typing import Any
 
 from . import keys as K
 from .format import EXPAND_TIME, format_width
-from .screen.cells import ATTR_REVERSE, char_width
+from .screen.cells import char_width
 
 Cell = tuple[str, tuple[int, int, int, int]]
 
@@ -27,12 +27,24 @@ NUMERIC = 0x2
 INCREMENTAL = 0x4
 NOFORMAT = 0x8
 KEY = 0x10
+ACCEPT = 0x20  # with SINGLE: answered "y" at once (the modes' -y)
+QUOTENEXT = 0x40  # after C-v: the next key goes in as it is
+BSPACE_EXIT = 0x80  # command-prompt -e: Backspace on an empty prompt cancels it
+NOFREEZE = 0x100  # command-prompt -C: the panes keep being drawn
 
-LAYOUT_NAMES = ("even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled")
+LAYOUT_NAMES = ("even-horizontal", "even-vertical", "main-horizontal",
+                "main-horizontal-mirrored", "main-vertical", "main-vertical-mirrored", "tiled")
+
+#: status_prompt_keypad_key: keypad keys type their characters.
+_KEYPAD = {K.KEYC_KP_SLASH: "/", K.KEYC_KP_STAR: "*", K.KEYC_KP_MINUS: "-",
+           K.KEYC_KP_SEVEN: "7", K.KEYC_KP_EIGHT: "8", K.KEYC_KP_NINE: "9",
+           K.KEYC_KP_PLUS: "+", K.KEYC_KP_FOUR: "4", K.KEYC_KP_FIVE: "5", K.KEYC_KP_SIX: "6",
+           K.KEYC_KP_ONE: "1", K.KEYC_KP_TWO: "2", K.KEYC_KP_THREE: "3", K.KEYC_KP_ENTER: "\r",
+           K.KEYC_KP_ZERO: "0", K.KEYC_KP_PERIOD: "."}
 
 #: Keys the vi entry mode hands to the emacs actions unchanged (status_prompt_translate_key).
 _VI_ENTRY_KEYS = frozenset((0x01, 0x03, 0x05, 0x07, 0x08, 0x09, 0x0B, 0x0E, 0x10, 0x14, 0x15,
-                            0x17, 0x19, 0x0A, 0x0D, K.KEYC_LEFT | K.KEYC_CTRL,
+                            0x16, 0x17, 0x19, 0x0A, 0x0D, K.KEYC_LEFT | K.KEYC_CTRL,
                             K.KEYC_RIGHT | K.KEYC_CTRL, K.KEYC_BSPACE, K.KEYC_DC, K.KEYC_DOWN,
                             K.KEYC_END, K.KEYC_HOME, K.KEYC_LEFT, K.KEYC_RIGHT, K.KEYC_UP))
 _VI_COMMAND_KEYS = {
@@ -161,6 +173,13 @@ def _is_space(ch: str) -> bool:
     return ch == " "
 
 
+def _char_width(ch: str) -> int:
+    """A prompt character's width: a control character shows as ^X."""
+    if ch.isascii():
+        return 2 if ch <= "\x1f" or ch == "\x7f" else 1
+    return max(char_width(ch), 0)
+
+
 def _in_list(seps: str, ch: str) -> bool:
     return len(ch) == 1 and ch.isascii() and ch in seps
 
@@ -185,7 +204,8 @@ class Prompt:
         self.saved: list[str] | None = None
         self.hindex = [0] * len(TYPES)
         self.command_mode = False  # vi: PROMPT_COMMAND after Escape
-        self.cursor = 0
+        self.cursor = 0  # the terminal column of the cursor, as last drawn
+        self.state: Any = None  # the target the prompt's formats are expanded for
 
     @property
     def text(self) -> str:
@@ -199,55 +219,81 @@ class Prompt:
 
     # -- drawing -------------------------------------------------------------------------------
 
-    def cells(self, width: int, base: Any, command_style: Any) -> list[Cell]:
-        """The prompt row (status_prompt_redraw): message, then the text with a reversed
-        cell for the cursor, scrolled so the cursor stays on screen."""
+    def draw(self, server: Any, client: Any, row: list[Cell], ax: int, aw: int) -> None:
+        """status_prompt_redraw over ``row`` (the status line it shows on): the message as
+        message-format draws it (fill, alignment) in the prompt area, then the text in
+        message-style (message-command-style in vi's command mode), scrolled to keep the
+        cursor in view. Control characters show as ^X; the terminal cursor marks the place."""
+        from . import format as F
         from . import status
+        from .modes import style_option
 
-        sty = command_style if self.command_mode else base
-        gc = (sty.attr, sty.fg, sty.bg, 0)
-        cursor_gc = (sty.attr ^ ATTR_REVERSE, sty.fg, sty.bg, 0)
-        row: list[Cell] = [(" ", gc)] * width
-        start = min(format_width(self.message), width)
-        if start:
-            row[:start] = status.draw(self.message, start, sty)[:start]
-        left = width - start
-        self.cursor = start
+        s = client.session
+        oo = s.options
+        gc = style_option(oo, "message-command-style" if self.command_mode else "message-style")
+        ctx = _context(server, client, self.state)
+        ctx.extra["prompt-input"] = self.text
+        prompt = F.expand(self.message, ctx, flags=EXPAND_TIME)
+        ctx.extra["message"] = prompt
+        ctx.extra["command_prompt"] = "1" if self.command_mode else "0"
+        ctx._cache.clear()
+        expanded = F.expand(str(oo.get("message-format") or ""), ctx, flags=EXPAND_TIME)
+        status.overlay(row, ax, expanded, aw)
+        start = min(format_width(expanded), aw)
+        left = aw - start
+        self.cursor = ax + start
         if left == 0:
-            return row
-        widths = [max(char_width(ch), 0) if not ch.isascii() else 1 for ch in self.buffer]
+            return
+        widths = [_char_width(ch) for ch in self.buffer]
         pcursor = sum(widths[:self.index])
         pwidth = sum(widths)
+        if self.flags & QUOTENEXT:
+            pwidth += 1
         if pcursor >= left:
-            offset = pcursor - left + 1
+            offset = pcursor - left + 1  # start drawing so the cursor is on screen
             pwidth = left
         else:
             offset = 0
         pwidth = min(pwidth, left)
-        self.cursor = start + self.index - offset
-        x = start
-        used = 0
-        i = 0
-        for i, ch in enumerate(self.buffer):
-            w = widths[i]
-            if used < offset:
-                used += w
-                continue
-            if used >= offset + pwidth:
-                break
-            used += w
-            if used > offset + pwidth:
-                break
-            style = cursor_gc if i == self.index else gc
-            row[x] = (ch, style)
-            if w == 2 and x + 1 < width:
-                row[x + 1] = ("", style)
+        self.cursor = ax + start + pcursor - offset
+        x = ax + start
+        width = 0
+        quote = bool(self.flags & QUOTENEXT)
+
+        def put(ch: str, w: int) -> bool:
+            nonlocal width, x
+            if width < offset:
+                width += w
+                return True
+            if width >= offset + pwidth:
+                return False
+            width += w
+            if width > offset + pwidth:
+                return False
+            if w == 2 and len(ch) == 1 and (ord(ch) <= 0x1F or ch == "\x7f"):
+                text = "^" + ("?" if ch == "\x7f" else chr(ord(ch) | 0x40))
+                for c in text:
+                    if x < len(row):
+                        row[x] = (c, gc)
+                    x += 1
+                return True
+            if x < len(row):
+                row[x] = (ch, gc)
+                if w == 2 and x + 1 < len(row):
+                    row[x + 1] = ("", gc)
             x += w
+            return True
+
+        for i, ch in enumerate(self.buffer):
+            # status_prompt_redraw_quote compares the drawing column with the cursor's
+            # place in the text (as tmux does).
+            if quote and x == pcursor + 1 and not put("^", 1):
+                break
+            if not put(ch, widths[i]):
+                break
         else:
-            i = len(self.buffer)
-        if x < width and self.index >= i:
-            row[x] = (" ", cursor_gc)
-        return row
+            if quote and x == pcursor + 1:
+                put("^", 1)
 
     # -- editing -------------------------------------------------------------------------------
 
@@ -256,8 +302,10 @@ class Prompt:
         if not self.command_mode:
             if key in _VI_ENTRY_KEYS:
                 return 1, key
-            if key == 0x1B:
+            if key == 0x1B:  # Escape (or C-[): command mode, the cursor back one as vi's
                 self.command_mode = True
+                if self.index != 0:
+                    self.index -= 1
                 return 0, key
             return 2, key
         if key == K.KEYC_BSPACE:
@@ -267,8 +315,10 @@ class Prompt:
         elif key == ord("S"):
             self.command_mode = False
             return 1, 0x15
-        elif key in (ord("i"), 0x1B):
+        elif key == ord("i"):
             self.command_mode = False
+            return 0, key
+        elif key == 0x1B:
             return 0, key
         new = _VI_COMMAND_KEYS.get(key)
         if new is None:
@@ -282,13 +332,28 @@ class Prompt:
             self.callback(client, K.key_to_string(key), True)
             clear(server, client)
             return 0
+        key &= ~K.KEYC_MASK_FLAGS
+        if not key & K.KEYC_MASK_MODIFIERS and key in _KEYPAD:
+            key = ord(_KEYPAD[key])
         if self.flags & NUMERIC:
             if ord("0") <= key <= ord("9"):
                 return self._append(server, client, key)
             self.callback(client, self.text, True)
             clear(server, client)
             return 1
-        key &= ~K.KEYC_MASK_FLAGS
+        key = K.to_c0(key)  # C-a (tmux 3.7b's key) is 0x01 here
+        if self.flags & (SINGLE | QUOTENEXT):
+            # Any key is an answer (or quoted): as its character, a control one included.
+            if key & K.KEYC_MASK_KEY == K.KEYC_BSPACE:
+                key = 0x7F
+            elif key & K.KEYC_MASK_KEY > 0x7F:
+                if not K.is_unicode_key(key):
+                    return 0
+                key &= K.KEYC_MASK_KEY
+            else:
+                key &= 0x1F if key & K.KEYC_CTRL else K.KEYC_MASK_KEY
+            self.flags &= ~QUOTENEXT
+            return self._append(server, client, key)
         s = client.session
         if s is not None and s.options.get("status-keys") == "vi":
             what, key = self._translate_vi(key)
@@ -325,6 +390,11 @@ class Prompt:
                 _redraw(client)
                 return 0
         elif key in (K.KEYC_BSPACE, 0x08):
+            if self.flags & BSPACE_EXIT and size == 0:  # command-prompt -e
+                if self.callback(client, None, True) == 0:
+                    clear(server, client)
+                _redraw(client)
+                return 0
             if self.index == 0:
                 changed = False
             else:
@@ -395,6 +465,9 @@ class Prompt:
                 clear(server, client)
             _redraw(client)
             return 0
+        elif key == 0x16:  # C-v: the next key goes in as it is
+            self.flags |= QUOTENEXT
+            changed = False
         elif key in (0x12, 0x13):
             if not self.flags & INCREMENTAL:
                 _redraw(client)
@@ -418,9 +491,9 @@ class Prompt:
         return 0
 
     def _append(self, server: Any, client: Any, key: int) -> int:
-        if key <= 0x1F or (K.KEYC_BASE <= key < K.KEYC_BASE_END):
+        if K.KEYC_BASE <= key < K.KEYC_BASE_END:
             return 0
-        if key <= 0x7F:
+        if key <= 0x7F:  # a control character too (shown as ^X)
             ch = chr(key)
         elif K.is_unicode_key(key):
             ch = K.key_to_char(key) or ""
@@ -718,7 +791,9 @@ def _complete_menu(server: Any, client: Any, p: Prompt, choices: list[tuple[str,
     value = s.options.get("status")
     lines = 0 if value == "off" else 1 if value == "on" else int(value)
     py = lines if s.options.get("status-position") == "top" else sy - 3 - height
-    px = offset + format_width(p.message)
+    ax, _aw = prompt_area(client, sx)
+    px = offset + sum(max(char_width(c), 0) if not c.isascii() else int(c >= " ")
+                      for c in p.message) + ax
     px = px - 2 if px > 2 else 0
     if sx < width + 4 or sy < height + 2:
         return
@@ -750,42 +825,78 @@ def _redraw(client: Any) -> None:
         a.redraw()
 
 
-def expand(server: Any, client: Any, st: Any, text: str) -> str:
-    from . import format as F
+def _context(server: Any, client: Any, st: Any, extra: dict[str, str] | None = None) -> Any:
+    """format_create_from_state for the prompt's target when it has one, else the client's
+    defaults (format_create_defaults)."""
     from .formats_vars import ModelContext
 
-    ctx = ModelContext(server, client, getattr(st, "s", None), getattr(st, "wl", None),
-                       getattr(st, "wp", None))
-    if st is None and client is not None and client.session is not None:
-        s = client.session
-        ctx = ModelContext(server, client, s, s.curw,
-                           s.curw.window.active if s.curw is not None else None)
-    return F.expand(text, ctx, flags=EXPAND_TIME)
+    if st is not None and getattr(st, "s", None) is not None:
+        return ModelContext(server, client, st.s, getattr(st, "wl", None),
+                            getattr(st, "wp", None), extra)
+    return ModelContext(server, client, None, None, None, extra)
+
+
+def expand(server: Any, client: Any, st: Any, text: str) -> str:
+    from . import format as F
+
+    return F.expand(text, _context(server, client, st), flags=EXPAND_TIME)
 
 
 def set_prompt(server: Any, client: Any, st: Any, message: str, text: str | None,
                callback: Callback, free: Callable[[], None] | None, flags: int,
                ptype: int) -> Prompt:
-    """status_prompt_set: replaces any prompt and message; formats in both are expanded."""
+    """status_prompt_set: replaces any overlay, prompt and message. The input is expanded
+    now (unless NOFORMAT), the message each time it is drawn (#{prompt-input} is the text
+    typed). With SINGLE and ACCEPT the prompt is answered "y" once the client's queue
+    reaches it."""
+    from .overlays import clear_overlay
+
+    clear_overlay(server, client)
     text = text or ""
-    if not flags & NOFORMAT:
-        text = expand(server, client, st, text)
     client.message_text = None
     clear(server, client)
-    p = Prompt(expand(server, client, st, message), text, callback, free, flags, ptype)
+    if not flags & NOFORMAT:
+        text = expand(server, client, st, text)
+    p = Prompt(message, text, callback, free, flags, ptype)
+    p.state = st.copy() if st is not None and hasattr(st, "copy") else st
     client.prompt = p
     _redraw(client)
     if flags & INCREMENTAL:
         callback(client, "=", False)
+    if flags & SINGLE and flags & ACCEPT:
+        _queue_accept(server, client, p)
     return p
 
 
+def _queue_accept(server: Any, client: Any, p: Prompt) -> None:
+    """status_prompt_accept, run once what is running now (the key or command that set the
+    prompt) is done, as tmux's callback on the client's queue."""
+
+    def accept() -> None:
+        if getattr(client, "prompt", None) is p:
+            if p.callback(client, "y", True) == 0:
+                clear(server, client)
+            _redraw(client)
+
+    if server.nursery is None:
+        accept()
+        return
+
+    async def later() -> None:
+        import trio
+
+        await trio.sleep(0)
+        accept()
+
+    server.nursery.start_soon(later)
+
+
 def update(server: Any, client: Any, message: str, text: str) -> None:
-    """status_prompt_update: the next prompt of several."""
+    """status_prompt_update: the next prompt of several (expanded for the prompt's target)."""
     p = getattr(client, "prompt", None)
     if p is None:
         return
-    p.update(expand(server, client, None, message), expand(server, client, None, text))
+    p.update(message, expand(server, client, p.state, text))
     _redraw(client)
 
 
@@ -802,5 +913,64 @@ def clear(server: Any, client: Any) -> None:
         a.redraw(full=True)
 
 
-__all__ = ["History", "Prompt", "clear", "complete", "history", "prompt_type", "set_prompt",
-           "update"]
+# -- the message and prompt line (status_message_redraw, status_prompt_redraw) -------------------
+
+def prompt_area(client: Any, sx: int) -> tuple[int, int]:
+    """status_prompt_area: where on the line messages and prompts go (message-style's
+    width and align)."""
+    s = client.session
+    sy = s.options.get_style("message-style") if s is not None else None
+    width = getattr(sy, "width", -1) if sy is not None else -1
+    if width is not None and width >= 0:
+        w = sx * width // 100 if getattr(sy, "width_percentage", False) else width
+    else:
+        w = sx
+    if w == 0 or w > sx:
+        w = sx
+    align = getattr(sy, "align", "default") if sy is not None else "default"
+    if align in ("centre", "absolute-centre"):
+        return (sx - w) // 2, w
+    if align == "right":
+        return sx - w, w
+    return 0, w
+
+
+def message_line(client: Any, lines: int) -> int:
+    """status_prompt_line_at: the status line (message-line, 0 the first) that messages
+    and prompts take, the last when there are fewer."""
+    s = client.session
+    if lines <= 1 or s is None:
+        return 0
+    try:
+        line = int(s.options.get("message-line"))
+    except (KeyError, TypeError, ValueError):
+        line = 0
+    return min(line, lines - 1)
+
+
+def draw_line(server: Any, client: Any, row: list[Cell]) -> int | None:
+    """The message or prompt drawn over its status line ``row``; for a prompt, the column of
+    the terminal cursor (shown there), else None."""
+    from . import format as F
+    from . import status
+
+    sx = len(row)
+    ax, aw = prompt_area(client, sx)
+    p = getattr(client, "prompt", None)
+    if p is not None:
+        p.draw(server, client, row, ax, aw)
+        return min(p.cursor, sx - 1)
+    text = getattr(client, "message_text", None)
+    if not text:
+        return None
+    if getattr(client, "message_ignore_styles", False):
+        text = text.replace("#", "##")
+    ctx = _context(server, client, None, {"message": text, "command_prompt": "0"})
+    s = client.session
+    fmt = str(s.options.get("message-format") or "") if s is not None else "#{message}"
+    status.overlay(row, ax, F.expand(fmt, ctx, flags=EXPAND_TIME), aw)
+    return None
+
+
+__all__ = ["History", "Prompt", "clear", "complete", "draw_line", "history", "message_line",
+           "prompt_type", "set_prompt", "update"]

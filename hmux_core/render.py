@@ -16,6 +16,7 @@ from typing import Any
 
 from . import borders, status
 from .options import Style as OptStyle
+from .prompt import draw_line, message_line
 from .screen.cells import (
     ATTR_CHARSET,
     COLOUR_FLAG_256,
@@ -80,6 +81,39 @@ def _row_string(row: list[Cell], depth: Depth = None) -> str:
             last = style
         out.append(ch)
     return "".join(out)
+
+
+def _tty_empties(row: list[Cell], erase: bool) -> list[Cell]:
+    """tmux 3.7's tty_draw_line: a space without attributes on the background of the cell
+    before it is "empty"; a run of them is cleared in one go, with the colours of the last
+    cell of the run, or (``erase``: no overlay shown, ten or more cells on the default
+    background, as a terminal without BCE allows) by an erase that leaves nothing. What the
+    terminal then holds differs only in the colour of blank cells, which a terminal reading
+    them back (an outer multiplexer) sees."""
+    out = row
+    last_bg = 8
+    i, n = 0, len(row)
+    while i < n:
+        ch, st = row[i]
+        if ch != " " or st[0] != 0 or st[2] != last_bg:
+            if ch:
+                last_bg = st[2]
+            i += 1
+            continue
+        j = i
+        while j < n and row[j][0] == " " and row[j][1][0] == 0 and row[j][1][2] == last_bg:
+            j += 1
+        end = row[j - 1][1]
+        if erase and j - i >= 10 and last_bg == 8:  # EL or ECH (no BCE: default only)
+            st = (0, 8, 8, 0)
+        else:
+            st = (0, end[1], last_bg, end[3])
+        if any(c[1] != st for c in row[i:j]):
+            if out is row:
+                out = list(row)
+            out[i:j] = [(" ", st)] * (j - i)
+        i = j
+    return out
 
 
 class _PaneRows:
@@ -312,13 +346,12 @@ class Renderer:
         panes = [wp_active] if w.zoomed and wp_active is not None else list(w.panes)
         overlay = getattr(client, "overlay", None)
         prompt = getattr(client, "prompt", None)
-        # A prompt or message takes the last status line, or the terminal's last (first)
-        # line when the status line is off (screen_redraw_set_context); the other lines show
-        # their status-format as usual.
+        # A prompt or message is drawn over its status line (message-line), or the
+        # terminal's last (first) line when the status line is off (screen_redraw_set_context).
         msg = prompt is not None or bool(getattr(client, "message_text", None))
         n = max(lines, 1) if msg else lines
         first = (0 if top else sy - n) if n else -1
-        status_row = (first + n - 1 if msg else first) if n else -1
+        status_row = (first + message_line(client, n) if msg else first) if n else -1
         status_texts: list[str] = []
         if n:
             now = time.monotonic()
@@ -330,8 +363,9 @@ class Renderer:
                 rows = self.status_cells = self._status(server, client, sx, n, msg)
                 self.status_time = now
                 self.status_text = [
-                    _row_string(cells[:-1] if self.noam and first + i == sy - 1 else cells,
-                                self.depth) for i, cells in enumerate(rows)]
+                    _row_string(_tty_empties(cells[:-1] if self.noam and first + i == sy - 1
+                                             else cells, True), self.depth)
+                    for i, cells in enumerate(rows)]
             status_texts = self.status_text
         else:
             self.status_cells = None  # nothing shown: the border styles' cache must not hold
@@ -609,15 +643,15 @@ class Renderer:
         for y in range(max(area_h, 0)):
             rows[area_y + y] = wrows[oy + y][ox:ox + sx]
         overlay.draw(server, client, rows, area_y, sx, area_h)
-        return [(y, 0, _row_string(row, self.depth)) for y, row in enumerate(rows)
-                if y not in status_rows]
+        return [(y, 0, _row_string(_tty_empties(row, False), self.depth))
+                for y, row in enumerate(rows) if y not in status_rows]
 
     @staticmethod
     def _cursor(w: Any, wp: Any, prompt: Any, overlay: Any, status_row: int, sx: int,
                 area_y: int, ox: int = 0) -> str:
         """Where the cursor goes after a frame, and whether it shows."""
-        if prompt is not None:
-            return f"\x1b[0m\x1b[{status_row + 1};{min(prompt.cursor, sx - 1) + 1}H"
+        if prompt is not None:  # the prompt shows the terminal's cursor (3.6 and later)
+            return f"\x1b[0m\x1b[{status_row + 1};{min(prompt.cursor, sx - 1) + 1}H\x1b[?25h"
         if overlay is not None:  # a popup shows its command's cursor; others none
             cur = None if overlay.nocursor else overlay.cursor()
             if cur is None:
@@ -656,7 +690,12 @@ class Renderer:
         out = []
         fmts = opts.get_array("status-format") or {}
         ctx = None
-        for i in range(n - 1 if msg else n):
+        value = opts.get("status")
+        shown = 0 if value == "off" else 1 if value == "on" else int(value)
+        for i in range(n):
+            if i >= shown:  # status off: the line a message borrows is blank
+                out.append([BLANK] * sx)
+                continue
             fmt = fmts.get(i)
             if fmt is None:
                 out.append([(" ", (base.attr, base.fg, base.bg, 0))] * sx)
@@ -664,12 +703,7 @@ class Renderer:
             if ctx is None:
                 ctx = context_for(server, client, s, wl, wl.window.active)
             out.append(status.draw(expand(fmt, ctx, flags=EXPAND_TIME), sx, base))
+        out = [cells[:sx] + [BLANK] * (sx - len(cells)) for cells in out]
         if msg:
-            prompt = getattr(client, "prompt", None)
-            sty = opts.get_style("message-style") or base
-            if prompt is not None:
-                csty = opts.get_style("message-command-style") or base
-                out.append(prompt.cells(sx, sty, csty))
-            else:
-                out.append(status.draw(getattr(client, "message_text", "") or "", sx, sty))
-        return [cells[:sx] + [BLANK] * (sx - len(cells)) for cells in out]
+            draw_line(server, client, out[message_line(client, n)])
+        return out

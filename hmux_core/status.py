@@ -4,7 +4,8 @@
 ``pop-default``), the alignment (``align=left|centre|right|absolute-centre``) and the window
 list (``list=on|focus``; the ``left-marker``/``right-marker`` text only shows when a list is cut,
 and the ``#[range=...]`` parts are given back per column for the mouse when asked). Left text
-takes the row first, then right, then centre in the space between.
+takes the row first, then right, then centre in the space between. A ``fill=`` colour clears
+the whole width in it first (message-style's default has one).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def draw(expanded: str, width: int, base: OptStyle,
     starts: list[tuple[str, int, str, int]] = []  # (range type, argument, align, index)
     default = base.copy()
     cur = base.copy()
+    fill = -1
     align = "left"
     marker = False
     i, n = 0, len(expanded)
@@ -82,6 +84,8 @@ def draw(expanded: str, width: int, base: OptStyle,
                 elif parsed.default_type == "pop":
                     default = base.copy()
                     parsed.default_type = "base"
+                if parsed.fill != 8:
+                    fill = parsed.fill  # the whole width is cleared in that colour
                 if parsed.align != "default":
                     align = parsed.align
                 marker = parsed.list in ("left-marker", "right-marker")
@@ -96,7 +100,7 @@ def draw(expanded: str, width: int, base: OptStyle,
         i += 1
     flush()
 
-    fill_style = (base.attr, base.fg, base.bg, 0)
+    fill_style = (base.attr, base.fg, base.bg, 0) if fill == -1 else (0, 8, fill, 0)
     row: list[Cell] = [(" ", fill_style)] * width
     left = segments["left"][:width]
     row[:len(left)] = left
@@ -114,6 +118,8 @@ def draw(expanded: str, width: int, base: OptStyle,
         start = (width - len(absolute)) // 2
         row[start:start + len(absolute)] = absolute
     if drawn is not None:
+        if fill != -1:
+            drawn[:] = [True] * width
         for start, n in ((0, len(left)), (width - len(right), len(right)),
                          (centre_at, len(centre)), ((width - len(absolute)) // 2,
                                                     len(absolute))):
@@ -139,3 +145,17 @@ def draw(expanded: str, width: int, base: OptStyle,
         for kind, arg, where, i in starts:
             ranges.setdefault((kind, arg), origin[where] + i)
     return row
+
+
+def overlay(row: list[Cell], x: int, expanded: str, width: int,
+            base: OptStyle | None = None) -> None:
+    """format_draw onto cells already there (a message over the status line): only the
+    cells the format writes change, all ``width`` of them when it has a fill colour."""
+    width = min(width, len(row) - x)
+    if width <= 0:
+        return
+    drawn = [False] * width
+    cells = draw(expanded, width, base if base is not None else OptStyle(), drawn=drawn)
+    for i in range(width):
+        if drawn[i]:
+            row[x + i] = cells[i]

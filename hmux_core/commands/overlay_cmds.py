@@ -140,6 +140,15 @@ async def cmd_display_menu(item: CmdItem) -> int:
     tc = item.target_client
     if getattr(tc, "overlay", None) is not None or getattr(tc, "attached", None) is None:
         return CMD_RETURN_NORMAL
+    starting_choice = 0
+    if args.has("C"):
+        if args.get("C") == "-":
+            starting_choice = -1
+        else:
+            try:
+                starting_choice = args.strtonum("C", 0, UINT_MAX)
+            except CommandError as e:
+                return item.error(f"starting choice {e}")
     title = item.expand(args.get("T")) if args.has("T") else ""
     width = format_width(title)
     items: list[tuple[str | None, int, str | None]] = []
@@ -148,8 +157,8 @@ async def cmd_display_menu(item: CmdItem) -> int:
     while i != count:
         name = args.string(i) or ""
         i += 1
-        if not name:
-            if items:
+        if not name:  # a separator: not first, not after another
+            if items and items[-1][0] is not None:
                 items.append((None, K.KEYC_NONE, None))
             continue
         if count - i < 2:
@@ -184,6 +193,12 @@ async def cmd_display_menu(item: CmdItem) -> int:
     pos = menu_position(item, tc, width + 4, len(items) + 2)
     if pos is None:
         return CMD_RETURN_NORMAL
+    lines = args.get("b")
+    if lines is not None:
+        from ..options_table import OPTIONS_BY_NAME
+
+        if lines not in OPTIONS_BY_NAME["menu-border-lines"].choices:
+            return item.error(f"menu-border-lines unknown value: {lines}")
     sx, sy = tc.attached.tty.sx, tc.attached.tty.sy
     if sx < width + 4 or sy < len(items) + 2:
         return CMD_RETURN_NORMAL
@@ -205,8 +220,11 @@ async def cmd_display_menu(item: CmdItem) -> int:
         queue_commands(server, tc, cmdlist, QueueState(current=target, event=m))
 
     m = item.state.event
+    # -M: the mouse works in the menu even when it was not opened by the mouse.
     ov = O.Menu(title, items, width, px, py, choose, stay_open=args.has("O"),
-                nomouse=m is None or not m.valid)
+                nomouse=(m is None or not m.valid) and not args.has("M"),
+                starting_choice=starting_choice, lines=lines, style=args.get("s"),
+                selected_style=args.get("H"), border_style=args.get("S"))
     ov.free_cb = answer.done.set
     O.set_overlay(server, tc, ov, 0)
     await answer.finish()

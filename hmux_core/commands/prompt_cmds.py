@@ -1,5 +1,5 @@
-"""Commands that ask the user on the status line: command-prompt, confirm-before, and the
-prompt history (show-prompt-history, clear-prompt-history).
+"""Commands that ask the user on the status line (tmux 3.7b): command-prompt, confirm-before,
+and the prompt history (show-prompt-history, clear-prompt-history).
 
 Without ``-b`` the command waits for the answer, as tmux's CMD_RETURN_WAIT: the commands the
 answer makes run right after it, in its queue and with its state. With ``-b`` (or ``-i``) they are
@@ -126,10 +126,14 @@ async def cmd_command_prompt(item: CmdItem) -> int:
         else:
             prompts, space = ":", False
     inputs = args.get("I")
-    input_list = inputs.split(",") if inputs is not None else []
     steps: list[tuple[str, str]] = []
-    for i, p in enumerate(prompts.split(",")):
-        steps.append((p + " " if space else p, input_list[i] if i < len(input_list) else ""))
+    if args.has("l"):  # one prompt, its text as it is (commas and all)
+        steps.append((prompts, inputs or ""))
+    else:
+        input_list = inputs.split(",") if inputs is not None else []
+        for i, p in enumerate(prompts.split(",")):
+            steps.append((p + " " if space else p,
+                          input_list[i] if i < len(input_list) else ""))
     type_name = args.get("T")
     ptype = PR.COMMAND
     if type_name is not None:
@@ -145,6 +149,10 @@ async def cmd_command_prompt(item: CmdItem) -> int:
         flags |= PR.INCREMENTAL
     elif args.has("k"):
         flags |= PR.KEY
+    elif args.has("e"):
+        flags |= PR.BSPACE_EXIT
+    if args.has("C"):
+        flags |= PR.NOFREEZE
     answer = Answer(item, wait)
     answers: list[str] = []
     current = [0]
@@ -161,7 +169,7 @@ async def cmd_command_prompt(item: CmdItem) -> int:
                 msg, text = steps[current[0]]
                 PR.update(server, c, msg, text)
                 return 1
-        argv = answers + [s]  # tmux appends the last answer twice; a second %% sees it too
+        argv = answers if done else answers + [s]
         answer.run(c, lambda: tpl.make(argv))
         return 0
 
@@ -183,16 +191,23 @@ async def cmd_confirm_before(item: CmdItem) -> int:
     except CommandError as e:
         return item.error(str(e))
     wait = not args.has("b")
+    default_yes = args.has("y")
+    confirm_key = args.get("c")
+    if confirm_key is None:
+        confirm_key = "y"
+    elif len(confirm_key) != 1 or not " " <= confirm_key < "\x7f":
+        return item.error("invalid confirm key")
     prompt = args.get("p")
     if prompt is not None:
         message = prompt + " "
     else:
         first = cmdlist.first()
-        message = f"Confirm '{first.name if first is not None else ''}'? (y/n) "
+        message = f"Confirm '{first.name if first is not None else ''}'? ({confirm_key}/n) "
     answer = Answer(item, wait)
 
     def callback(c: Any, s: str | None, done: bool) -> int:
-        if not s or s[0].lower() != "y" or len(s) != 1:
+        # The key typed is the answer: the confirm key, or Enter with -y.
+        if not s or (s[0] != confirm_key and (s[0] != "\r" or not default_yes)):
             return 0
         answer.run(c, lambda: cmdlist)
         return 0

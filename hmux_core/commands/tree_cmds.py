@@ -1,4 +1,4 @@
-"""choose-tree, choose-buffer, choose-client, customize-mode and find-window (tmux's
+"""choose-tree, choose-buffer, choose-client, customize-mode and find-window (tmux 3.7b's
 cmd-choose-tree.c and cmd-find-window.c): put the target pane into one of the tree modes."""
 
 from __future__ import annotations
@@ -7,7 +7,14 @@ from typing import Any
 
 from ..modes import set_mode
 from ..modes.customize import CustomizeMode
-from ..modes.tree import BufferMode, ClientMode, TreeMode, WindowTreeMode, clients_attached
+from ..modes.tree import (
+    BufferMode,
+    ClientMode,
+    TreeMode,
+    WindowTreeMode,
+    clients_attached,
+    sort_order_from_string,
+)
 from .grammar import Args
 from .queue import CMD_RETURN_NORMAL, CmdItem
 from .registry import command
@@ -18,6 +25,8 @@ def _enter(item: CmdItem, kind: type[TreeMode], args: Any) -> int:
     was; a new one zooms (-Z), builds and draws once it is on the pane."""
     wp = item.target.wp
     assert wp is not None
+    if args.has("O") and sort_order_from_string(args.get("O")) is None:
+        return item.error("invalid sort order")
     m = set_mode(item.server, wp, kind, target=item.target, args=args)
     if isinstance(m, TreeMode) and not m.started:
         m.start()
@@ -31,13 +40,17 @@ def cmd_choose_tree(item: CmdItem) -> int:
 
 @command("choose-buffer")
 def cmd_choose_buffer(item: CmdItem) -> int:
-    if item.server.buffers.top() is None:
+    if item.args.has("O") and sort_order_from_string(item.args.get("O")) is None:
+        return item.error("invalid sort order")
+    if not item.server.buffers.by_name:  # paste_is_empty: named buffers count too
         return CMD_RETURN_NORMAL
     return _enter(item, BufferMode, item.args)
 
 
 @command("choose-client")
 def cmd_choose_client(item: CmdItem) -> int:
+    if item.args.has("O") and sort_order_from_string(item.args.get("O")) is None:
+        return item.error("invalid sort order")
     if clients_attached(item.server) == 0:
         return CMD_RETURN_NORMAL
     return _enter(item, ClientMode, item.args)
@@ -50,7 +63,8 @@ def cmd_customize_mode(item: CmdItem) -> int:
 
 def find_window_filter(args: Any, s: str) -> str:
     """The filter find-window gives choose-tree: content (-C), window name (-N), pane title
-    (-T), all three by default; -r regular expressions, -i ignoring case."""
+    (-T), all three by default; -r regular expressions (matched as they are, not inside
+    ``*...*``), -i ignoring case."""
     C, N, T = args.has("C"), args.has("N"), args.has("T")
     if args.has("r") and args.has("i"):
         suffix = "/ri"
@@ -62,9 +76,10 @@ def find_window_filter(args: Any, s: str) -> str:
         suffix = ""
     if not C and not N and not T:
         C = N = T = True
+    star = "" if args.has("r") else "*"
     content = f"#{{C{suffix}:{s}}}"
-    name = f"#{{m{suffix}:*{s}*,#{{window_name}}}}"
-    title = f"#{{m{suffix}:*{s}*,#{{pane_title}}}}"
+    name = f"#{{m{suffix}:{star}{s}{star},#{{window_name}}}}"
+    title = f"#{{m{suffix}:{star}{s}{star},#{{pane_title}}}}"
     if C and N and T:
         return f"#{{||:{content},#{{||:{name},{title}}}}}"
     if C and N:

@@ -131,7 +131,7 @@ class CustomizeMode(TreeMode):
 
     name = "options-mode"
     menu = (("Select", ord("\r")), ("Expand", K.KEYC_RIGHT), ("", K.KEYC_NONE),
-            ("Tag", ord("t")), ("Tag All", ord("t") | K.KEYC_CTRL), ("Tag None", ord("T")),
+            ("Tag", ord("t")), ("Tag All", 0x14), ("Tag None", ord("T")),
             ("", K.KEYC_NONE),
             ("Cancel", ord("q")))
     default_format = DEFAULT_FORMAT

@@ -16,21 +16,20 @@ from typing import Any
 
 from .. import keys as K
 from ..screen.cells import ATTR_BRIGHT, ATTR_REVERSE, DEFAULT_STYLE, Style, char_width
-from . import Mode, redraw, reset_mode
+from . import Mode, redraw, reset_mode, style_option
 
 Cell = tuple[str, Style]
 
-DEFAULT_KEY_FORMAT = ("#{?#{e|<:#{line},10},#{line},#{?#{e|<:#{line},36},"
-                      "M-#{a:#{e|+:97,#{e|-:#{line},10}}},}}")
+DEFAULT_KEY_FORMAT = ("#{?#{e|<:#{line},10},#{line},#{e|<:#{line},36},"
+                      "M-#{a:#{e|+:97,#{e|-:#{line},10}}}}")
 
 WINDOW_TREE_DEFAULT_COMMAND = "switch-client -Zt '%%'"
 WINDOW_TREE_DEFAULT_FORMAT = (
     "#{?pane_format,"
-    "#{?pane_marked,#[reverse],}"
-    "#{pane_current_command}#{?pane_active,*,}#{?pane_marked,M,}"
+    "#{?pane_marked,#[reverse],}#{?pane_floating_flag,#[italics],}"
+    "#{pane_current_command}#{pane_flags}"
     "#{?#{&&:#{pane_title},#{!=:#{pane_title},#{host_short}}},: \"#{pane_title}\",}"
-    ","
-    "#{?window_format,"
+    ",window_format,"
     "#{?window_marked_flag,#[reverse],}"
     "#{window_name}#{window_flags}"
     "#{?#{&&:#{==:#{window_panes},1},#{&&:#{pane_title},#{!=:#{pane_title},#{host_short}}}},"
@@ -39,9 +38,8 @@ WINDOW_TREE_DEFAULT_FORMAT = (
     "#{session_windows} windows"
     "#{?session_grouped, (group #{session_group}: #{session_group_list}),}"
     "#{?session_attached, (attached),}"
-    "}"
     "}")
-BUFFER_DEFAULT_COMMAND = "paste-buffer -b '%%'"
+BUFFER_DEFAULT_COMMAND = "paste-buffer -p -b '%%'"
 BUFFER_DEFAULT_FORMAT = "#{t/p:buffer_created}: #{buffer_sample}"
 CLIENT_DEFAULT_COMMAND = "detach-client -t '%%'"
 CLIENT_DEFAULT_FORMAT = "#{t/p:client_activity}: session #{session_name}"
@@ -261,10 +259,7 @@ def _row_cells(src: Any, y: int, width: int) -> list[Cell]:
 
 
 def _mode_style(wp: Any) -> Style:
-    sy = wp.window.options.get_style("mode-style")
-    if sy is None:
-        return DEFAULT_STYLE
-    return (sy.attr, sy.fg, sy.bg, 0)
+    return style_option(wp.window.options, "mode-style")
 
 
 # -- the generic tree ------------------------------------------------------------------------------
@@ -273,7 +268,7 @@ class Item:
     """mode_tree_item: one entry; ``tag`` identifies it across rebuilds."""
 
     __slots__ = ("parent", "data", "line", "key", "keystr", "tag", "name", "text", "expanded",
-                 "tagged", "draw_as_parent", "no_tag", "children")
+                 "tagged", "draw_as_parent", "no_tag", "align", "children")
 
     def __init__(self, parent: Item | None, data: Any, tag: Any, name: str,
                  text: str | None) -> None:
@@ -289,6 +284,7 @@ class Item:
         self.tagged = False
         self.draw_as_parent = False
         self.no_tag = False
+        self.align = 0  # mode_tree_align: 1 right-aligns the name among its depth's names
         self.children: list[Item] = []
 
 
@@ -319,7 +315,135 @@ def _clear_tagged(items: list[Item]) -> None:
 
 
 _NO_TAG = object()
+
+PREVIEW_OFF, PREVIEW_NORMAL, PREVIEW_BIG = 0, 1, 2
+
+# sort.c's orders by the names -O takes (sort_order_from_string); None is SORT_END.
+_ORDER_NAMES = {"activity": "activity", "creation": "creation", "index": "index",
+                "key": "index", "modifier": "modifier", "name": "name", "title": "name",
+                "order": "order", "size": "size", "z": "z"}
+
+
+def sort_order_from_string(order: str | None) -> str | None:
+    """An -O value (any case) as an order name, None when absent or unknown."""
+    return _ORDER_NAMES.get(order.lower()) if order is not None else None
+
+
+def sort_items(items: list[Any], order: str | None, reverse: bool, cmp: Any) -> list[Any]:
+    """sort_qsort: no order leaves the list as it is, "order" only reverses it, anything else
+    sorts with ``cmp(order, a, b)`` (its own tie-break) reversed as a whole with -r."""
+    from functools import cmp_to_key
+
+    if order is None:
+        return list(items)
+    if order == "order":
+        return list(reversed(items)) if reverse else list(items)
+    if reverse:
+        return sorted(items, key=cmp_to_key(lambda a, b: -cmp(order, a, b)))
+    return sorted(items, key=cmp_to_key(lambda a, b: cmp(order, a, b)))
+
+
+def _bytes_cmp(a: str, b: str) -> int:
+    ab, bb = a.encode("utf-8", "surrogateescape"), b.encode("utf-8", "surrogateescape")
+    return (ab > bb) - (ab < bb)
+
+
+def _cmp_session(order: str, a: Any, b: Any) -> int:
+    """sort_session_cmp."""
+    r = 0
+    if order == "index":
+        r = _cmp(a.id, b.id)
+    elif order == "creation":
+        r = _cmp(a.created, b.created)
+    elif order == "activity":
+        r = -_cmp(a.activity_time, b.activity_time)
+    elif order == "name":
+        r = _bytes_cmp(a.name, b.name)
+    return r or _bytes_cmp(a.name, b.name)
+
+
+def _cmp_winlink(order: str, a: Any, b: Any) -> int:
+    """sort_winlink_cmp."""
+    wa, wb = a.window, b.window
+    r = 0
+    if order == "index":
+        r = _cmp(a.idx, b.idx)
+    elif order == "creation":
+        r = _cmp(wa.created, wb.created)
+    elif order == "activity":
+        r = -_cmp(wa.activity_time, wb.activity_time)
+    elif order == "name":
+        r = _bytes_cmp(wa.name, wb.name)
+    elif order == "size":
+        r = _cmp(wa.sx * wa.sy, wb.sx * wb.sy)
+    return r or _bytes_cmp(wa.name, wb.name)
+
+
+def _pane_title(wp: Any) -> str:
+    return str(getattr(wp.screen, "title", "") or "")
+
+
+def _cmp_pane(order: str, a: Any, b: Any) -> int:
+    """sort_pane_cmp (panes have no stacking order here: z compares equal)."""
+    r = 0
+    if order == "activity":
+        r = _cmp(getattr(a, "active_point", 0), getattr(b, "active_point", 0))
+    elif order == "creation":
+        r = _cmp(a.id, b.id)
+    elif order == "size":
+        r = _cmp(a.sx * a.sy, b.sx * b.sy)
+    elif order == "index":
+        r = _cmp(a.window.pane_index(a), b.window.pane_index(b))
+    elif order == "name":
+        r = _bytes_cmp(_pane_title(a), _pane_title(b))
+    return r or _bytes_cmp(_pane_title(a), _pane_title(b))
+
+
+def _lowercase(text: str) -> bool:
+    """mode_tree_is_lowercase: a search without capitals ignores case."""
+    return text == text.lower()
+
+
+def _has(text: str, find: str, icase: bool) -> bool:
+    """strstr / strcasestr."""
+    if icase:
+        return find.lower() in text.lower()
+    return find in text
+
+
+def _ctrl(letter: str) -> int:
+    """A Ctrl key as tmux 3.7b has it (C-t is t with Ctrl, not 0x14)."""
+    return ord(letter) | K.KEYC_CTRL
+
+
+#: mode_tree_key's keys that leave the mode: q, Escape, C-[ and C-g.
+_TREE_EXIT = (ord("q"), 0x1B, ord("[") | K.KEYC_CTRL, ord("g") | K.KEYC_CTRL)
 UPDATE_INTERVAL = 1.0  # UINT64_MAX: no current item yet
+
+
+# mode_tree_help_start / _end: the keys every tree mode has ("%1" is the mode's word for
+# an item), then the mode's own lines between them.
+HELP_START = (
+    ("Up, k", "Move cursor up"), ("Down, j", "Move cursor down"), ("g", "Go to top"),
+    ("G", "Go to bottom"), ("PPage, C-b", "Page up"), ("NPage, C-f", "Page down"),
+    ("Left, h", "Collapse %1"), ("Right, l", "Expand %1"), ("M--", "Collapse all %1s"),
+    ("M-+", "Expand all %1s"), ("t", "Toggle %1 tag"), ("T", "Untag all %1s"),
+    ("C-t", "Tag all %1s"), ("C-s", "Search forward"), ("n", "Repeat search forward"),
+    ("N", "Repeat search backward"), ("f", "Filter %1s"), ("O", "Change sort order"),
+    ("r", "Reverse sort order"), ("v", "Toggle preview"))
+HELP_DEFAULT_WIDTH = 39
+
+
+def help_text(lines: tuple[tuple[str, str], ...], item: str) -> bytes:
+    """The help as tmux writes it into its popup: the key in bold, a line-drawing bar,
+    what it does."""
+    out = ["\033[H\033[?25l\033[?7l\033)0"]
+    rows = HELP_START + lines
+    for key, text in rows:
+        out.append(f"\r\033[1m{key:>11} \033[0m\016x\017 \033[0m{text}\n")
+    out.append("\r\033[1m  q, Escape \033[0m\016x\017 \033[0mExit mode\033[H")
+    out.append("\033[H")
+    return "".join(out).replace("%1", item).encode()
 
 
 OUTSIDE_MENU: tuple[tuple[str, int], ...] = (
@@ -330,8 +454,13 @@ OUTSIDE_MENU: tuple[tuple[str, int], ...] = (
 class TreeMode(Mode):
     """mode_tree_data plus the window_mode callbacks every tree mode shares."""
 
-    sort_list: tuple[str, ...] = ()
+    #: The orders O goes through (a mode's order_seq); empty: the mode does not sort.
+    order_seq: tuple[str, ...] = ()
     menu: tuple[tuple[str, int], ...] = ()
+    #: The mode's lines of the C-h help (key, what it does) and the word for an item.
+    help_lines: tuple[tuple[str, str], ...] = ()
+    help_item = "item"
+    help_width = 0
     default_format = ""
     default_command = ""
 
@@ -347,14 +476,12 @@ class TreeMode(Mode):
         self.key_format = get("K") if has("K") else DEFAULT_KEY_FORMAT
         cmd = args.string(0) if args is not None and args.nargs else None
         self.template = cmd if cmd is not None else self.default_command
-        self.preview = not has("N")
-        self.sort_field = 0
-        sort = get("O")
-        if sort is not None:
-            for i, name in enumerate(self.sort_list):
-                if sort.lower() == name:
-                    self.sort_field = i
+        n = args.count("N") if args is not None else 0
+        self.preview = PREVIEW_BIG if n > 1 else PREVIEW_OFF if n else PREVIEW_NORMAL
+        self.sort_order = sort_order_from_string(get("O"))
         self.reversed = has("r")
+        self.search_backward = False
+        self.search_icase = False
         self.filter: str | None = get("f") if has("f") else None
         self.search: str | None = None
         self.no_matches = False
@@ -362,6 +489,7 @@ class TreeMode(Mode):
         self.saved: list[Item] = []
         self.lines: list[Line] = []
         self.depth = 0
+        self.maxdepth = 0
         self.offset = 0
         self.current = 0
         self.sx, self.sy = wp.sx, wp.sy
@@ -439,8 +567,8 @@ class TreeMode(Mode):
     def draw_preview(self, item: Item, c: Canvas, sx: int, sy: int) -> None:
         raise NotImplementedError
 
-    def item_search(self, item: Item, text: str) -> bool:
-        return text in item.name
+    def item_search(self, item: Item, text: str, icase: bool) -> bool:
+        return _has(item.name, text, icase)
 
     def item_context(self, item: Item) -> Any:
         """The format context an item's key format expands in."""
@@ -489,6 +617,7 @@ class TreeMode(Mode):
 
     def _build_lines(self, items: list[Item], depth: int) -> None:
         self.depth = depth
+        self.maxdepth = max(self.maxdepth, depth)
         flat = True
         first = len(self.lines)
         for it in items:
@@ -511,6 +640,8 @@ class TreeMode(Mode):
         tag: list[Any] = [self.lines[self.current].item.tag if self.lines else _NO_TAG]
         self.saved = self.children
         self.children = []
+        if self.order_seq and self.sort_order is None:
+            self.sort_order = self.order_seq[0]  # the mode's sort callback
         self.build_items(tag, self.filter)
         self.no_matches = not self.children
         if self.no_matches:
@@ -518,23 +649,35 @@ class TreeMode(Mode):
         self.saved = []
         self.built_at = time.monotonic()
         self.lines = []
+        self.maxdepth = 0
         self._build_lines(self.children, 0)
         if tag[0] is _NO_TAG and self.lines:
             tag[0] = self.lines[min(self.current, len(self.lines) - 1)].item.tag
         self.set_current(tag[0])
         self.width = self.sx
-        if self.preview:
+        if self.preview != PREVIEW_OFF:
             self._set_height()
         else:
             self.height = self.sy
         self._check_selected()
 
     def _set_height(self) -> None:
+        """mode_tree_set_height: two thirds for the list (half when it is short) with the
+        normal preview, a quarter with the big one."""
         sy = self.sy
-        self.height = (sy // 3) * 2
-        if self.height > len(self.lines):
-            self.height = sy // 2
-        if self.height < 10:
+        if self.preview == PREVIEW_NORMAL:
+            self.height = (sy // 3) * 2
+            if self.height > len(self.lines):
+                self.height = sy // 2
+            if self.height < 10:
+                self.height = sy
+        elif self.preview == PREVIEW_BIG:
+            self.height = sy // 4
+            if self.height > len(self.lines):
+                self.height = len(self.lines)
+            if self.height < 2:
+                self.height = 2
+        else:
             self.height = sy
         if sy - self.height < 2:
             self.height = sy
@@ -549,7 +692,12 @@ class TreeMode(Mode):
                 self.current = i
                 self.offset = i - self.height + 1 if i > self.height - 1 else 0
                 return True
-        self.current = self.offset = 0
+        if self.current >= len(self.lines):  # gone: the last line rather than the first
+            if not self.lines:
+                return False
+            self.current = len(self.lines) - 1
+            self.offset = (self.current - self.height + 1
+                           if self.current > self.height - 1 else 0)
         return False
 
     def expand(self, tag: Any) -> None:
@@ -561,6 +709,8 @@ class TreeMode(Mode):
                 return
 
     def up(self, wrap: bool) -> None:
+        if not self.lines:
+            return
         if self.current == 0:
             if wrap:
                 self.current = len(self.lines) - 1
@@ -571,14 +721,44 @@ class TreeMode(Mode):
             if self.current < self.offset:
                 self.offset -= 1
 
-    def down(self, wrap: bool) -> None:
+    def down(self, wrap: bool) -> bool:
+        """mode_tree_down: False when at the end without wrapping (nothing moved)."""
+        if not self.lines:
+            return False
         if self.current == len(self.lines) - 1:
-            if wrap:
-                self.current = self.offset = 0
+            if not wrap:
+                return False
+            self.current = self.offset = 0
         else:
             self.current += 1
             if self.current > self.offset + self.height - 1:
                 self.offset += 1
+        return True
+
+    def swap(self, direction: int) -> None:
+        """mode_tree_swap (S-Up, S-Down, K, J): the current item with the next one at its
+        depth under the same parent, if the mode can swap them."""
+        if not self.lines:
+            return
+        depth = self.lines[self.current].depth
+        other = self.current
+        while True:
+            if direction < 0 and other < -direction:
+                return
+            if direction > 0 and other + direction >= len(self.lines):
+                return
+            other += direction
+            if self.lines[other].depth <= depth:
+                break
+        if self.lines[other].depth != depth:
+            return
+        if self.swap_items(self.lines[self.current].item, self.lines[other].item):
+            self.current = other
+            self.build()
+
+    def swap_items(self, cur: Item, other: Item) -> bool:
+        """The mode's swap callback; no mode swaps by default."""
+        return False
 
     def current_item(self) -> Item | None:
         return self.lines[self.current].item if self.lines else None
@@ -605,10 +785,13 @@ class TreeMode(Mode):
         gc0 = DEFAULT_STYLE
         w, h = self.width, self.height
         keylen = 0
+        alignlen = [0] * (self.maxdepth + 1)
         for line in self.lines:
             it = line.item
             if it.key != K.KEYC_NONE and len(it.keystr) + 3 > keylen:
                 keylen = len(it.keystr) + 3
+            if it.align and len(it.name.encode()) > alignlen[line.depth]:
+                alignlen[line.depth] = len(it.name.encode())
         for i in range(self.offset, min(len(self.lines), self.offset + h)):
             line = self.lines[i]
             it = line.item
@@ -637,7 +820,10 @@ class TreeMode(Mode):
                 parts.append("\x01mq\x01> " if line.last else "\x01tq\x01> ")
                 parts.append(symbol)
                 start = "".join(parts)
-            text = (key.ljust(keylen) + start + it.name + ("*" if it.tagged else "")
+            name = it.name
+            if it.align:  # "%*s": padded to the widest name at its depth (in bytes)
+                name = " " * (it.align * alignlen[line.depth] - len(name.encode())) + name
+            text = (key.ljust(keylen) + start + name + ("*" if it.tagged else "")
                     + (": " if it.text is not None else ""))
             width = min(_cstrwidth(text), w)
             g, g0 = gc, gc0
@@ -655,15 +841,15 @@ class TreeMode(Mode):
                 if it.text is not None:
                     c.format_draw(it.text, g, w - width)
         sy = self.sy
-        if not self.preview or sy <= 4 or h <= 4 or sy - h <= 4 or w <= 4:
+        if self.preview == PREVIEW_OFF or sy <= 4 or h < 2 or sy - h <= 4 or w <= 4:
             return
         it = self.lines[self.current].item
         if it.draw_as_parent and it.parent is not None:
             it = it.parent
         c.move(0, h)
         c.box(w, sy - h)
-        if self.sort_list:
-            text = (f" {it.name} (sort: {self.sort_list[self.sort_field]}"
+        if self.order_seq:
+            text = (f" {it.name} (sort: {self.sort_order}"
                     f"{', reversed' if self.reversed else ''})")
         else:
             text = f" {it.name}"
@@ -685,7 +871,12 @@ class TreeMode(Mode):
             c.move(2, h + 1)
             self.draw_preview(it, c, box_x, box_y)
 
-    def _search_for(self) -> Item | None:
+    def _matches(self, it: Item) -> bool:
+        assert self.search is not None
+        return self.item_search(it, self.search, self.search_icase)
+
+    def _search_forward(self) -> Item | None:
+        """mode_tree_search_forward: the next item matching, through every item."""
         if self.search is None or not self.lines:
             return None
         it: Item | None = self.lines[self.current].item
@@ -713,11 +904,38 @@ class TreeMode(Mode):
                     return None
             if it is last:
                 return None
-            if self.item_search(it, self.search):
+            if self._matches(it):
+                return it
+
+    def _search_backward(self) -> Item | None:
+        """mode_tree_search_backward (N): the previous item matching."""
+        if self.search is None or not self.lines:
+            return None
+        it: Item | None = self.lines[self.current].item
+        last = it
+        while True:
+            assert it is not None
+            prev = _prev_sibling(self, it)
+            if prev is not None:
+                while prev.children:  # the last item of the previous subtree
+                    prev = prev.children[-1]
+                it = prev
+            else:
+                it = it.parent
+            if it is None:
+                if not self.children:
+                    return None
+                prev = self.children[-1]
+                while prev.children:
+                    prev = prev.children[-1]
+                it = prev
+            if it is last:
+                return None
+            if self._matches(it):
                 return it
 
     def _search_set(self) -> None:
-        it = self._search_for()
+        it = self._search_backward() if self.search_backward else self._search_forward()
         if it is None:
             return
         tag = it.tag
@@ -743,28 +961,36 @@ class TreeMode(Mode):
         """mode_tree_key: (whether the mode ends, the key left for the mode)."""
         from .. import prompt as PR
 
-        if K.is_mouse_key(key):
-            return self._tree_mouse(client, key)
         if not self.lines:
-            return key in (ord("q"), 0x1B, 0x07), key
+            return True, K.KEYC_NONE  # nothing to choose: any key leaves
+        if K.is_mouse_key(key) and self.event is not None:
+            return self._tree_mouse(client, key)
         line = self.lines[self.current]
         current: Item | None = line.item
         for i, ln in enumerate(self.lines):
             if key == ln.item.key:
                 self.current = i
                 return False, ord("\r")
-        if key in (ord("q"), 0x1B, 0x07):
+        if key in _TREE_EXIT:
             return True, key
-        if key in (K.KEYC_UP, ord("k"), 0x10):
+        wheel_up = K.mouse_key("WheelUp", "Pane")
+        wheel_down = K.mouse_key("WheelDown", "Pane")
+        if key in (K.KEYC_F1, _ctrl("h")):
+            self._display_help(client)
+        elif key in (K.KEYC_UP, ord("k"), wheel_up, _ctrl("p")):
             self.up(True)
-        elif key in (K.KEYC_DOWN, ord("j"), 0x0E):
+        elif key in (K.KEYC_DOWN, ord("j"), wheel_down, _ctrl("n")):
             self.down(True)
-        elif key in (K.KEYC_PPAGE, 0x02):
+        elif key in (K.KEYC_UP | K.KEYC_SHIFT, ord("K")):
+            self.swap(-1)
+        elif key in (K.KEYC_DOWN | K.KEYC_SHIFT, ord("J")):
+            self.swap(1)
+        elif key in (K.KEYC_PPAGE, _ctrl("b")):
             for _ in range(self.height):
                 if self.current == 0:
                     break
                 self.up(True)
-        elif key in (K.KEYC_NPAGE, 0x06):
+        elif key in (K.KEYC_NPAGE, _ctrl("f")):
             for _ in range(self.height):
                 if self.current == len(self.lines) - 1:
                     break
@@ -791,15 +1017,16 @@ class TreeMode(Mode):
         elif key == ord("T"):
             for ln in self.lines:
                 ln.item.tagged = False
-        elif key == 0x14:  # C-t
+        elif key == _ctrl("t"):
             for ln in self.lines:
                 it = ln.item
                 it.tagged = ((it.parent is None and not it.no_tag)
                              or (it.parent is not None and it.parent.no_tag))
         elif key == ord("O"):
-            self.sort_field += 1
-            if self.sort_field >= len(self.sort_list):
-                self.sort_field = 0
+            if self.order_seq:  # sort_next_order
+                seq = self.order_seq
+                i = seq.index(self.sort_order) + 1 if self.sort_order in seq else 0
+                self.sort_order = seq[i] if i < len(seq) else seq[0]
             self.build()
         elif key == ord("r"):
             self.reversed = not self.reversed
@@ -829,18 +1056,35 @@ class TreeMode(Mode):
             for it in self.children:
                 it.expanded = True
             self.build()
-        elif key in (ord("?"), ord("/"), 0x13):
+        elif key in (ord("?"), ord("/"), _ctrl("s")):
+            self.search_backward = False
             self._prompt(client, "(search) ", "", self._search_callback, 0, PR.SEARCH)
-        elif key == ord("n"):
+        elif key in (ord("n"), ord("N")):
+            self.search_backward = key == ord("N")
             self._search_set()
         elif key == ord("f"):
             self._prompt(client, "(filter) ", self.filter, self._filter_callback, 0, PR.SEARCH)
-        elif key == ord("v"):
-            self.preview = not self.preview
+        elif key == ord("v"):  # off -> big -> normal -> off
+            self.preview = {PREVIEW_OFF: PREVIEW_BIG, PREVIEW_NORMAL: PREVIEW_OFF,
+                            PREVIEW_BIG: PREVIEW_NORMAL}[self.preview]
             self.build()
-            if self.preview:
+            if self.preview != PREVIEW_OFF:
                 self._check_selected()
         return False, key
+
+    def _display_help(self, client: Any) -> None:
+        """mode_tree_display_help: the keys in a popup in the middle of the terminal."""
+        from .. import overlays as O
+
+        a = getattr(client, "attached", None)
+        if a is None:
+            return
+        w = max(self.help_width, HELP_DEFAULT_WIDTH)
+        h = len(HELP_START) + len(self.help_lines) + 1
+        if a.tty.sx < w or a.tty.sy < h:
+            return
+        O.text_popup(self.server, client, (a.tty.sx - w) // 2, (a.tty.sy - h) // 2, w, h,
+                     help_text(self.help_lines, self.help_item))
 
     def _search_callback(self, c: Any, s: str | None, done: bool) -> int:
         if self.dead:
@@ -849,6 +1093,7 @@ class TreeMode(Mode):
             self.search = None
             return 0
         self.search = s
+        self.search_icase = _lowercase(s)
         self._search_set()
         return 0
 
@@ -897,7 +1142,7 @@ class TreeMode(Mode):
         if x > self.width or y > self.height:
             if key == down3:
                 self._display_menu(client, x, y, True)
-            return False, key if self.preview else K.KEYC_NONE
+            return False, key if self.preview != PREVIEW_OFF else K.KEYC_NONE
         if self.offset + y < len(self.lines):
             if key in (down1, down3, double1):
                 self.current = self.offset + y
@@ -923,7 +1168,7 @@ class TreeMode(Mode):
         items: list[tuple[str | None, int, str | None]] = []
         for name, key in (OUTSIDE_MENU if outside else self.menu):
             if not name:
-                if items:
+                if items and items[-1][0] is not None:
                     items.append((None, K.KEYC_NONE, None))
                 continue
             shown = name
@@ -981,6 +1226,15 @@ class TreeMode(Mode):
             redraw(self)
 
 
+def _prev_sibling(mode: TreeMode, it: Item) -> Item | None:
+    siblings = it.parent.children if it.parent is not None else mode.children
+    try:
+        i = next(n for n, x in enumerate(siblings) if x is it)
+    except StopIteration:
+        return None
+    return siblings[i - 1] if i > 0 else None
+
+
 def _next_sibling(mode: TreeMode, it: Item) -> Item | None:
     siblings = it.parent.children if it.parent is not None else mode.children
     try:
@@ -1005,14 +1259,6 @@ def _cmp(a: Any, b: Any) -> int:
     return (a > b) - (a < b)
 
 
-def _sorted(items: list[Any], cmp: Any, reverse: bool) -> list[Any]:
-    from functools import cmp_to_key
-
-    if reverse:
-        return sorted(items, key=cmp_to_key(lambda x, y: -cmp(x, y)))
-    return sorted(items, key=cmp_to_key(cmp))
-
-
 # -- choose-tree ----------------------------------------------------------------------------------
 
 NONE, SESSION, WINDOW, PANE = 0, 1, 2, 3
@@ -1032,7 +1278,15 @@ class TreeData:
 
 class WindowTreeMode(TreeMode):
     name = "tree-mode"
-    sort_list = ("index", "name", "time")
+    order_seq = ("index", "name", "activity", "z")
+    help_lines = (
+        ("Enter", "Choose selected item"), ("S-Up", "Swap current and previous window"),
+        ("S-Down", "Swap current and next window"), ("x", "Kill selected item"),
+        ("X", "Kill tagged items"), ("<", "Scroll previews left"),
+        (">", "Scroll previews right"), ("m", "Set the marked pane"),
+        ("M", "Clear the marked pane"), (":", "Run a command for each tagged item"),
+        ("f", "Enter a format"), ("H", "Jump to the starting pane"))
+    help_width = 51
     menu = (("Select", ord("\r")), ("Expand", K.KEYC_RIGHT), ("Mark", ord("m")), ("", K.KEYC_NONE),
             ("Tag", ord("t")), ("Tag All", 0x14), ("Tag None", ord("T")), ("", K.KEYC_NONE),
             ("Kill", ord("x")), ("Kill Tagged", ord("X")), ("", K.KEYC_NONE),
@@ -1049,6 +1303,7 @@ class WindowTreeMode(TreeMode):
         else:
             self.type = PANE
         self.squash_groups = not (args is not None and args.has("G"))
+        self.accept = args is not None and args.has("y")  # kill without asking (PROMPT_ACCEPT)
         self.hoffset = 0  # data->offset: the preview scrolled sideways with < and >
         self.left = self.right = -1
         self.p_start = self.p_end = self.p_each = 0
@@ -1099,62 +1354,32 @@ class WindowTreeMode(TreeMode):
             return True
         return format_true(self._expand(flt, s, wl, wp))
 
-    def _cmp_session(self, a: Any, b: Any) -> int:
-        f = self.sort_field
-        if f == 0:
-            r = _cmp(a.id, b.id)
-        else:
-            r = 0
-            if f == 2:
-                r = -_cmp(a.activity_time, b.activity_time)
-            if r == 0:
-                r = _cmp(a.name.encode(), b.name.encode())
-        return r
-
-    def _cmp_window(self, a: Any, b: Any) -> int:
-        f = self.sort_field
-        if f == 0:
-            return _cmp(a.idx, b.idx)
-        r = 0
-        if f == 2:
-            r = -_cmp(a.window.activity_time, b.window.activity_time)
-        if r == 0:
-            r = _cmp(a.window.name.encode(), b.window.name.encode())
-        return r
-
-    def _cmp_pane(self, a: Any, b: Any) -> int:
-        if self.sort_field == 2:
-            return _cmp(getattr(a, "active_point", 0), getattr(b, "active_point", 0))
-        return _cmp(a.id, b.id)
-
     def _build_window(self, s: Any, wl: Any, parent: Item, flt: str | None) -> bool:
+        """window_tree_build_window: a window and (sorted) all its panes that pass the
+        filter; a lone pane is listed too. False (and nothing added) when the window has
+        no pane or its only pane is filtered out."""
         d = TreeData(WINDOW, s.id, wl.idx, -1)
         text = self._expand(self.item_format, s, wl, None)
         expanded = 0 if self.type in (SESSION, WINDOW) else 1
         it = self.add(parent, d, ("wl", id(wl)), str(wl.idx), text, expanded)
+        it.align = 1
         panes = list(wl.window.panes)
-        if not panes:
+        if not panes or (len(panes) == 1 and not self._filter_pane(s, wl, panes[0], flt)):
             self.remove(it)
             return False
-        if len(panes) == 1:
-            if not self._filter_pane(s, wl, panes[0], flt):
-                self.remove(it)
-                return False
-            return True
-        keep = [p for p in panes if self._filter_pane(s, wl, p, flt)]
-        if not keep:
-            self.remove(it)
-            return False
-        for p in _sorted(keep, self._cmp_pane, self.reversed):
-            self.add(it, TreeData(PANE, s.id, wl.idx, p.id), ("p", p.id),
-                     str(wl.window.pane_index(p)), self._expand(self.item_format, s, wl, p), -1)
+        for p in sort_items(panes, self.sort_order, self.reversed, _cmp_pane):
+            if self._filter_pane(s, wl, p, flt):
+                pit = self.add(it, TreeData(PANE, s.id, wl.idx, p.id), ("p", p.id),
+                               str(wl.window.pane_index(p)),
+                               self._expand(self.item_format, s, wl, p), -1)
+                pit.align = 1
         return True
 
     def _build_session(self, s: Any, flt: str | None) -> None:
         d = TreeData(SESSION, s.id, -1, -1)
         text = self._expand(self.item_format, s, None, None)
         it = self.add(None, d, ("s", s.id), s.name, text, 0 if self.type == SESSION else 1)
-        wls = _sorted(list(s.windows.values()), self._cmp_window, self.reversed)
+        wls = sort_items(s.sorted_winlinks(), self.sort_order, self.reversed, _cmp_winlink)
         empty = 0
         for wl in wls:
             if not self._build_window(s, wl, it, flt):
@@ -1165,16 +1390,19 @@ class WindowTreeMode(TreeMode):
     def build_items(self, tag: list[Any], flt: str | None) -> None:
         model = self.server.model
         current = self.fs.s.group if self.fs.s is not None else None
-        sessions = []
-        for s in model.sorted_sessions():
-            sg = s.group
-            if self.squash_groups and sg is not None:
-                if (sg is current and s is not self.fs.s) or \
-                        (sg is not current and sg.sessions and s is not sg.sessions[0]):
-                    continue
-            sessions.append(s)
-        for s in _sorted(sessions, self._cmp_session, self.reversed):
-            self._build_session(s, flt)
+        ordered = sort_items(model.sorted_sessions(), self.sort_order, self.reversed,
+                             _cmp_session)
+        # tmux 3.7b's window_tree_build tests the *last* session for squashing grouped
+        # sessions, for every session: when that one is a group member other than the one
+        # shown, nothing is listed at all. Kept as tmux has it.
+        last = ordered[-1] if ordered else None
+        sg = last.group if last is not None else None
+        skip = self.squash_groups and sg is not None and (
+            (sg is current and last is not self.fs.s)
+            or (sg is not current and bool(sg.sessions) and last is not sg.sessions[0]))
+        for s in ordered:
+            if not skip:
+                self._build_session(s, flt)
         fs = self.fs
         if self.type == SESSION and fs.s is not None:
             tag[0] = ("s", fs.s.id)
@@ -1190,16 +1418,45 @@ class WindowTreeMode(TreeMode):
 
     def _draw_label(self, c: Canvas, px: int, py: int, sx: int, sy: int, gc: Style,
                     label: str) -> None:
-        n = len(label)
-        if sx == 0 or sy == 1 or n > sx:
+        """window_tree_draw_label: the label (a format, cut to fit) in a box of its own in
+        the middle of a preview."""
+        from ..format import format_width, trim_left
+
+        if sx < 5 or sy < 3:
             return
-        ox = (sx - n + 1) // 2
+        width = format_width(label)
+        if width > sx - 4:
+            label = trim_left(label, sx - 4)
+            width = format_width(label)
+        if width == 0:
+            return
+        ox = (sx - width + 1) // 2
         oy = (sy + 1) // 2
-        if ox > 1 and ox + n < sx - 1 and sy >= 3:
-            c.move(px + ox - 1, py + oy - 1)
-            c.box(n + 2, 3)
+        c.move(px + ox - 2, py + oy - 1)
+        c.box(width + 4, 3)
+        c.move(px + ox - 1, py + oy)
+        for _ in range(width + 2):
+            c.cell(" ", DEFAULT_STYLE)
         c.move(px + ox, py + oy)
-        c.puts(label, gc)
+        c.format_draw(label, gc, width)
+
+    def _preview_label(self, c: Canvas, s: Any, wl: Any, wp: Any, px: int, py: int,
+                       width: int, sy: int) -> None:
+        """tree-mode-preview-format in tree-mode-preview-style, expanded for the window
+        (``wp`` None) or the pane a preview shows, with that window's (pane's) options."""
+        from .. import format as F
+        from ..formats_vars import ModelContext
+
+        oo = wp.options if wp is not None else wl.window.options
+        fmt = str(oo.get("tree-mode-preview-format") or "")
+        if not fmt:
+            return
+        ctx = ModelContext(self.server, None, s, wl, wp)
+        label = F.expand(fmt, ctx)
+        if not label:
+            return
+        gc = style_option(oo, "tree-mode-preview-style", lambda v: F.expand(v, ctx))
+        self._draw_label(c, px, py, width, sy, gc, label)
 
     def _draw_strip(self, c: Canvas, s: Any, things: list[Any], current_index: int,
                     sx: int, sy: int, draw_one: Any) -> None:
@@ -1257,18 +1514,13 @@ class WindowTreeMode(TreeMode):
         else:
             self.right = -1
         self.p_start, self.p_end, self.p_each = start, end, each
-        opts = s.options
-        colour = int(opts.get("display-panes-colour"))
-        active_colour = int(opts.get("display-panes-active-colour"))
         i = 0
         for loop in range(start, end):
             thing = things[loop]
-            fg = active_colour if loop == current_index else colour
-            gc = (0, fg, 8, 0)
             offset = 3 + i * each if left else i * each
             width = each + remaining if loop == end - 1 else each - 1
             c.move(cx + offset, cy)
-            draw_one(c, thing, loop, width, sy, gc, cx + offset, cy, each)
+            draw_one(c, thing, width, sy, cx + offset, cy)
             if loop != end - 1:
                 c.move(cx + offset + width, cy)
                 c.vline(sy)
@@ -1283,15 +1535,11 @@ class WindowTreeMode(TreeMode):
             wls = s.sorted_winlinks()
             cur = next((i for i, x in enumerate(wls) if x is s.curw), len(wls))
 
-            def one_window(c: Canvas, x: Any, loop: int, width: int, sy: int, gc: Style,
-                           px: int, py: int, each: int) -> None:
+            def one_window(c: Canvas, x: Any, width: int, sy: int, px: int, py: int) -> None:
                 w = x.window
                 if w.active is not None:
                     c.preview(w.active.screen, width, sy)
-                label = f" {x.idx}:{w.name} "
-                if len(label) > width:
-                    label = f" {x.idx} "
-                self._draw_label(c, px, py, width, sy, gc, label)
+                self._preview_label(c, s, x, None, px, py, width, sy)
 
             self._draw_strip(c, s, wls, cur, sx, sy, one_window)
         elif t == WINDOW:
@@ -1299,26 +1547,58 @@ class WindowTreeMode(TreeMode):
             panes = list(w.panes)
             cur = next((i for i, p in enumerate(panes) if p is w.active), len(panes))
 
-            def one_pane(c: Canvas, p: Any, loop: int, width: int, sy: int, gc: Style,
-                         px: int, py: int, each: int) -> None:
+            def one_pane(c: Canvas, p: Any, width: int, sy: int, px: int, py: int) -> None:
                 c.preview(p.screen, width, sy)
-                self._draw_label(c, px, py, each, sy, gc, f" {w.pane_index(p)} ")
+                self._preview_label(c, s, wl, p, px, py, width, sy)
 
             self._draw_strip(c, s, panes, cur, sx, sy, one_pane)
         elif t == PANE:
             c.preview(wp.screen, sx, sy)
 
-    def item_search(self, item: Item, text: str) -> bool:
+    def item_search(self, item: Item, text: str, icase: bool) -> bool:
         s, wl, wp = self.pull(item.data)
         t = item.data.type
         if t == SESSION:
-            return s is not None and text in s.name
+            return s is not None and _has(s.name, text, icase)
         if t == WINDOW:
-            return s is not None and wl is not None and text in wl.window.name
+            return s is not None and wl is not None and _has(wl.window.name, text, icase)
         if t == PANE and wp is not None:
             cmd = wp.current_command() or ""
-            return bool(cmd) and text in cmd
+            return bool(cmd) and _has(cmd, text, icase)
         return False
+
+    def swap_items(self, cur: Item, other: Item) -> bool:
+        """window_tree_swap: two windows of one session change places (their indexes stay),
+        unless the sort order would not show them swapped."""
+        a, b = cur.data, other.data
+        if a.type != b.type or a.type != WINDOW:
+            return False
+        s, wla, _ = self.pull(a)
+        s2, wlb, _ = self.pull(b)
+        if s is None or s is not s2 or wla is None or wlb is None:
+            return False
+        if self.sort_order != "index" and _cmp_winlink(self.sort_order or "", wla, wlb) != 0:
+            return False
+        from ..commands.groups import synchronize_from
+        from ..model import recalculate_size
+
+        wa, wb = wla.window, wlb.window
+        wb.winlinks.remove(wlb)
+        wa.winlinks.remove(wla)
+        wlb.window = wa
+        wa.winlinks.append(wlb)
+        wla.window = wb
+        wb.winlinks.append(wla)
+        if s.curw is wla:
+            s.set_current(wlb)
+        elif s.curw is wlb:
+            s.set_current(wla)
+        if s.group is not None:
+            synchronize_from(self.server, s)
+        self.server.redraw_clients(None)
+        for w in list(self.server.model.windows.values()):
+            recalculate_size(w)
+        return True
 
     # -- keys -----------------------------------------------------------------------------------
 
@@ -1478,13 +1758,13 @@ class WindowTreeMode(TreeMode):
             elif t == PANE and wp is not None:
                 prompt = f"Kill pane {wp.window.pane_index(wp)}? "
             if prompt is not None:
-                self._prompt(client, prompt, "", self._kill_current_callback, PR.SINGLE,
-                             PR.COMMAND)
+                self._prompt(client, prompt, "", self._kill_current_callback,
+                             PR.SINGLE | (PR.ACCEPT if self.accept else 0), PR.COMMAND)
         elif key == ord("X"):
             tagged = self.count_tagged()
             if tagged:
                 self._prompt(client, f"Kill {tagged} tagged? ", "", self._kill_tagged_callback,
-                             PR.SINGLE, PR.COMMAND)
+                             PR.SINGLE | (PR.ACCEPT if self.accept else 0), PR.COMMAND)
         elif key == ord(":"):
             tagged = self.count_tagged()
             prompt = f"({tagged} tagged) " if tagged else "(current) "
@@ -1501,7 +1781,12 @@ class WindowTreeMode(TreeMode):
 
 class BufferMode(TreeMode):
     name = "buffer-mode"
-    sort_list = ("time", "name", "size")
+    order_seq = ("creation", "name", "size")
+    help_lines = (
+        ("Enter", "Paste selected %1"), ("p", "Paste selected %1"),
+        ("P", "Paste tagged %1s"), ("d", "Delete selected %1"), ("D", "Delete tagged %1s"),
+        ("e", "Open %1 in editor"), ("f", "Enter a filter"))
+    help_item = "buffer"
     menu = (("Paste", ord("p")), ("Paste Tagged", ord("P")), ("", K.KEYC_NONE),
             ("Tag", ord("t")), ("Tag All", 0x14), ("Tag None", ord("T")), ("", K.KEYC_NONE),
             ("Delete", ord("d")), ("Delete Tagged", ord("D")), ("", K.KEYC_NONE),
@@ -1529,19 +1814,18 @@ class BufferMode(TreeMode):
         from .. import format as F
 
         bufs = list(self.server.buffers.by_name.values())
-        f = self.sort_field
 
-        def cmp(a: Any, b: Any) -> int:
+        def cmp(order: str, a: Any, b: Any) -> int:  # sort_buffer_cmp
             r = 0
-            if f == 0:
+            if order == "name":
+                r = _bytes_cmp(a.name, b.name)
+            elif order == "creation":
                 r = _cmp(b.order, a.order)
-            elif f == 2:
-                r = _cmp(len(b.data), len(a.data))
-            if r == 0:
-                r = _cmp(a.name.encode(), b.name.encode())
-            return r
+            elif order == "size":
+                r = _cmp(len(a.data), len(b.data))
+            return r or _bytes_cmp(a.name, b.name)
 
-        for pb in _sorted(bufs, cmp, self.reversed):
+        for pb in sort_items(bufs, self.sort_order, self.reversed, cmp):
             ctx = self._context(pb)
             if flt is not None and not F.format_true(F.expand(flt, ctx)):
                 continue
@@ -1564,17 +1848,20 @@ class BufferMode(TreeMode):
                 c.puts(text, DEFAULT_STYLE, sx)
         c.move(cx, cy)
 
-    def item_search(self, item: Item, text: str) -> bool:
+    def item_search(self, item: Item, text: str, icase: bool) -> bool:
         pb = self.server.buffers.get(item.data)
         if pb is None:
             return False
-        if text in item.name:
+        if _has(item.name, text, icase):
             return True
-        return text.encode("utf-8", "surrogateescape") in pb.data
+        find = text.encode("utf-8", "surrogateescape")
+        if icase:  # window_buffer_find: tolower on every byte
+            return find.lower() in pb.data.lower()
+        return find in pb.data
 
     def _delete(self, item: Item, client: Any, key: int) -> None:
-        if item is self.current_item():
-            self.down(False)
+        if item is self.current_item() and not self.down(False):
+            self.up(False)  # the last line: the one above stays selected
         self.server.buffers.delete(item.data)
 
     def _paste(self, item: Item, client: Any, key: int) -> None:
@@ -1605,6 +1892,8 @@ class BufferMode(TreeMode):
         popup_editor(self.server, client, pb.data, done)
 
     def mode_key(self, client: Any, key: int, item: Item | None, finished: bool) -> bool:
+        if not self.server.buffers.by_name:  # paste_is_empty
+            return True
         if item is not None:
             if key == ord("e"):
                 self._edit(item, client)
@@ -1620,7 +1909,7 @@ class BufferMode(TreeMode):
             elif key in (ord("p"), ord("\r")):
                 self._paste(item, client, key)
                 finished = True
-        return finished or self.server.buffers.top() is None
+        return finished or not self.server.buffers.by_name
 
 
 # -- choose-client --------------------------------------------------------------------------------
@@ -1640,7 +1929,12 @@ def clients_attached(server: Any) -> int:
 
 class ClientMode(TreeMode):
     name = "client-mode"
-    sort_list = ("name", "size", "creation", "activity")
+    order_seq = ("name", "size", "creation", "activity")
+    help_lines = (
+        ("Enter", "Choose selected %1"), ("d", "Detach selected %1"),
+        ("D", "Detach tagged %1s"), ("x", "Detach selected %1"), ("X", "Detach tagged %1s"),
+        ("z", "Suspend selected %1"), ("Z", "Suspend tagged %1s"), ("f", "Enter a filter"))
+    help_item = "client"
     menu = (("Detach", ord("d")), ("Detach Tagged", ord("D")), ("", K.KEYC_NONE),
             ("Tag", ord("t")), ("Tag All", 0x14), ("Tag None", ord("T")), ("", K.KEYC_NONE),
             ("Cancel", ord("q")))
@@ -1656,22 +1950,20 @@ class ClientMode(TreeMode):
         from .. import format as F
         from ..formats_vars import ModelContext
 
-        f = self.sort_field
-
-        def cmp(a: Any, b: Any) -> int:
+        def cmp(order: str, a: Any, b: Any) -> int:  # sort_client_cmp
             r = 0
-            if f == 1:
+            if order == "name":
+                r = _bytes_cmp(a.name, b.name)
+            elif order == "size":
                 r = _cmp(a.sx, b.sx) or _cmp(a.sy, b.sy)
-            elif f == 2:
-                r = -_cmp(a.created, b.created)
-            elif f == 3:
+            elif order == "creation":
+                r = _cmp(a.created, b.created)
+            elif order == "activity":
                 r = -_cmp(a.activity_time, b.activity_time)
-            if r == 0:
-                r = _cmp(a.name.encode(), b.name.encode())
-            return r
+            return r or _bytes_cmp(a.name, b.name)
 
         clients = [c for c in self.server.clients if _client_attached(c)]
-        for c in _sorted(clients, cmp, self.reversed):
+        for c in sort_items(clients, self.sort_order, self.reversed, cmp):
             if flt is not None:
                 if not F.format_true(F.expand(flt, ModelContext(self.server, c, None, None,
                                                                 None))):
