@@ -166,6 +166,12 @@ case("ls-O-name-r", *SORTED, ["list-sessions", "-O", "name", "-r", "-F", "#{sess
 case("ls-O-index-r", *SORTED, ["list-sessions", "-O", "index", "-r", "-F", "#{session_name}"])
 case("ls-r-alone", *SORTED, ["list-sessions", "-r", "-F", "#{session_name}"])
 case("ls-O-bad", *SORTED, ["list-sessions", "-O", "sideways"])
+case("ks-g-group", NS("a"), NS("b", "-t", "a"), NS("c"), ["kill-session", "-g", "-t", "b"],
+     ["list-sessions", "-F", "#{session_name}"])
+case("ks-g-no-group", NS("a"), NS("c"), ["kill-session", "-g", "-t", "c"], ["list-sessions", "-F", "#{session_name}"])
+case("switchc-no-client", NS("a"), NS("b"), ["switch-client", "-n"])
+case("switchc-O-bad", NS("a"), ["switch-client", "-O", "bad", "-n"])
+case("switchc-T-missing", NS("a"), ["switch-client", "-T", "nosuchtable"])
 case("lsw-a-O-name", *SORTED, ["list-windows", "-a", "-O", "name", "-F", "#{window_name} #{line}"])
 case("lsw-O-order-r", *SORTED, ["list-windows", "-t", "a", "-O", "order", "-r", "-F", "#{window_name}"])
 case("lsw-O-size", *SORTED, ["resize-window", "-t", "a:1", "-x", "10", "-y", "5"],

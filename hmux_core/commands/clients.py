@@ -118,24 +118,51 @@ def cmd_detach_client(item: CmdItem) -> int:
 
 @command("switch-client")
 def cmd_switch_client(item: CmdItem) -> int:
-    """Move a client to another session (-t, -n, -p, -l) or key table (-T)."""
+    """cmd_switch_client_exec (3.7b): the target is resolved first; -r toggles the client's
+    read-only flag, -T sets its key table, -n/-p walk the sessions in -O/-r order, -l goes
+    to the last session; a pane target becomes active and its window current; without -E
+    update-environment is copied from the client."""
+    from ..keybindings import key_tables, set_client_table
+    from ..sort import sort_items
+    from .sessions import sort_args, update_environment
+
     args = item.args
     server = item.server
+    c = item.client
     tc = item.target_client
     if tc is None:
         return item.error("no current client")
+    tflag = args.get("t")
+    pane = tflag is not None and (any(ch in tflag for ch in ":.%") or tflag == "=")
+    st = item.find(tflag, T.FIND_PANE if pane else T.FIND_SESSION,
+                   0 if pane else T.PREFER_UNATTACHED)
+    if st is None:
+        return -1
+    s = st.s
+    if args.has("r"):
+        if tc.readonly and c is not None and getattr(c, "uid", os.getuid()) != os.getuid():
+            return item.error("client is read-only")
+        if tc.readonly:
+            tc.readonly = tc.ignore_size = False
+        else:
+            tc.readonly = tc.ignore_size = True
     table = args.get("T")
     if table is not None:
-        from ..keybindings import key_tables, set_client_table
-
-        set_client_table(key_tables(server), tc, table)
+        tables = key_tables(server)
+        if tables.get_table(table, create=False) is None:
+            return item.error(f"table {table} doesn't exist")
+        set_client_table(tables, tc, table)
         server.redraw_clients()
         return CMD_RETURN_NORMAL
-    sessions = server.model.sorted_sessions()
-    cur = tc.session
+    how = sort_args(item)
+    if how is None:
+        return -1
     if args.has("n") or args.has("p"):
+        cur = tc.session
+        sessions = sort_items("session", server.model.sorted_sessions(), *how)
         if cur is None or cur not in sessions:
-            return item.error("no current session")
+            return item.error("can't find next session" if args.has("n")
+                              else "can't find previous session")
         i = sessions.index(cur) + (1 if args.has("n") else -1)
         s = sessions[i % len(sessions)]
     elif args.has("l"):
@@ -143,32 +170,34 @@ def cmd_switch_client(item: CmdItem) -> int:
         if s is None or not s.alive:
             return item.error("can't find last session")
     else:
-        tflag = args.get("t")
-        pane = bool(tflag) and any(ch in tflag for ch in ":.%")
-        st = item.find(tflag, T.FIND_PANE if pane else T.FIND_SESSION, 0)
-        if st is None:
-            return -1
-        s = st.s
-        if pane and st.wl is not None:
-            # A pane target: it becomes its window's active pane (the zoom kept with -Z),
-            # the window the session's current one, the old one its last (tmux's
-            # window_set_active_pane and session_set_current).
+        if c is None or c.is_config:
+            return CMD_RETURN_NORMAL
+        wl, wp = st.wl, st.wp
+        if wl is not None and wp is not None and wp is not wl.window.active:
             from ..model import apply_layout
             from .layout_cmds import pop_zoom, push_zoom
 
-            w = st.wl.window
-            if st.wp is not None and st.wp is not w.active:
-                push_zoom(w, args.has("Z"))
-                w.set_active(st.wp)
-                pop_zoom(w)
-                apply_layout(w)
-            s.set_current(st.wl)
+            w = wl.window
+            push_zoom(w, args.has("Z"))
+            w.set_active(wp)
+            pop_zoom(w)
+            apply_layout(w)
+        if wl is not None:
+            s.set_current(wl)
+            item.state.current = T.from_session(s)
     if s is None:
         return item.error("can't find session")
-    if s is not cur:
+    if not args.has("E"):
+        update_environment(s.options, tc.environ, s.environ)
+    if s is not tc.session:
         server.attach_client(tc, s, new_client=False)
     else:
+        if s.curw is not None:
+            s.curw.window.latest = tc
+        server.resize_session_windows(s)
         server.redraw_clients()
+    if not getattr(item.state, "repeat", False):
+        set_client_table(key_tables(server), tc, None)
     return CMD_RETURN_NORMAL
 
 

@@ -248,6 +248,9 @@ def cmd_kill_session(item: CmdItem) -> int:
         for other in model.sorted_sessions():
             if other is not s:
                 item.server.destroy_session(other)
+    elif args.has("g") and s.group is not None:  # every session of the group (3.6)
+        for member in list(s.group.sessions):
+            item.server.destroy_session(member)
     else:
         item.server.destroy_session(s)
     return CMD_RETURN_NORMAL
