@@ -11,6 +11,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 from harness import HMUX, STOCK_TMUX, TMUX, Mux, base_env  # noqa: E402
+from oracle import ORACLE_NEXT  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -35,7 +36,7 @@ def muxdir(tmp_path):
 
 def _make(kind: str, tmpdir: str, label: str, request) -> Mux:
     env = base_env(tmpdir)
-    argv0 = HMUX if kind == "hmux" else [TMUX]
+    argv0 = HMUX if kind == "hmux" else [ORACLE_NEXT] if kind == "next" else [TMUX]
     m = Mux(argv0, ["-L", label], env, cwd=env["HOME"])
     request.addfinalizer(m.kill)
     return m
@@ -51,6 +52,13 @@ def hmux(muxdir, request) -> Mux:
 def tmux(muxdir, request) -> Mux:
     """The tmux oracle (3.7b, tests/oracle.py) bound to its own private socket."""
     return _make("tmux", muxdir, "t" + uuid.uuid4().hex[:8], request)
+
+
+@pytest.fixture
+def next_tmux(muxdir, request) -> Mux:
+    """tmux's development tree (the "next" oracle, tests/oracle.py ORACLE_NEXT) on its own
+    private socket: the specification of hmux's additions beyond 3.7b."""
+    return _make("next", muxdir, "n" + uuid.uuid4().hex[:8], request)
 
 
 @pytest.fixture

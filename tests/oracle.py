@@ -57,4 +57,27 @@ def tarball(version: str) -> str | None:
 
 
 ORACLE = _find_oracle()
+
+
+def _find_next() -> str:
+    """The "next" oracle: tmux's development tree (``../shared/oracles/build next``), which is
+    the specification of the additions beyond 3.7b hmux has (docs/extensions.md).
+    ``HMUX_ORACLE_NEXT`` overrides; built here on first use like the 3.7b one."""
+    named = os.environ.get("HMUX_ORACLE_NEXT")
+    if named:
+        return named
+    cache = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(_CACHE))), "next",
+                         "bin", "tmux")
+    if os.access(cache, os.X_OK):
+        return cache
+    script = _build_script()
+    if script is not None:
+        p = subprocess.run([script, "next"], capture_output=True, text=True)
+        path = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
+        if p.returncode == 0 and os.access(path, os.X_OK):
+            return path
+    raise RuntimeError("no next oracle: set HMUX_ORACLE_NEXT or run ../shared/oracles/build next")
+
+
+ORACLE_NEXT = _find_next()
 STOCK_TMUX = shutil.which("tmux", path="/usr/bin:/bin") or "/usr/bin/tmux"
