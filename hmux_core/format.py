@@ -29,7 +29,13 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
-from .options import COLOUR_FLAG_256, COLOUR_FLAG_RGB, colour_fromstring
+from .options import (
+    COLOUR_FLAG_256,
+    COLOUR_FLAG_RGB,
+    COLOUR_FLAG_THEME,
+    colour_fromstring,
+    theme_terminal_colour,
+)
 
 __all__ = [
     "EXPAND_NOJOBS",
@@ -710,6 +716,29 @@ def trim_right(s: str, limit: int) -> str:
     return "".join(out)
 
 
+def quote_shell_single(s: str) -> str:
+    """``q/s``: POSIX single quotes, an embedded quote as ``'\''`` (format_quote_shell_single)."""
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+def _relative_time(t: int, now: int) -> str | None:
+    """``t/r``: the age as ``1d2h``, ``3h4m``, ``5m6s`` or ``7s`` (format_relative_time); nothing
+    for a time in the future."""
+    if t > now:
+        return None
+    age = now - t
+    if age == 0:
+        return "0s"
+    d, h, m, sec = age // 86400, (age % 86400) // 3600, (age % 3600) // 60, age % 60
+    if d:
+        return f"{d}d{h}h" if h else f"{d}d"
+    if h:
+        return f"{h}h{m}m" if m else f"{h}h"
+    if m:
+        return f"{m}m{sec}s" if sec else f"{m}m"
+    return f"{sec}s"
+
+
 def _pad(s: str, width: int, right: bool) -> str:
     n = _cstrwidth(s)
     width = min(width, _PAD_CAP)
@@ -752,6 +781,36 @@ def colour_to_rgb(s: str) -> int | None:
     if 90 <= c <= 97:
         return _colour256_rgb(8 + c - 90)
     return None
+
+
+def colour_escape(name: str, bg: bool, ctx: object = None) -> str:
+    """``#{c/f:colour}`` / ``#{c/b:colour}``: the SGR sequence selecting the colour
+    (colour_toescape), ``none`` the attribute reset, "" for no colour. Theme colours resolve
+    through the context's client (``theme_colour(n)``) when it has one.
+
+    Like the development tree, indexed and RGB colours are sent as they are whatever the
+    client's terminal can show (its depth check never matches); this is characterized, not a
+    fallback hmux adds."""
+    if name.lower() == "none":
+        return "\033[0m"
+    c = colour_fromstring(name)
+    if c == -1:
+        return ""
+    o = 40 if bg else 30
+    if c & COLOUR_FLAG_THEME:
+        fn = getattr(ctx, "theme_colour", None)
+        c = fn(c & 0xFF) if fn is not None else theme_terminal_colour(c & 0xFF)
+    if c in (8, 9):
+        return f"\033[{o + 9}m"
+    if c & COLOUR_FLAG_RGB:
+        return f"\033[{o + 8};2;{(c >> 16) & 0xFF};{(c >> 8) & 0xFF};{c & 0xFF}m"
+    if c & COLOUR_FLAG_256:
+        return f"\033[{o + 8};5;{c & 0xFF}m"
+    if 0 <= c <= 7:
+        return f"\033[{c + o}m"
+    if 90 <= c <= 97:
+        return f"\033[{c + o - 30}m"
+    return ""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1258,7 +1317,10 @@ _ALIASES = {"D": "pane_id", "F": "window_flags", "H": "host", "I": "window_index
             "h": "host_short"}
 _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _NOARG = frozenset("labcdnwETSWPL!<>")
-_WITHARG = frozenset("mCLNPSst=pReqW")
+# tmux 3.7b's modifiers taking arguments, plus the development tree's I (client terminal
+# queries) and c with arguments (c/f, c/b): both were no modifier at all in 3.7b, so a format
+# using them was a variable name there (docs/extensions.md).
+_WITHARG = frozenset("mCLNPSst=pReqWIc")
 _TWO = frozenset(("||", "&&", "!!", "!=", "==", "<=", ">="))
 _ENDS = (";", ":")
 
@@ -1427,6 +1489,9 @@ _M_WINDOWS, _M_PANES, _M_PRETTY, _M_LENGTH = 0x100, 0x200, 0x400, 0x800
 _M_WIDTH, _M_QUOTE_STYLE, _M_WINDOW_NAME, _M_SESSION_NAME = 0x1000, 0x2000, 0x4000, 0x8000
 _M_CHARACTER, _M_COLOUR, _M_CLIENTS, _M_NOT = 0x10000, 0x20000, 0x40000, 0x80000
 _M_NOT_NOT, _M_REPEAT, _M_QUOTE_ARGS = 0x100000, 0x200000, 0x400000
+# The development tree's additions (extension modifiers, docs/extensions.md).
+_M_RELATIVE, _M_DIFFERENCE, _M_QUOTE_SHELL_SQ = 0x800000, 0x1000000, 0x2000000
+_M_COLOUR_FG, _M_COLOUR_BG, _M_CLIENT_INFO = 0x4000000, 0x8000000, 0x10000000
 
 _SIMPLE_FLAGS = {"l": _M_LITERAL, "a": _M_CHARACTER, "b": _M_BASENAME, "c": _M_COLOUR,
                  "d": _M_DIRNAME, "n": _M_LENGTH, "w": _M_WIDTH, "E": _M_EXPAND,
@@ -1437,8 +1502,9 @@ _MAX_WIDTH = 10000
 _MAX_REPEAT = 10000
 _MAX_PRECISION = 100
 
-# Loop sort orders (sort.c's SORT_ORDER, SORT_INDEX, SORT_NAME, SORT_ACTIVITY, SORT_CREATION).
-_ORDER, _INDEX, _NAME, _ACTIVITY, _CREATION = range(5)
+# Loop sort orders (sort.c's SORT_ORDER, SORT_INDEX, SORT_NAME, SORT_ACTIVITY, SORT_CREATION,
+# and the development tree's SORT_Z for P/z).
+_ORDER, _INDEX, _NAME, _ACTIVITY, _CREATION, _Z = range(6)
 
 
 def _loop_sort(vals: list[str], default: int, index: int) -> tuple[int, bool]:
@@ -1578,6 +1644,10 @@ def _find(st: _State, key: str, modifiers: int, time_format: str | None) -> str 
         t = _strtonum(v, 0, _INT64_MAX) or 0
         if t == 0:
             return None
+        if modifiers & _M_RELATIVE:
+            return _relative_time(t, int(st.ctx.now()))
+        if modifiers & _M_DIFFERENCE:
+            return str(int(st.ctx.now()) - t)
         if modifiers & _M_PRETTY:
             return _pretty_time(t, int(st.ctx.now()))
         tm = _localtime(t)
@@ -1595,6 +1665,8 @@ def _find(st: _State, key: str, modifiers: int, time_format: str | None) -> str 
         v = _dirname(v)
     if modifiers & _M_QUOTE_SHELL:
         v = _quote_shell(v)
+    if modifiers & _M_QUOTE_SHELL_SQ:
+        v = quote_shell_single(v)
     if modifiers & _M_QUOTE_STYLE:
         v = v.replace("#", "##")
     if modifiers & _M_QUOTE_ARGS:
@@ -1612,7 +1684,7 @@ def format_true(s: str | None) -> bool:
 # What a #{...} does, decided from its modifiers in format_replace's order of precedence.
 (_K_PLAIN, _K_INNER, _K_COND, _K_CMP, _K_EXPR, _K_LITERAL, _K_CHAR, _K_COLOUR, _K_SESSIONS,
  _K_WINDOWS, _K_PANES, _K_CLIENTS, _K_WNAME, _K_SNAME, _K_SEARCH, _K_REPEAT, _K_NOT,
- _K_NOT_NOT, _K_BOOL) = range(19)
+ _K_NOT_NOT, _K_BOOL, _K_CLIENT_INFO) = range(20)
 _POST = _M_EXPAND | _M_EXPANDTIME | _M_LENGTH | _M_WIDTH
 
 
@@ -1620,7 +1692,7 @@ class _Spec:
     """The modifier list folded into flags and values (the first loop of format_replace)."""
 
     __slots__ = ("modifiers", "limit", "width", "marker", "time_format", "cmp", "cmp_flags",
-                 "search", "mexp", "subs", "kind", "post", "bool_and", "sort")
+                 "search", "mexp", "subs", "kind", "post", "bool_and", "sort", "client_info")
 
     def __init__(self, mods: list[tuple[str, tuple[_Tpl, ...]]], allvals: list[list[str]],
                  copy: str) -> None:
@@ -1632,6 +1704,7 @@ class _Spec:
         subs: list[list[str]] = []
         bool_and: bool | None = None
         sort = (_ORDER, False)
+        client_info = ""
         for (name, _args), vals in zip(mods, allvals, strict=False):
             if len(name) == 2:
                 if name == "||" or name == "&&":
@@ -1644,6 +1717,16 @@ class _Spec:
             f = _SIMPLE_FLAGS.get(name)
             if f is not None:
                 modifiers |= f
+                if name == "c" and vals:  # c/f and c/b: an SGR sequence for the colour
+                    if "f" in vals[0]:
+                        modifiers |= _M_COLOUR_FG
+                    if "b" in vals[0]:
+                        modifiers |= _M_COLOUR_BG
+            elif name == "I":  # I/f, I/c, I/e: the client's features, capabilities, environ
+                if vals:
+                    client_info = "".join(k for k in "fce" if k in vals[0])
+                    if client_info:
+                        modifiers |= _M_CLIENT_INFO
             elif name in "m<>":
                 cmp, cmp_flags = name, (vals[0] if vals else "")
             elif name == "C":
@@ -1667,6 +1750,10 @@ class _Spec:
                 if vals:
                     if "p" in vals[0]:
                         modifiers |= _M_PRETTY
+                    elif "r" in vals[0]:  # t/r and t/d: the development tree's additions
+                        modifiers |= _M_RELATIVE
+                    elif "d" in vals[0]:
+                        modifiers |= _M_DIFFERENCE
                     elif len(vals) >= 2 and "f" in vals[0]:
                         time_format = _strip_escapes(vals[1])
             elif name == "q":
@@ -1676,6 +1763,11 @@ class _Spec:
                     modifiers |= _M_QUOTE_STYLE
                 elif "a" in vals[0]:
                     modifiers |= _M_QUOTE_ARGS
+                elif "s" in vals[0]:
+                    # q/s (POSIX single quotes), an addition: checked after the letters 3.7b
+                    # knows so q/se, q/sa keep 3.7b's meaning (the development tree checks s
+                    # first).
+                    modifiers |= _M_QUOTE_SHELL_SQ
             elif name == "N":
                 if not vals or "w" in vals[0]:
                     modifiers |= _M_WINDOW_NAME
@@ -1689,11 +1781,19 @@ class _Spec:
                 sort = _loop_sort(vals, _ORDER, _ORDER)
             elif name == "P":
                 modifiers |= _M_PANES
-                sort = (_CREATION, bool(vals) and "r" in vals[0])
+                # P/i (pane index) and P/z (z-order) are additions; 3.7b ignored both letters.
+                order = _CREATION
+                if vals and "i" in vals[0]:
+                    order = _INDEX
+                elif vals and "z" in vals[0]:
+                    order = _Z
+                sort = (order, bool(vals) and "r" in vals[0])
             elif name == "L":
                 modifiers |= _M_CLIENTS
                 sort = _loop_sort(vals, _ORDER, _ORDER)
-        if modifiers & _M_LITERAL:
+        if modifiers & _M_CLIENT_INFO:
+            kind = _K_CLIENT_INFO
+        elif modifiers & _M_LITERAL:
             kind = _K_LITERAL
         elif modifiers & _M_CHARACTER:
             kind = _K_CHAR
@@ -1744,6 +1844,7 @@ class _Spec:
         self.kind = kind
         self.bool_and = bool_and
         self.sort = sort
+        self.client_info = client_info
         self.post = bool(modifiers & _POST or subs or limit or width)
 
 
@@ -1854,7 +1955,8 @@ _SORT_KEYS: dict[str, tuple[dict[int, Callable[[FormatContext], object]], str]] 
            _ACTIVITY: lambda c: -_num(c, "session_activity")}, "session_name"),
     "W": ({_NAME: lambda c: _text(c, "window_name"),
            _ACTIVITY: lambda c: -_num(c, "window_activity")}, "window_name"),
-    "P": ({_CREATION: lambda c: _num(c, "pane_id", 1)}, "pane_title"),
+    "P": ({_CREATION: lambda c: _num(c, "pane_id", 1), _INDEX: lambda c: _num(c, "pane_index"),
+           _Z: lambda c: _num(c, "pane_z")}, "pane_title"),
     "L": ({_NAME: lambda c: _text(c, "client_name"),
            _ACTIVITY: lambda c: -_num(c, "client_activity")}, "client_name"),
 }
@@ -1975,7 +2077,8 @@ class _Replace:
         n = len(ordered)
         out = []
         for i, (child, cur) in enumerate(ordered):
-            extra = {"loop_last_flag": "1" if parent_last or i == n - 1 else "0"}
+            extra = {"loop_index": str(i),
+                     "loop_last_flag": "1" if parent_last or i == n - 1 else "0"}
             if which == "W":
                 extra["window_after_active"] = "1" if i > 0 and ordered[i - 1][1] else "0"
                 extra["window_before_active"] = "1" if i + 1 < n and ordered[i + 1][1] else "0"
@@ -2009,6 +2112,11 @@ class _Replace:
                 r = left <= right
             elif op == ">=":
                 r = left >= right
+            elif "p" in spec.cmp_flags or "z" in spec.cmp_flags:
+                # m/p and m/z: the fuzzy matcher (additions: 3.7b ignored both letters)
+                from .fuzzy import match_format
+
+                return match_format(left, right, "p" in spec.cmp_flags)
             elif "r" not in spec.cmp_flags:  # m
                 r = fnmatch(left, right, "i" in spec.cmp_flags)
             else:
@@ -2033,8 +2141,16 @@ class _Replace:
             c = _strtonum(_expand1(st, self.tpl()), 32, 126)
             return "" if c is None else chr(c)
         if kind == _K_COLOUR:
-            rgb = colour_to_rgb(_expand1(st, self.tpl()))
+            name = _expand1(st, self.tpl())
+            if spec.modifiers & (_M_COLOUR_FG | _M_COLOUR_BG):
+                return colour_escape(name, bool(spec.modifiers & _M_COLOUR_BG), ctx)
+            rgb = colour_to_rgb(name)
             return "" if rgb is None else f"{rgb:06x}"
+        if kind == _K_CLIENT_INFO:
+            fn = getattr(ctx, "client_info", None)
+            if fn is None:
+                return ""
+            return fn(spec.client_info, self.copy)
         if kind == _K_SESSIONS:
             return self._loop(st, spec, "S", ctx.loop_sessions())
         if kind == _K_WINDOWS:
@@ -2052,6 +2168,7 @@ class _Replace:
             n = len(ordered)
             return "".join(
                 _expand1(st.copy(_LoopChild(c, {
+                    "loop_index": str(i),
                     "loop_last_flag": "1" if parent_last or i == n - 1 else "0"})), tpl)
                 for i, (c, _cur) in enumerate(ordered))
         if kind == _K_WNAME:

@@ -540,8 +540,23 @@ VARIABLES["pane_start_command"] = lambda ctx: ctx.wp.start_command() if ctx.wp i
 VARIABLES["pane_start_path"] = lambda ctx: (ctx.wp.cwd or "") if ctx.wp is not None else None
 VARIABLES["pane_current_command"] = lambda ctx: ctx.wp.current_command() if ctx.wp is not None else None
 VARIABLES["pane_current_path"] = lambda ctx: ctx.wp.current_path() if ctx.wp is not None else None
-VARIABLES["pane_fg"] = lambda ctx: "default" if ctx.wp is not None else None
-VARIABLES["pane_bg"] = lambda ctx: "default" if ctx.wp is not None else None
+
+
+def _pane_colour(ctx: ModelContext, bg: bool) -> str | None:
+    """pane_fg / pane_bg: tty_default_colours, the window styles over the colours the pane
+    set with OSC 10/11."""
+    if ctx.wp is None:
+        return None
+    from .escapes import default_colours
+    from .options import colour_tostring
+
+    scr = ctx.wp.screen
+    fg_bg = default_colours(ctx.wp, getattr(scr, "default_fg", 8), getattr(scr, "default_bg", 8))
+    return colour_tostring(fg_bg[1] if bg else fg_bg[0])
+
+
+VARIABLES["pane_fg"] = lambda ctx: _pane_colour(ctx, False)
+VARIABLES["pane_bg"] = lambda ctx: _pane_colour(ctx, True)
 
 
 @var("pane_index")
@@ -876,11 +891,22 @@ def _pane_flags(ctx: ModelContext) -> str | None:
 
 @var("pane_z")
 def _pane_z(ctx: ModelContext) -> str | None:
-    """The pane's place in the stacking order: tiled panes in layout order."""
+    """window_pane_zindex: the floating panes above it in the z-order, plus one for a tiled
+    pane (every tiled pane of a window without floating panes is 1)."""
     wp = ctx.wp
     if wp is None or wp not in wp.window.panes:
         return None
-    return str(wp.window.panes.index(wp))
+    w = wp.window
+    z = getattr(w.layout, "z_index", None) if w.layout is not None else None
+    order = list(z) if z is not None else sorted(w.panes, key=lambda p: p.id)
+    n = 0
+    for q in order:
+        floating = bool(getattr(q, "floating", False))
+        if q is wp:
+            return str(n if floating else n + 1)
+        if floating:
+            n += 1
+    return None
 
 
 @var("session_active")

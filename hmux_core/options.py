@@ -104,6 +104,23 @@ def _c_round(x: float) -> int:
 
 COLOUR_FLAG_256 = 0x01000000
 COLOUR_FLAG_RGB = 0x02000000
+#: The development tree's symbolic theme colours (themeblack ... thememagenta): slot n is
+#: ``n | COLOUR_FLAG_THEME``, drawn as the client theme's dark-theme-*/light-theme-* option or,
+#: with theme terminal, as the ANSI colour below (hmux_core/themes.py; docs/extensions.md).
+COLOUR_FLAG_THEME = 0x04000000
+#: (name, option suffix, ANSI colour) per theme slot, in the development tree's order.
+THEME_COLOURS = (
+    ("themeblack", "black", 0), ("themewhite", "white", 7),
+    ("themelightgrey", "light-grey", 7), ("themedarkgrey", "dark-grey", 0),
+    ("themegreen", "green", 2), ("themeyellow", "yellow", 3), ("themered", "red", 1),
+    ("themeblue", "blue", 4), ("themecyan", "cyan", 6), ("thememagenta", "magenta", 5),
+)
+_THEME_BY_NAME = {name: i for i, (name, _o, _c) in enumerate(THEME_COLOURS)}
+
+
+def theme_terminal_colour(n: int) -> int:
+    """The ANSI colour theme slot ``n`` is with theme terminal (8, default, if no slot)."""
+    return THEME_COLOURS[n][2] if 0 <= n < len(THEME_COLOURS) else 8
 
 _BASIC_COLOURS = {
     "black": 0, "red": 1, "green": 2, "yellow": 3, "blue": 4, "magenta": 5, "cyan": 6,
@@ -131,6 +148,9 @@ def colour_fromstring(s: str) -> int:
     c = _BASIC_COLOURS.get(low)
     if c is not None:
         return c
+    c = _THEME_BY_NAME.get(low)
+    if c is not None:
+        return c | COLOUR_FLAG_THEME  # not a colour to 3.7b: only adds meaning
     c = _NUMERIC_COLOURS.get(s)
     if c is not None:
         return c
@@ -153,6 +173,9 @@ def colour_tostring(c: int) -> str:
     """tmux's name for colour code `c` (as show-options prints it)."""
     if c == -1:
         return "none"
+    if c & COLOUR_FLAG_THEME:
+        n = c & 0xFF
+        return THEME_COLOURS[n][0] if n < len(THEME_COLOURS) else "invalid"
     if c & COLOUR_FLAG_RGB:
         return f"#{c & 0xffffff:06x}"
     if c & COLOUR_FLAG_256:
