@@ -1722,9 +1722,14 @@ class WindowTreeMode(TreeMode):
         self._last_item = item
         fs = self.fs
         if K.is_mouse_key(key) and self.event is not None and item is not None:
-            # Enter then chooses the item current before the click (tmux's item), the
-            # session or window whose preview it was, not the window or pane clicked.
+            # A click in the preview makes the window (pane) clicked current and is Enter
+            # on it (window_tree_key goes round again with the new current item).
             key = self._preview_mouse(key, item)
+            new = self.current_item()
+            if new is not item:
+                item = new
+                self.hoffset = 0
+            self._last_item = item
         if key == ord("<"):
             self.hoffset -= 1
         elif key == ord(">"):
