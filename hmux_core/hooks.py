@@ -177,6 +177,8 @@ class Hooks:
         _servers.add(server)
         # Names registered before this server existed still need their (empty) global value.
         for oe in _table.OPTION_TABLE:
+            if oe.is_extension:
+                continue  # hooks beyond 3.7b appear once set (docs/extensions.md)
             if oe.is_hook and oe.scope == SESSION and not server.session_options.has_local(oe.name):
                 server.session_options.set_value(oe.name, {})
 

@@ -27,8 +27,11 @@ from hmux_core.options_table import (
     COLOUR,
     COLOUR_NAMES,
     COMMAND,
+    EXTENSION_OPTIONS,
     FLAG,
     IS_ARRAY,
+    IS_COLOUR,
+    IS_EXTENSION,
     KEY,
     NONE,
     NUMBER,
@@ -753,19 +756,24 @@ def match_option_name(s: str) -> tuple[str, int]:
     if name.startswith("@"):
         return name, idx
     name = OTHER_NAMES.get(name, name)
-    # An exact match wins, unless two prefix matches come before it in the table.
-    found: OptionEntry | None = None
-    for oe in OPTION_TABLE:
-        if oe.name == name:
-            found = oe
-            break
-        if oe.name.startswith(name):
-            if found is not None:
-                raise OptionError("ambiguous option: " + s)
-            found = oe
-    if found is None:
-        raise OptionError("invalid option: " + s)
-    return found.name, idx
+    # An exact match wins, unless two prefix matches come before it in the table. Extension
+    # options (IS_EXTENSION) are matched only when no 3.7b option matches, so no 3.7b prefix
+    # becomes ambiguous.
+    for extension in (False, True):
+        found: OptionEntry | None = None
+        for oe in OPTION_TABLE:
+            if bool(oe.flags & IS_EXTENSION) != extension:
+                continue
+            if oe.name == name:
+                found = oe
+                break
+            if oe.name.startswith(name):
+                if found is not None:
+                    raise OptionError("ambiguous option: " + s)
+                found = oe
+        if found is not None:
+            return found.name, idx
+    raise OptionError("invalid option: " + s)
 
 
 def option_scope(name: str) -> int:
@@ -888,6 +896,8 @@ def _value_to_string(oe: OptionEntry | None, v: Any, numeric: bool) -> str:
 # ---------------------------------------------------------------------------------------------
 
 _MISSING: Any = object()
+#: name -> entry of the options beyond 3.7b (IS_EXTENSION; options_table.EXTENSION_OPTIONS).
+_EXTENSIONS: dict[str, OptionEntry] = {oe.name: oe for oe in EXTENSION_OPTIONS}
 _SCOPE_NAMES = {"server": SERVER, "session": SESSION, "window": WINDOW, "pane": PANE}
 
 
@@ -913,7 +923,7 @@ class Options:
         """A global store of `scope` filled with every table default of that scope."""
         oo = cls(scope, None, is_global=True)
         for oe in OPTION_TABLE:
-            if oe.scope & scope:
+            if oe.scope & scope and not oe.flags & IS_EXTENSION:
                 oo._values[oe.name] = _default_value(oe)
         return oo
 
@@ -925,12 +935,29 @@ class Options:
 
     def _find(self, name: str) -> tuple[Options | None, Any]:
         oo: Options | None = self
+        root = self
         while oo is not None:
             v = oo._values.get(name, _MISSING)
             if v is not _MISSING:
                 return oo, v
+            root = oo
             oo = oo.parent
+        # An extension option nobody set reads as its default through the global store of
+        # its scope (which holds no value for it, so listings leave it out).
+        oe = _EXTENSIONS.get(name)
+        if oe is not None and root.is_global and oe.scope & root.scope:
+            return root, _default_value(oe)
         return None, _MISSING
+
+    def is_set(self, name: str) -> bool:
+        """Whether a store in the chain holds a value for ``name`` (an extension option reads
+        as its default without one)."""
+        oo: Options | None = self
+        while oo is not None:
+            if name in oo._values:
+                return True
+            oo = oo.parent
+        return False
 
     def has_local(self, name: str) -> bool:
         return OTHER_NAMES.get(name, name) in self._values
@@ -987,7 +1014,12 @@ class Options:
                     break
                 oo = oo.parent
             else:
-                return self._lookup(name, False)
+                if name in _EXTENSIONS:
+                    v = self._find(name)[1]
+                    if v is _MISSING:
+                        return None
+                else:
+                    return self._lookup(name, False)
             oe = OPTIONS_BY_NAME.get(name)
             if oe is None:
                 return v
@@ -1172,7 +1204,7 @@ def _entry_to_string(oe: OptionEntry | None, v: Any, idx: int, numeric: bool) ->
 def _remove_or_default(oo: Options, name: str, idx: int) -> None:
     if idx == -1:
         oe = OPTIONS_BY_NAME.get(name)
-        if oe is not None and oo.is_global:
+        if oe is not None and oo.is_global and not oe.flags & IS_EXTENSION:
             oo._values[name] = _default_value(oe)
         else:
             del oo._values[name]
@@ -1237,6 +1269,8 @@ def _from_string(oo: Options, oe: OptionEntry, name: str, value: str | None,
             err = "value is invalid: " + new
         elif oe.is_style and "#{" not in new and parse_style(new) is None:
             err = "invalid style: " + new
+        elif oe.flags & IS_COLOUR and "#{" not in new and colour_fromstring(new) == -1:
+            err = "invalid colour: " + new
         if err is not None:
             # tmux restores the old (possibly inherited) value into this store.
             values[name] = effective
@@ -1537,7 +1571,7 @@ def show_options(
             v = values.get(oe.name, _MISSING)
             parent = False
             if v is _MISSING:
-                if not inherited:
+                if not inherited or (oe.flags & IS_EXTENSION and not oo.is_set(oe.name)):
                     continue
                 v = oo._find(oe.name)[1]
                 if v is _MISSING:
@@ -1565,6 +1599,8 @@ def show_options(
         raise
     v = oo._values.get(full, _MISSING)
     parent = False
+    if v is _MISSING and oo.is_global and full in _EXTENSIONS:
+        v = oo._find(full)[1]  # asked for by name: an extension option shows its default
     if inherited and v is _MISSING:
         v = oo._find(full)[1]
         parent = True

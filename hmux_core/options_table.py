@@ -28,6 +28,13 @@ PANE = 0x8
 IS_ARRAY = 0x1
 IS_HOOK = 0x2
 IS_STYLE = 0x4
+#: An option tmux 3.7b does not have (the development tree's, or hmux's own from the seed; see
+#: docs/extensions.md). Its entries come after every 3.7b entry, global stores hold no value
+#: for it until one is set (so show-options, show-hooks and customize list it only then, and
+#: unsetting a global one hides it again), reads give the table default, and a prefix only
+#: matches it when it matches no 3.7b option. A server nobody configures is 3.7b's.
+IS_EXTENSION = 0x8
+IS_COLOUR = 0x10  # a string holding a colour (the theme options): checked like a style
 
 INT_MAX = 2147483647
 UINT_MAX = 4294967295
@@ -65,6 +72,10 @@ class OptionEntry:
     @property
     def is_style(self) -> bool:
         return bool(self.flags & IS_STYLE)
+
+    @property
+    def is_extension(self) -> bool:
+        return bool(self.flags & IS_EXTENSION)
 
 
 def _e(name: str, type_: str, scope: int, default: str | int | tuple[str, ...],
@@ -368,6 +379,73 @@ OPTION_TABLE: tuple[OptionEntry, ...] = (
     OptionEntry(_name, COMMAND, _scope, "", flags=IS_ARRAY | IS_HOOK, separator="")
     for _name, _scope in _HOOKS
 )
+
+# The development tree's theme colours: per slot, its dark and light colour (for terminals of
+# 256 colours or more, else the ANSI one), as formats.
+_THEME_DEFAULTS = (
+    ("black", "gray5", "black", "gray10", "black"),
+    ("white", "gray90", "white", "gray95", "white"),
+    ("light-grey", "gray70", "white", "gray80", "white"),
+    ("dark-grey", "gray15", "black", "gray45", "black"),
+    ("green", "yellowgreen", "green", "seagreen", "green"),
+    ("yellow", "darkgoldenrod", "yellow", "darkgoldenrod", "yellow"),
+    ("red", "indianred", "red", "indianred4", "red"),
+    ("blue", "skyblue3", "blue", "steelblue", "blue"),
+    ("cyan", "cadetblue", "cyan", "darkcyan", "cyan"),
+    ("magenta", "mediumpurple", "magenta", "purple4", "magenta"),
+)
+
+
+def _theme_default(rich: str, plain: str) -> str:
+    return f"#{{?#{{e|>=:#{{client_colours}},256}},{rich},{plain}}}"
+
+
+#: Options and hooks beyond tmux 3.7b (IS_EXTENSION): the development tree's where it has
+#: them, the seed's otherwise (clear-on-attach). After every 3.7b entry, so 3.7b's table order
+#: and prefix matches are untouched.
+EXTENSION_OPTIONS: tuple[OptionEntry, ...] = (
+    _e('theme', CHOICE, SERVER, 0, choices=('detect', 'terminal', 'light', 'dark'),
+       flags=IS_EXTENSION),
+) + tuple(
+    _e(f'dark-theme-{slot}', STRING, SERVER, _theme_default(rich, plain),
+       flags=IS_EXTENSION | IS_COLOUR)
+    for slot, rich, plain, _lr, _lp in _THEME_DEFAULTS
+) + tuple(
+    _e(f'light-theme-{slot}', STRING, SERVER, _theme_default(rich, plain),
+       flags=IS_EXTENSION | IS_COLOUR)
+    for slot, _dr, _dp, rich, plain in _THEME_DEFAULTS
+) + (
+    _e('clear-on-attach', FLAG, SERVER, 1, flags=IS_EXTENSION),
+    _e('copy-mode-current-line-style', STRING, WINDOW, 'default',
+       flags=IS_STYLE | IS_EXTENSION, separator=','),
+) + tuple(
+    OptionEntry(_name, COMMAND, _scope, "", flags=IS_ARRAY | IS_HOOK | IS_EXTENSION,
+                separator="")
+    for _name, _scope in (
+        ('client-closed', SESSION),
+        ('client-created', SESSION),
+        ('marked-pane-changed', SESSION),
+        ('session-added-to-group', SESSION),
+        ('session-removed-from-group', SESSION),
+        ('pane-activity', WINDOW | PANE),
+        ('pane-bell', WINDOW | PANE),
+        ('pane-command-finished', WINDOW | PANE),
+        ('pane-command-started', WINDOW | PANE),
+        ('pane-created', WINDOW | PANE),
+        ('pane-mode-entered', WINDOW | PANE),
+        ('pane-mode-exited', WINDOW | PANE),
+        ('pane-moved', WINDOW | PANE),
+        ('pane-prompt-closed', WINDOW | PANE),
+        ('pane-prompt-opened', WINDOW | PANE),
+        ('pane-resized', WINDOW | PANE),
+        ('pane-shell-prompt', WINDOW | PANE),
+        ('window-closed', WINDOW),
+        ('window-created', WINDOW),
+        ('window-unzoomed', WINDOW),
+        ('window-zoomed', WINDOW),
+    )
+)
+OPTION_TABLE = OPTION_TABLE + EXTENSION_OPTIONS
 
 # name -> entry, for exact lookups.
 OPTIONS_BY_NAME: dict[str, OptionEntry] = {oe.name: oe for oe in OPTION_TABLE}

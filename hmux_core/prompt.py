@@ -665,7 +665,7 @@ def complete_list(server: Any, word: str, at_start: bool) -> list[str]:
     if at_start:
         return out
     for oe in OPTION_TABLE:
-        if oe.name.startswith(word):
+        if oe.name.startswith(word) and not oe.is_extension:  # 3.7b's completions
             add(oe.name)
     for name in LAYOUT_NAMES:
         if name.startswith(word):
