@@ -332,3 +332,110 @@ def test_help_prints_usage_and_hmux_subcommands():
     assert r.stdout.startswith("usage: hmux [-2CDhlNuVv]")
     for word in ("hmux plugins", "hmux doctor", "hmux --version", "CYBER_MUX"):
         assert word in r.stdout
+
+
+# -- 7 and 8. the default status line keeps names; plugins chosen by a configuration --------------
+
+def test_status_line_shows_names_the_user_gave(tmp_path, muxdir, request):
+    env = base_env(muxdir)
+    env.pop("TMUX_C2RS_PLUGINS")  # the default set: the server's own status-line defaults
+    m = Mux(HMUX, ["-L", "names"], env, cwd="/usr", config="/dev/null")
+    request.addfinalizer(m.kill)
+    m.ok("new-session", "-d", "-s", "s", "-c", "/usr", "cat")
+    m.ok("new-window", "-d", "-n", "logs", "-c", "/usr", "cat")
+    m.ok("new-window", "-d", "-c", "/usr", "cat")
+    m.ok("rename-window", "-t", "s:2", "renamed")
+
+    def label(idx: str) -> str:
+        return m.ok("display", "-p", "-t", f"s:{idx}", "#{T:window-status-format}").strip()
+
+    # An automatic name shows where the pane is (after the agent glyph); a given one itself.
+    wait_for(lambda: label("0").startswith("0:") and label("0").endswith(" usr*"))
+    assert label("1").endswith(" logs") and "usr" not in label("1")  # new-window -n
+    assert label("2").endswith(" renamed")  # rename-window
+    m.ok("rename-window", "-t", "s:0", "mine")
+    assert label("0").endswith(" mine*")
+
+
+def test_config_selects_plugins_and_plugins_says_how(tmp_path, muxdir, request):
+    env = base_env(muxdir)
+    env.pop("TMUX_C2RS_PLUGINS")
+    conf = _write(str(tmp_path / "p.conf"), "set -s plugins git\n")
+    m = Mux(HMUX, ["-L", "pick"], env, cwd=env["HOME"], config=conf)
+    request.addfinalizer(m.kill)
+    m.ok("new-session", "-d", "-s", "s", "cat")
+    m.config = None
+    assert m.ok("display", "-p", "#{plugins}") == "git\n"
+    assert m.ok("show", "-sv", "plugins") == "git\n"
+    text = m.ok("plugins")
+    assert "agent: disabled (not selected by the plugins option)" in text
+    assert "to enable: hmux set -s plugins 'git,agent'" in text
+    m.ok("set", "-s", "plugins", "git,agent")  # takes effect at once
+    wait_for(lambda: sorted(m.ok("display", "-p", "#{plugins}").strip().split(",")) == ["agent", "git"])
+    assert m.ok("display", "-p", "#{pane_agent_state}") == "none\n"
+    # The environment variable wins over the option.
+    m.kill()
+    env["TMUX_C2RS_PLUGINS"] = "agent"
+    m.env = env
+    m.config = conf
+    m.ok("new-session", "-d", "-s", "s", "cat")
+    m.config = None
+    assert m.ok("display", "-p", "#{plugins}") == "agent\n"
+    assert "to enable: export TMUX_C2RS_PLUGINS=agent,git and restart the server" in m.ok("plugins")
+    # With none, hmux is tmux: no such option.
+    m.kill()
+    env["TMUX_C2RS_PLUGINS"] = "none"
+    m.ok("new-session", "-d", "-s", "s", "cat")
+    assert m.cmd("show", "-sv", "plugins").err == "invalid option: plugins\n"
+
+
+# -- 11. smaller differences, each against tmux ----------------------------------------------------
+
+def test_config_session_starts_in_the_starting_clients_directory(hmux, tmux, tmp_path):
+    conf = _write(str(tmp_path / "n.conf"), "new -d -s cfg\n")
+    for _name, m in _pair(hmux, tmux):
+        argv = m.argv0 + m.socket_args + ["-f", conf, "start-server"]
+        assert subprocess.run(argv, env=m.env, cwd="/usr", capture_output=True).returncode == 0
+        wait_for(lambda m=m: m.cmd("has-session", "-t", "cfg").rc == 0)
+    fmt = "#{session_path} #{pane_current_path}"
+    assert hmux.ok("display", "-p", "-t", "cfg", fmt) == tmux.ok("display", "-p", "-t", "cfg", fmt)
+    assert hmux.ok("display", "-p", "-t", "cfg", fmt) == "/usr /usr\n"
+
+
+def test_modes_name_the_window_tmux(hmux, tmux, tmp_path):
+    """Entering and leaving a mode makes automatic-rename look again (PANE_CHANGED). The format
+    does not name the program, which a shell might still be between fork and exec."""
+    conf = _write(str(tmp_path / "r.conf"), "set -g automatic-rename-format "
+                  "'#{?pane_in_mode,[tmux],plain}'\n")
+    for _name, m in _pair(hmux, tmux):
+        m.config = conf
+        m.ok("new-session", "-d", "-s", "s", "cat")
+        m.config = None
+        wait_for(lambda m=m: m.ok("display", "-p", "#{window_name}") == "plain\n")
+        m.ok("copy-mode", "-t", "s")
+        wait_for(lambda m=m: m.ok("display", "-p", "#{window_name}") == "[tmux]\n")
+        m.ok("send-keys", "-t", "s", "-X", "cancel")
+        wait_for(lambda m=m: m.ok("display", "-p", "#{window_name}") == "plain\n")
+
+
+def test_attach_to_a_window_and_a_second_smaller_client(hmux, tmux, muxdir, request):
+    """attach -t s:1 makes window 1 current; clients are focused; -T adds features; a second,
+    smaller client does not resize a window it is not looking at (tmux's w->latest)."""
+    env = base_env(muxdir)
+    outer = Outer(muxdir, env)
+    request.addfinalizer(outer.mux.kill)
+    for name, m in _pair(hmux, tmux):
+        m.ok("new-session", "-d", "-s", "s", "-n", "w0", "-x", "80", "-y", "23", "cat")
+        m.ok("new-window", "-d", "-t", "s:1", "-n", "w1", "cat")
+        argv = (HMUX if name == "hmux" else [TMUX]) + ["-T", "usstyle"] + m.socket_args + \
+            ["attach", "-t", "s:1"]
+        outer.run(argv, name)
+    fmt = "#{window_index} #{client_flags} #{client_termfeatures}"
+    for _name, m in _pair(hmux, tmux):
+        wait_for(lambda m=m: m.ok("list-clients", "-F", "#{client_flags}").startswith("attached"))
+    got = {n: m.ok("list-clients", "-F", fmt) for n, m in _pair(hmux, tmux)}
+    assert got["hmux"].split()[:2] == got["tmux"].split()[:2] == ["1", "attached,focused,UTF-8"]
+    assert "usstyle" in got["hmux"]
+    sizes = "#{window_index}:#{window_width}x#{window_height}"
+    assert hmux.ok("list-windows", "-F", sizes) == tmux.ok("list-windows", "-F", sizes)
+
