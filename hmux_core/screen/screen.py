@@ -3297,7 +3297,16 @@ def _parse_colour(p: str) -> int:
                               int((1 - y) * (1 - k) * 255))
     from ..options_table import COLOUR_NAMES  # colour_byname: X11 names, spaces trimmed
 
-    rgb = COLOUR_NAMES.get(p.strip(" ").lower())
+    name = p.strip(" ").lower()
+    if name[:4] in ("grey", "gray"):  # grey, and grey0-grey100 as percentages
+        if name == name[:4]:
+            return colour_rgb(0xBE, 0xBE, 0xBE)
+        n = name[4:]
+        if not n.isdigit() or int(n) > 100:
+            return -1
+        v = int(2.55 * int(n) + 0.5)
+        return colour_rgb(v, v, v)
+    rgb = COLOUR_NAMES.get(name)
     return -1 if rgb is None else colour_rgb(rgb >> 16, (rgb >> 8) & 0xFF, rgb & 0xFF)
 
 
