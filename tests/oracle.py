@@ -5,6 +5,8 @@ shared oracles folder (``../shared/oracles/build 3.7b``, cached under
 ``~/.cache/hmux-oracles/3.7b``), built here on first use if the script can be found. No oracle is a
 failure, not a skip: a differential suite that silently skipped would prove nothing.
 
+``HMUX_ORACLE_NEXT`` does the same for ``ORACLE_NEXT``, tmux's development tree.
+
 ``STOCK_TMUX`` is Debian's packaged tmux (3.3a), kept for one job only: an older release's stock
 *client* driving the hmux server over the wire protocol (version 8 in both).
 """
@@ -16,8 +18,7 @@ import shutil
 import subprocess
 
 ORACLE_VERSION = "tmux 3.7b"
-_CACHE = os.path.join(os.environ.get("HMUX_ORACLE_CACHE") or os.path.expanduser("~/.cache/hmux-oracles"),
-                      "3.7b", "bin", "tmux")
+_CACHE_ROOT = os.environ.get("HMUX_ORACLE_CACHE") or os.path.expanduser("~/.cache/hmux-oracles")
 
 
 def _build_script() -> str | None:
@@ -29,19 +30,21 @@ def _build_script() -> str | None:
     return None
 
 
-def _find_oracle() -> str:
-    named = os.environ.get("HMUX_ORACLE")
+def _find(name: str, variable: str) -> str:
+    """The binary ``variable`` names, else the cached build of ``name``, else built now."""
+    named = os.environ.get(variable)
     if named:
         return named
-    if os.access(_CACHE, os.X_OK):
-        return _CACHE
+    cached = os.path.join(_CACHE_ROOT, name, "bin", "tmux")
+    if os.access(cached, os.X_OK):
+        return cached
     script = _build_script()
     if script is not None:
-        p = subprocess.run([script, "3.7b"], capture_output=True, text=True)
+        p = subprocess.run([script, name], capture_output=True, text=True)
         path = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
         if p.returncode == 0 and os.access(path, os.X_OK):
             return path
-    raise RuntimeError("no tmux oracle: set HMUX_ORACLE or run ../shared/oracles/build 3.7b")
+    raise RuntimeError(f"no tmux oracle: set {variable} or run ../shared/oracles/build {name}")
 
 
 def tarball(version: str) -> str | None:
@@ -56,28 +59,8 @@ def tarball(version: str) -> str | None:
     return None
 
 
-ORACLE = _find_oracle()
-
-
-def _find_next() -> str:
-    """The "next" oracle: tmux's development tree (``../shared/oracles/build next``), which is
-    the specification of the additions beyond 3.7b hmux has (docs/extensions.md).
-    ``HMUX_ORACLE_NEXT`` overrides; built here on first use like the 3.7b one."""
-    named = os.environ.get("HMUX_ORACLE_NEXT")
-    if named:
-        return named
-    cache = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(_CACHE))), "next",
-                         "bin", "tmux")
-    if os.access(cache, os.X_OK):
-        return cache
-    script = _build_script()
-    if script is not None:
-        p = subprocess.run([script, "next"], capture_output=True, text=True)
-        path = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
-        if p.returncode == 0 and os.access(path, os.X_OK):
-            return path
-    raise RuntimeError("no next oracle: set HMUX_ORACLE_NEXT or run ../shared/oracles/build next")
-
-
-ORACLE_NEXT = _find_next()
+ORACLE = _find("3.7b", "HMUX_ORACLE")
+#: The "next" oracle: tmux's development tree (``../shared/oracles/build next``), the
+#: specification of the additions beyond 3.7b that hmux has (docs/extensions.md).
+ORACLE_NEXT = _find("next", "HMUX_ORACLE_NEXT")
 STOCK_TMUX = shutil.which("tmux", path="/usr/bin:/bin") or "/usr/bin/tmux"
