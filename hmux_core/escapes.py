@@ -40,7 +40,7 @@ def attach(server: Any, pane: Any) -> None:
 #: Options the emulator itself applies (options_push_changes).
 SCREEN_OPTIONS = ("alternate-screen", "scroll-on-clear", "pane-colours", "allow-set-title",
                   "cursor-style", "cursor-colour", "extended-keys",
-                  "variation-selector-always-wide", "codepoint-widths")
+                  "variation-selector-always-wide", "codepoint-widths", "input-buffer-size")
 
 
 def sync_options(pane: Any) -> None:
@@ -70,6 +70,8 @@ def sync_options(pane: Any) -> None:
         scr.default_cursor_colour = _option_colour(o.get("cursor-colour"))
         if so is not None:
             scr.extended_keys_option = _choice(so.get("extended-keys"), ("off", "on", "always"))
+            if hasattr(scr, "input_buffer_size"):
+                scr.input_buffer_size = int(so.get("input-buffer-size"))
             set_variation_selector_always_wide(bool(so.get("variation-selector-always-wide")))
             widths = so.get_array("codepoint-widths") or {}
             entries = [str(v) for _, v in sorted(widths.items())]
@@ -288,8 +290,10 @@ def caps(server: Any, attached: Any) -> dict[str, str]:
         c = attached.client
         feats = server.options.get_array("terminal-features") or {}
         overrides = server.options.get_array("terminal-overrides") or {}
+        env = getattr(c, "environ", None)
         got = tty_term.capabilities(getattr(c, "term", "") or "unknown", list(feats.values()),
-                                    getattr(c, "features", 0) or 0, list(overrides.values()))
+                                    getattr(c, "features", 0) or 0, list(overrides.values()),
+                                    env.get("COLORTERM") if env is not None else None)
         attached.term_caps = got
     return got
 

@@ -214,6 +214,7 @@ class Screen:
         # pane options the model may change
         #: The extended-keys server option: 0 off, 1 on, 2 always.
         self.extended_keys_option = 0
+        self._input_limit = INPUT_BUF_LIMIT
         self.scroll_on_clear = True
         self.alternate_screen = True
         self._styles: list[Style] = [DEFAULT_STYLE]
@@ -388,6 +389,20 @@ class Screen:
     @property
     def history_size(self) -> int:
         return len(self._hist)
+
+    @property
+    def input_buffer_size(self) -> int:
+        """The input-buffer-size server option: a string sequence (OSC, DCS, APC, ESC k)
+        longer than this is dropped. tmux grows its buffer by doubling from 32 bytes, so the
+        limit is the largest such size within the option."""
+        return self._input_limit
+
+    @input_buffer_size.setter
+    def input_buffer_size(self, n: int) -> None:
+        cap = 32
+        while cap * 2 <= n:
+            cap *= 2
+        self._input_limit = cap
 
     @property
     def sync(self) -> bool:
@@ -630,7 +645,7 @@ class Screen:
     def _collect(self, chunk: str) -> None:
         if self._f_discard:
             return
-        if self._f_inlen + len(chunk) + 1 >= INPUT_BUF_LIMIT:
+        if self._f_inlen + len(chunk) + 1 >= self._input_limit:
             self._f_discard = True
             return
         self._f_input.append(chunk)
