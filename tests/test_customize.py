@@ -1,4 +1,4 @@
-"""customize-mode (``C-b C``) against tmux 3.3a, attached in two panes of an outer tmux.
+"""customize-mode (``C-b C``) against tmux 3.7b, attached in two panes of an outer tmux.
 
 The option and key-binding tree, its previews (descriptions, defaults, colour and style
 examples, the values a more specific store overrides), and the keys that change things: a
@@ -8,7 +8,7 @@ note and command changed and the key reset and unbound. Each step is compared ce
 with tmux's drawing, and what it changed with what tmux's ``show-options``/``list-keys``
 print.
 
-Filters are left out on purpose: tmux 3.3a's build loops for ever on the first key binding a
+Filters are left out on purpose: tmux (3.3a to 3.7b)'s build loops for ever on the first key binding a
 filter rejects (window_customize_build_keys never advances), so there is no oracle for them.
 """
 
@@ -57,6 +57,19 @@ def _both(hmux, tmux, *argv: str) -> str:
     a, b = hmux.ok(*argv), tmux.ok(*argv)
     assert a == b, f"{argv}: hmux {a!r} tmux {b!r}"
     return a
+
+
+def _binding(hmux, tmux, key: str, *flags: str) -> str:
+    """The prefix table's line for ``key`` (columns closed up), the same in both. tmux 3.7b
+    shows a single binding list-keys finds as a message, so the whole table is listed."""
+    found = []
+    for m in (hmux, tmux):
+        lines = [" ".join(line.split()) for line in
+                 m.ok("list-keys", *flags, "-T", "prefix").splitlines()]
+        mine = [line for line in lines if key in line.split()[:5]]
+        found.append(mine[0] + "\n" if mine else "")
+    assert found[0] == found[1], f"{key}: hmux {found[0]!r} tmux {found[1]!r}"
+    return found[0]
 
 
 def test_customize_walk_every_line(outer, hmux, tmux, muxdir):
@@ -134,7 +147,9 @@ def test_customize_window_pane_arrays_and_tags(outer, hmux, tmux, muxdir):
     assert _both(hmux, tmux, "show", "-p", "-t", "c", "@win") == "@win two\n"
     assert _both(hmux, tmux, "show", "-w", "-t", "c", "@win") == "@win one\n"
     _find(outer, ht, "command-alias")
-    _keys(outer, ht, "Enter")  # "(command-alias[+]) ": a new item at the first free index
+    # "(command-alias[+]) ": a new item at the first free index; the prompt starts with the
+    # whole array's value in tmux 3.7b, so it is cleared first.
+    _keys(outer, ht, "Enter", "C-u")
     _type(outer, ht, "ll=list-keys")
     _keys(outer, ht, "Enter", "l", "G")
     assert _both(hmux, tmux, "show", "-s", "command-alias[6]") == \
@@ -154,19 +169,18 @@ def test_customize_key_bindings(outer, hmux, tmux, muxdir):
     h, t = _enter(outer, hmux, tmux, muxdir, ("bind", "F12", "display-message", "hi"),
                   ("bind", "-N", "Say", "F11", "display-message", "there"))
     ht = (h, t)
-    keys = ("list-keys", "-T", "prefix")
     _find(outer, ht, "F12")
     _keys(outer, ht, "l", "j", "j", "j")  # Command, Note, Repeat
     _keys(outer, ht, "Enter")  # Repeat toggles
-    assert _both(hmux, tmux, *keys, "F12") == "bind-key -r -T prefix F12 display-message hi\n"
+    assert _binding(hmux, tmux, "F12") == "bind-key -r -T prefix F12 display-message hi\n"
     _keys(outer, ht, "k", "Enter")  # Note: a prompt
     _type(outer, ht, "Greeting")
     _keys(outer, ht, "Enter")
-    assert _both(hmux, tmux, "list-keys", "-N", "-T", "prefix", "F12") == "F12 Greeting\n"
+    assert _binding(hmux, tmux, "F12", "-N") == "C-b F12 Greeting\n"
     _keys(outer, ht, "k", "Enter", "C-u")  # Command
     _type(outer, ht, "display-message 'bye now'")
     _keys(outer, ht, "Enter")
-    assert "display-message" in _both(hmux, tmux, *keys, "F12")
+    assert "display-message" in _binding(hmux, tmux, "F12")
     _keys(outer, ht, "Enter", "C-u")
     _type(outer, ht, "no-such-command")
     _keys(outer, ht, "Enter")  # refused: "Unknown command: no-such-command"
@@ -175,17 +189,17 @@ def test_customize_key_bindings(outer, hmux, tmux, muxdir):
     # (it crashes, or unbinds more, now and then; from a child line every time). The line above
     # becomes current.
     _keys(outer, ht, "k", "h", "u", "y")
-    assert "F12" not in _both(hmux, tmux, *keys)
+    assert _binding(hmux, tmux, "F12") == ""
     _find(outer, ht, "C-z")  # a default key changed, then reset
     _keys(outer, ht, "l", "j", "Enter", "C-u")
     _type(outer, ht, "display-message zz")
     _keys(outer, ht, "Enter", "k")
-    assert _both(hmux, tmux, *keys, "C-z") == "bind-key -T prefix C-z display-message zz\n"
+    assert _binding(hmux, tmux, "C-z") == "bind-key -T prefix C-z display-message zz\n"
     _keys(outer, ht, "d", "y")
-    assert _both(hmux, tmux, *keys, "C-z") == "bind-key -T prefix C-z suspend-client\n"
+    assert _binding(hmux, tmux, "C-z") == "bind-key -T prefix C-z suspend-client\n"
     _find(outer, ht, "F11")
     _keys(outer, ht, "t", "k", "D", "y")  # reset the tagged F11: no default, so unbound
-    assert "F11" not in _both(hmux, tmux, *keys)
+    assert _binding(hmux, tmux, "F11") == ""
 
 
 def test_customize_format_no_preview_and_mouse(outer, hmux, tmux, muxdir):

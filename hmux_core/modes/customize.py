@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import Any
 
 from .. import keys as K
+from .. import prompt as PR
 from ..options_table import CHOICE, COLOUR, FLAG, IS_ARRAY, PANE, SESSION, STRING, WINDOW
-from ..screen.cells import DEFAULT_STYLE, Style, char_width
+from ..screen.cells import COLOUR_FLAG_256, DEFAULT_STYLE, Style, char_width
 from .tree import Canvas, Item, TreeMode
 
 DEFAULT_FORMAT = (
@@ -63,9 +64,21 @@ def _entry(name: str) -> Any:
 
 
 def _value_string(oo: Any, name: str, idx: int) -> str:
-    """options_to_string without numeric flags; "" for a whole array."""
+    """options_to_string without numeric flags; a whole array is its items joined by
+    spaces (tmux 3.7b)."""
+    if idx == -1:
+        items = oo.get_array(name)
+        if items is not None:
+            parts = (oo.to_string(f"{name}[{i}]") for i in items)
+            return " ".join(p for p in parts if p is not None)
     v = oo.to_string(name if idx == -1 else f"{name}[{idx}]")
     return v if v is not None else ""
+
+
+def _extension(name: str) -> bool:
+    """An option hmux has beyond tmux 3.7b's table: not listed, as tmux has no such option."""
+    oe = _entry(name)
+    return oe is not None and bool(getattr(oe, "is_extension", False))
 
 
 def _default_string(oe: Any) -> str:
@@ -135,11 +148,21 @@ class CustomizeMode(TreeMode):
             ("", K.KEYC_NONE),
             ("Cancel", ord("q")))
     default_format = DEFAULT_FORMAT
+    help_lines = (
+        ("Enter, s", "Set %1 value"), ("S", "Set global %1 value"),
+        ("w", "Set window %1 value"), ("d", "Set to default value"),
+        ("D", "Set tagged %1s to default value"), ("u", "Unset an %1"),
+        ("U", "Unset tagged %1s"), ("f", "Enter a filter"), ("v", "Toggle information"))
+    help_item = "option"
+    help_width = 52
 
     def __init__(self, server: Any, wp: Any, target: Any = None, args: Any = None) -> None:
         super().__init__(server, wp, target, args)
         self.hide_global = False
         self.change = UNSET
+        # -y: the reset and unset questions are answered yes at once (PROMPT_ACCEPT).
+        self.prompt_flags = PR.SINGLE | (PR.ACCEPT if args is not None and args.has("y")
+                                         else 0)
 
     def update(self) -> None:
         """No periodic rebuild: tmux's customize mode has no update callback."""
@@ -149,8 +172,6 @@ class CustomizeMode(TreeMode):
         sy = self.sy
         if 12 < sy:
             self.height = sy - 12
-        if self.height < 10:
-            self.height = sy
         if sy - self.height < 2:
             self.height = sy
 
@@ -274,8 +295,8 @@ class CustomizeMode(TreeMode):
             scope, oo = owner(name)
             self._build_option(top, scope, oo, name, fs, ft, flt)
         first = stores[0][1]
-        for name in sorted((n for n in first.local_names() if not n.startswith("@")),
-                           key=_strcmp_key):
+        for name in sorted((n for n in first.local_names() if not n.startswith("@")
+                            and not _extension(n)), key=_strcmp_key):
             scope, oo = owner(name)
             self._build_option(top, scope, oo, name, fs, ft, flt)
 
@@ -447,7 +468,10 @@ class CustomizeMode(TreeMode):
         if oe is not None and oe.type == COLOUR:
             if not text("This is a colour option: ", more=True):
                 return
-            if not text("EXAMPLE", st=(0, oo.get_number(name), 8, 0)):
+            fg = oo.get_number(name)
+            if fg == -1:  # "none": tmux puts -1 in the cell, which it draws as colour 255
+                fg = COLOUR_FLAG_256 | 0xFF
+            if not text("EXAMPLE", st=(0, fg, 8, 0)):
                 return
         if oe is not None and oe.is_style:
             if not text("This is a style option: ", more=True):
@@ -478,7 +502,6 @@ class CustomizeMode(TreeMode):
     # -- keys ----------------------------------------------------------------------------------
 
     def mode_key(self, client: Any, key: int, item: Item | None, finished: bool) -> bool:
-        from .. import prompt as PR
 
         e: Entry | None = item.data if item is not None else None
         if key in (ord("\r"), ord("s")):
@@ -503,25 +526,25 @@ class CustomizeMode(TreeMode):
             if e is not None and e.idx == -1:
                 self.change = RESET
                 self._prompt(client, f"Reset {e.name} to default? ", "",
-                             self._change_current_callback, PR.SINGLE, PR.COMMAND)
+                             self._change_current_callback, self.prompt_flags, PR.COMMAND)
         elif key == ord("D"):
             tagged = self.count_tagged()
             if tagged:
                 self.change = RESET
                 self._prompt(client, f"Reset {tagged} tagged to default? ", "",
-                             self._change_tagged_callback, PR.SINGLE, PR.COMMAND)
+                             self._change_tagged_callback, self.prompt_flags, PR.COMMAND)
         elif key == ord("u"):
             if e is not None:
                 what = f"{e.name}[{e.idx}]" if e.idx != -1 else e.name
                 self.change = UNSET
                 self._prompt(client, f"Unset {what}? ", "", self._change_current_callback,
-                             PR.SINGLE, PR.COMMAND)
+                             self.prompt_flags, PR.COMMAND)
         elif key == ord("U"):
             tagged = self.count_tagged()
             if tagged:
                 self.change = UNSET
                 self._prompt(client, f"Unset {tagged} tagged? ", "",
-                             self._change_tagged_callback, PR.SINGLE, PR.COMMAND)
+                             self._change_tagged_callback, self.prompt_flags, PR.COMMAND)
         elif key == ord("H"):
             self.hide_global = not self.hide_global
             self.build()
@@ -542,7 +565,6 @@ class CustomizeMode(TreeMode):
         """window_customize_set_option: flags and choices change at once, anything else
         through a prompt; ``is_global`` sets the global value, else the most specific one
         (the pane's when ``pane`` and the option can be set on a pane)."""
-        from .. import prompt as PR
 
         fs = self.check(e)
         if fs is None or e.oo.owner_of(e.name) is None:
@@ -615,7 +637,6 @@ class CustomizeMode(TreeMode):
 
     def _set_key(self, client: Any, e: Entry) -> None:
         """window_customize_set_key: the line under the key says what changes."""
-        from .. import prompt as PR
 
         found = self.binding(e)
         if found is None:
