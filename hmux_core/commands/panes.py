@@ -298,8 +298,8 @@ def _capture(item: CmdItem, clear: bool) -> int:
                 return item.error("no alternate screen")
             text = ""
         elif args.has("M") and not args.has("a") and wp.modes \
-                and hasattr(wp.modes[0], "row_runs"):
-            text = _capture_mode(item, wp.modes[0], screen.rows)
+                and getattr(wp.modes[0], "back", None) is not None:
+            text = _capture_mode(item, wp.modes[0].back, screen)
         else:
             hsize = 0 if args.has("a") else screen.history_size
             sy = screen.rows
@@ -336,18 +336,22 @@ def _expanded(item: CmdItem, flag: str) -> str | None:
     return item.expand(value, item.target)
 
 
-def _capture_mode(item: CmdItem, mode: Any, rows: int) -> str:
-    """capture-pane -M: the screen the pane's mode shows (copy mode's view), as text."""
+def _capture_mode(item: CmdItem, back: Any, screen: Any) -> str:
+    """capture-pane -M: the copy mode's backing grid (window_copy_get_screen), the history
+    and screen as they were when the mode started."""
+    from ..screen.screen import capture_snapshot
+
     args = item.args
-    top = _line_number(_expanded(item, "S"), 0, rows, 0, 0)
-    bottom = _line_number(_expanded(item, "E"), 0, rows, rows - 1, rows - 1)
+    hsize, sy = back.hsize, back.sy
+    top = _line_number(_expanded(item, "S"), hsize, sy, 0, hsize)
+    bottom = _line_number(_expanded(item, "E"), hsize, sy, hsize + sy - 1, hsize + sy - 1)
     if bottom < top:
         top, bottom = bottom, top
-    out = []
-    for y in range(top, bottom + 1):
-        line = "".join(t for t, _ in mode.row_runs(y))
-        out.append(line if args.has("N") or args.has("J") else line.rstrip(" "))
-    return "\n".join(out) + "\n"
+    lines = capture_snapshot(back, screen, top - hsize, bottom - hsize, escapes=args.has("e"),
+                             join=args.has("J"), trailing=args.has("N"), octal=args.has("C"),
+                             used_only=args.has("T"), line_numbers=args.has("L"),
+                             line_flags=args.has("F"), hyperlinks=args.has("H"))
+    return "\n".join(lines) + "\n"
 
 
 @command("send-keys")

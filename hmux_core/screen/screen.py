@@ -3092,6 +3092,33 @@ def row_links(eng, row: Row) -> list[tuple[int, int, str, str]]:
     return out
 
 
+class _SnapshotView:
+    """What capture_lines needs to print a copy mode's frozen lines (capture-pane -M)."""
+
+    _line_string = Screen._line_string
+    _coded = Screen._coded
+    _code = Screen._code
+    _link_code = Screen._link_code
+
+    def __init__(self, snap: Snapshot, engine) -> None:
+        self._styles = snap.styles_table()
+        self._links = getattr(engine, "_links", [0])
+        if len(self._links) < len(self._styles):  # a table compacted since: no links
+            self._links = self._links + [0] * (len(self._styles) - len(self._links))
+        self.hyperlinks = getattr(engine, "hyperlinks", Hyperlinks())
+        self._code_cache: dict = {}
+        self.cols = snap.sx
+
+
+def capture_snapshot(snap: Snapshot, engine, start: int | None = None, end: int | None = None,
+                     **flags: bool) -> list[str]:
+    """capture-pane -M: a copy mode's backing grid (the frozen history and screen) printed
+    as capture-pane prints a pane's; ``flags`` are :meth:`Screen.capture`'s."""
+    lines = snap.lines()
+    return capture_lines(_SnapshotView(snap, engine), lines[:snap.hsize], lines[snap.hsize:],
+                         start, end, **flags)
+
+
 def _link_close(esc0: bool) -> str:
     return "\\033]8;;\\033\\\\" if esc0 else "\033]8;;\033\\"
 

@@ -35,6 +35,10 @@ class Snapshot:
     def __len__(self) -> int:
         return len(self._lines)
 
+    def lines(self) -> list[HistLine]:
+        """The frozen lines themselves, history first (capture-pane -M prints them)."""
+        return self._lines
+
     def _decode(self, y: int) -> tuple[list[str], list[int]]:
         got = self._cells.get(y)
         if got is None:
