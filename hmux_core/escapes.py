@@ -107,6 +107,21 @@ def update_history(server: Any) -> None:
                     pane.screen.history_limit = limit
 
 
+def send_theme_updates(server: Any) -> None:
+    """window_pane_send_theme_update for every pane: a pane with mode 2031 on whose theme
+    changed since its last report gets ``CSI ? 997 ; 1|2 n``. For the server to call when a
+    client's terminal reports its theme or colours, or styles change (PANE_THEMECHANGED)."""
+    for pane in list(server.model.panes.values()):
+        scr = pane.screen
+        send = getattr(scr, "send_theme_update", None)
+        if send is None:
+            continue
+        scr.theme_changed = True
+        report = send()
+        if report:
+            pane.write(report)
+
+
 def client_colours(server: Any, pane: Any) -> tuple[int, int]:
     """window_pane_get_fg / window_get_bg_client: the colours the terminal of an attached
     client showing the pane's window reported (-1 when none did)."""
@@ -208,6 +223,10 @@ def apply(server: Any, pane: Any, name: str, value: Any) -> None:
     elif name == "sync":
         if not value:  # the end of an update redraws the pane (PANE_REDRAW)
             server.redraw_clients(pane.window)
+    elif name == "theme-updates":  # ?2031 h: the theme as it is now is the last one reported
+        scr = pane.screen
+        scr.last_theme = pane_theme(server, pane)
+        scr.theme_changed = False
 
 
 def rename(server: Any, pane: Any, name: str) -> None:
