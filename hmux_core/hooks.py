@@ -23,15 +23,19 @@ from __future__ import annotations
 
 import contextvars
 import logging
+import time
 import weakref
 from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import trio
+
 from . import options as _options
 from . import options_table as _table
 from . import target as T
 from .commands.grammar import CommandError, CommandList
+from .events import EventBus, Payload, payload_from_notify
 from .options import HOOKS, OptionError, Options
 from .options_table import COMMAND, IS_ARRAY, IS_HOOK, SESSION, OptionEntry
 
@@ -61,6 +65,14 @@ NOTIFY_KINDS: dict[str, int] = {
     "pane-mode-changed": _PANE, "pane-set-clipboard": _PANE, "pane-title-changed": _PANE,
     "alert-activity": _WINLINK, "alert-bell": _WINLINK, "alert-silence": _WINLINK,
 }
+#: Notifications beyond 3.7b (the development tree's hooks, options_table.EXTENSION_OPTIONS)
+#: the server raises: their hook formats are their payload's (hook_<key>).
+EXTENSION_NOTIFY_KINDS: dict[str, int] = {
+    "pane-shell-prompt": _PANE, "pane-command-started": _PANE, "pane-command-finished": _PANE,
+    "pane-created": _PANE, "pane-bell": _PANE, "window-closed": _WINDOW,
+}
+#: Server events known to the plugin bus under another name than the development tree's hook.
+_EVENT_NAMES = {"bell": "pane-bell"}
 
 
 class HookCommands:
@@ -137,6 +149,11 @@ class Notification:
     global_only: bool = False
     #: The event's objects, for control clients' notifications (written when it runs).
     data: dict[str, Any] | None = None
+    #: The client the hook commands run with (set-hook -E's), None for the global queue's.
+    client: Any = None
+    #: Commands chosen when the event fired (a monitor's, expanded then parsed), instead of
+    #: looking the hook up when it runs.
+    cmdlists: list[CommandList] | None = None
 
 
 def _valid(st: T.State | None) -> bool:
@@ -174,6 +191,18 @@ class Hooks:
         self.server = server
         self.pending: deque[Notification] = deque()
         self._running = False
+        self._in_hook = False  # the queue is running a hook's commands (they may wait)
+        #: The event dispatcher (wait-for -E waiters, set-hook -B monitors register here).
+        self.events = EventBus()
+        #: Firing count and time per hook option entry (show-hooks -F): store -> name -> ...
+        self.fired: weakref.WeakKeyDictionary[Options, dict[str, list[float]]] = \
+            weakref.WeakKeyDictionary()
+        #: User hook names set-hook registered (kept for the server's life): set-hook -E
+        #: runs only these, never a monitor-only hook.
+        self.user_hooks: set[str] = set()
+        #: set-hook -B monitors, in the order they were made; one timer checks them all.
+        self.monitors: list[HookMonitor] = []
+        self._monitoring = False
         _servers.add(server)
         # Names registered before this server existed still need their (empty) global value.
         for oe in _table.OPTION_TABLE:
@@ -224,8 +253,29 @@ class Hooks:
         for oo in stores:
             found = self._commands_in(oo, name)
             if found is not None:
+                self._count(oo, name)
                 return found
         return []
+
+    # -- firing counts (show-hooks -F: hook_fire_count, hook_fire_time) ------------------------
+
+    def _count(self, oo: Options, name: str) -> None:
+        """options_hook_fired: one more firing of the entry that holds the hook, even an empty
+        one (the count belongs to the entry, not to its commands)."""
+        owner = oo.owner_of(name) or oo
+        counts = self.fired.setdefault(owner, {})
+        entry = counts.setdefault(name, [0, 0.0])
+        entry[0] += 1
+        entry[1] = time.time()
+
+    def fire_count(self, oo: Options, name: str) -> tuple[int, float]:
+        """(firings, time of the last one or 0) of the hook entry ``name`` in ``oo``."""
+        entry = self.fired.get(oo, {}).get(name)
+        return (int(entry[0]), entry[1]) if entry is not None else (0, 0.0)
+
+    def reset_count(self, oo: Options, name: str) -> None:
+        """The entry was removed: a new one starts from zero."""
+        self.fired.get(oo, {}).pop(name, None)
 
     def _items(self, cmdlists: list[CommandList], client: Any, st: T.State | None,
                formats: dict[str, str], event: Any = None) -> list[CmdItem]:
@@ -253,7 +303,10 @@ class Hooks:
             fs = T.State()
         oo = fs.s.options if fs.s is not None else self.server.session_options
         cmdlists = self._commands_in(oo, name)
-        if not cmdlists:
+        if cmdlists is not None:
+            self._count(oo, name)
+        sinks = self.events.has_sink(name)
+        if not cmdlists and not sinks:
             return
         args = item.args
         formats = {"hook": name, "hook_arguments": args.print()}
@@ -264,7 +317,15 @@ class Hooks:
             formats[f"hook_flag_{flag}"] = values[-1] if values else "1"
             for i, value in enumerate(values):
                 formats[f"hook_flag_{flag}_{i}"] = value
-        item.inserted.extend(self._items(cmdlists, item.client, fs, formats, item.state.event))
+        if sinks:  # wait-for -E after-<command>: the same keys, without the hook_ prefix
+            payload = Payload(target=fs.copy())
+            for key, value in formats.items():
+                if key != "hook":
+                    payload.set(key[5:], value)
+            self.events.fire(name, payload)
+        if cmdlists:
+            item.inserted.extend(self._items(cmdlists, item.client, fs, formats,
+                                             item.state.event))
 
     def _state_for(self, item: CmdItem) -> T.State | None:
         """The target, else the current state, else the client's (cmdq_fire_command)."""
@@ -287,8 +348,15 @@ class Hooks:
 
     def notify(self, name: str, data: dict[str, Any]) -> None:
         """An event on the bus: queue its hook (notify_add) unless a notification hook caused
-        it or no such hook option exists."""
+        it or no such hook option exists; event sinks (wait-for -E, monitors) hear it too."""
+        name = _EVENT_NAMES.get(name, name)
         kind = NOTIFY_KINDS.get(name)
+        extension = False
+        if kind is None:
+            kind = EXTENSION_NOTIFY_KINDS.get(name)
+            extension = kind is not None
+        if kind is not None and self.events.has_sink(name):
+            self.events.fire(name, payload_from_notify(data, self._event_target(kind, data)))
         if _IN_NOTIFY_HOOK.get():
             return  # notify_add: nothing a notification hook causes is queued, not even for
             # control clients
@@ -297,6 +365,8 @@ class Hooks:
 
             if name in CONTROL_ONLY:
                 self._queue(Notification(name, None, {}, data=dict(data)))
+            return
+        if extension and not self._hook_exists(name, data):
             return
         model = self.server.model
         c, s, w, wp = data.get("client"), data.get("session"), data.get("window"), None
@@ -337,8 +407,63 @@ class Hooks:
             if wp.window is not None:  # 3.7b names the pane's window too
                 formats["hook_window"] = f"@{wp.window.id}"
                 formats["hook_window_name"] = wp.window.name
+        if extension:  # the development tree's formats: the payload's, and hook_event
+            payload = payload_from_notify(data, st)
+            payload.set("event", name)
+            formats = {**payload.formats("hook_"), **formats}
         self._queue(Notification(name, st.copy() if st is not None else None, formats,
-                                 data=dict(data)))
+                                 data=None if extension else dict(data)))
+
+    def _event_target(self, kind: int, data: dict[str, Any]) -> T.State | None:
+        """The target an event's payload carries (cmd_find_from_* as the notification's)."""
+        model = self.server.model
+        if kind == _CLIENT:
+            return T.from_client(model, data.get("client"), 0)
+        if kind == _SESSION:
+            s = data.get("session")
+            return T.from_session(s) if s is not None and s.alive else None
+        if kind == _PANE:
+            wp = data.get("pane")
+            return _from_window(model, wp.window, wp) if wp is not None else None
+        if kind == _WINLINK and data.get("winlink") is not None:
+            return T.from_winlink(data["winlink"])
+        if kind == _WINDOW:
+            return _from_window(model, data.get("window"))
+        return _from_session_window(data.get("session"), data.get("window"))
+
+    def _hook_exists(self, name: str, data: dict[str, Any]) -> bool:
+        """Whether any store could hold the hook of an extension event (most servers set none:
+        then nothing is queued, as 3.7b queues nothing for an event it does not have)."""
+        oo = self.server.session_options
+        if oo.is_set(name):
+            return True
+        wp = data.get("pane")
+        w = data.get("window") if wp is None else wp.window
+        if wp is not None and wp.options.is_set(name):
+            return True
+        if w is not None and w.options.is_set(name):
+            return True
+        return any(s.options.is_set(name) for s in self.server.model.sorted_sessions())
+
+    # -- user events (set-hook -E) and the development tree's events ---------------------------
+
+    def fire_event(self, name: str, payload: Payload, client: Any = None) -> None:
+        """events_fire for an event with its payload: sinks (wait-for -E, monitors), then the
+        hook of the same name (its formats the payload's, hook_ prefixed)."""
+        self.events.fire(name, payload)
+        if _IN_NOTIFY_HOOK.get():
+            return
+        formats = payload.formats("hook_")
+        formats["hook"] = name
+        st = payload.target
+        if name.startswith("@"):
+            if name in self.user_hooks:
+                self._queue(Notification(name, st.copy() if st is not None else None, formats,
+                                         client=client))
+            return
+        if _table.OPTIONS_BY_NAME.get(name) is not None:
+            self._queue(Notification(name, st.copy() if st is not None else None, formats,
+                                     client=client))
 
     def fire_named(self, name: str, pane: Any | None, values: dict[str, str]) -> None:
         """The global hook ``name`` for an hmux-only event, with hook_pane and hook_<key>."""
@@ -361,6 +486,112 @@ class Hooks:
         self._running = True
         nursery.start_soon(self._drain)
 
+    # -- hook monitors (set-hook -B) -------------------------------------------------------------
+
+    def monitor_add(self, oo: Options, name: str, kind: str, ident: int, fmt: str,
+                    true_only: bool, fs: T.State | None, session: Any) -> None:
+        """hooks_monitor_add: a monitor of ``fmt`` owned by the user hook ``name`` of ``oo``,
+        replacing any it had; the option is created empty if it was not there."""
+        self.monitor_remove(oo, name)
+        if oo.get_local(name) is None:
+            oo.set(name, "")
+        mon = HookMonitor(self, oo, name, kind, ident, fmt, true_only, fs, session)
+        self.monitors.append(mon)
+        if not self._monitoring and self.server.nursery is not None:
+            self._monitoring = True
+            self.server.nursery.start_soon(self._monitor_timer)
+
+    def monitor_remove(self, oo: Options, name: str) -> None:
+        """hooks_monitor_remove: the monitor goes, the option and its command stay."""
+        for mon in list(self.monitors):
+            if mon.owner() is oo and mon.name == name:
+                mon.destroy()
+
+    def monitor_of(self, oo: Options, name: str) -> HookMonitor | None:
+        """The live monitor of option ``name`` in ``oo`` (None once the option is gone)."""
+        for mon in list(self.monitors):
+            if mon.owner() is oo and mon.name == name and mon.alive():
+                return mon
+        return None
+
+    async def _monitor_timer(self) -> None:
+        """One check of every monitor a second, while there are any."""
+        import trio
+
+        from .monitors import INTERVAL
+
+        try:
+            while self.monitors:
+                await trio.sleep(INTERVAL)
+                for mon in list(self.monitors):
+                    if not mon.alive():
+                        mon.destroy()
+                        continue
+                    try:
+                        mon.set.check()
+                    except Exception:
+                        self.server.log_exception(f"hook monitor {mon.name} failed")
+        finally:
+            self._monitoring = False
+
+    def monitor_fired(self, mon: HookMonitor, ch: Any) -> None:
+        """hooks_monitor_cb and its own sink: the event (wait-for -E hears it), then the
+        monitor's command from its own store, expanded as a format before it is parsed."""
+        wl, wp, s = ch.winlink, ch.pane, ch.session
+        if wl is not None and wp is not None and wp.window is wl.window:
+            fs: T.State | None = T.from_winlink(wl, wp)
+        elif wl is not None:
+            fs = T.from_winlink(wl)
+        elif wp is not None:
+            fs = _from_window(self.server.model, wp.window, wp)
+        elif s is not None:
+            fs = T.from_session(s)
+        else:
+            fs = mon.fs.copy() if mon.fs is not None else None
+        payload = Payload(target=fs)
+        payload.set("value", ch.value)
+        payload.set("last", ch.last if ch.last is not None else "")
+        if ch.client is not None:
+            payload.set("client", ch.client)
+        if s is not None:
+            payload.set("session", s)
+        if wl is not None:
+            if s is None:
+                payload.set("session", wl.session)
+            payload.set("window", wl.window)
+            payload.set("window_index", wl.idx)
+        if wp is not None:
+            payload.set("pane", wp)
+            if wl is None:
+                payload.set("window", wp.window)
+        payload.set("_hooks_monitor", mon)
+        self.events.fire(mon.name, payload)
+        oo = mon.owner()
+        if oo is None or _IN_NOTIFY_HOOK.get():
+            return
+        value = oo.get_local(mon.name)
+        if value is None:
+            return
+        self._count(oo, mon.name)
+        formats = payload.formats("hook_")
+        formats["hook"] = mon.name
+        st = fs if _valid(fs) else T.from_nothing(self.server.model, 0)
+        cmdlists: list[CommandList] = []
+        from .format import EXPAND_NOJOBS, expand
+        from .formats_vars import ModelContext
+
+        if st is not None:
+            ctx = ModelContext(self.server, None, st.s, st.wl, st.wp, dict(formats))
+        else:
+            ctx = ModelContext(self.server, None, None, None, None, dict(formats))
+        try:
+            cmdlists.append(_parse_commands(expand(str(value), ctx, flags=EXPAND_NOJOBS)))
+        except CommandError as e:
+            log.debug("can't parse hook %s: %s", mon.name, e)
+            return
+        self._queue(Notification(mon.name, st.copy() if st is not None else None, formats,
+                                 cmdlists=cmdlists))
+
     async def _drain(self) -> None:
         """The global queue: notification hooks one at a time, each after its cause."""
         from .commands.queue import run_items
@@ -378,21 +609,77 @@ class Hooks:
                 try:
                     items = self._notification_items(n)
                     if items:
-                        await run_items(items)
+                        self._in_hook = True
+                        try:
+                            await run_items(items)
+                        finally:
+                            self._in_hook = False
                 except Exception:
                     self.server.log_exception(f"hook {n.name} failed")
         finally:
             self._running = False
 
+    def busy(self) -> bool:
+        """Notifications are queued or running (and not waiting on a hook's command)."""
+        return bool(self.pending or self._running) and not self._in_hook
+
+    async def settle(self) -> None:
+        """Let the notifications already queued run, as tmux runs its global queue before
+        a client's next command: a control client's next line must come after the
+        notifications its last one caused. A hook command that waits does not hold it."""
+        for _ in range(1000):
+            if not self.busy():
+                return
+            await trio.lowlevel.checkpoint()
+
     def _notification_items(self, n: Notification) -> list[CmdItem]:
         st = n.state if _valid(n.state) else T.from_nothing(self.server.model, 0)
+        if n.cmdlists is not None:
+            return self._items(n.cmdlists, n.client, st, n.formats)
         if n.global_only:
             cmdlists = self._commands_in(self.server.session_options, n.name) or []
         else:
             cmdlists = self._notify_commands(n.name, st if st is not None else T.State())
         if not cmdlists:
             return []
-        return self._items(cmdlists, None, st, n.formats)
+        return self._items(cmdlists, n.client, st, n.formats)
+
+
+class HookMonitor:
+    """A set-hook -B monitor: its format and target, owned (weakly) by the user hook option
+    that holds its command; a store dropped or an option removed ends it."""
+
+    def __init__(self, hooks: Hooks, oo: Options, name: str, kind: str, ident: int, fmt: str,
+                 true_only: bool, fs: T.State | None, session: Any) -> None:
+        from .monitors import MonitorSet
+
+        self.hooks = hooks
+        self.owner = weakref.ref(oo)
+        self.name = name
+        self.kind = kind
+        self.ident = ident
+        self.fmt = fmt
+        self.fs = fs.copy() if fs is not None else None
+        self.set = MonitorSet(hooks.server, self._changed, session=session)
+        self.item = self.set.add(name, kind, ident, fmt, true_only=true_only)
+
+    def _changed(self, ch: Any) -> None:
+        self.hooks.monitor_fired(self, ch)
+
+    def alive(self) -> bool:
+        oo = self.owner()
+        return oo is not None and oo.get_local(self.name) is not None
+
+    def destroy(self) -> None:
+        if self in self.hooks.monitors:
+            self.hooks.monitors.remove(self)
+        self.set.clear()
+
+    def value(self) -> str:
+        """hooks_monitor_to_string: ``name:what:format``."""
+        from .monitors import what_string
+
+        return f"{self.name}:{what_string(self.kind, self.ident)}:{self.fmt}"
 
 
 def in_notification_hook() -> bool:

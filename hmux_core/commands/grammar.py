@@ -527,7 +527,16 @@ class CommandEntry:
     def parse(self, argv: Sequence[ArgValue]) -> Args:
         """Parse the arguments after the name; errors get tmux's ``command NAME:`` prefix."""
         try:
-            return parse_args(self.template, argv, self.lower, self.upper, self.arg_type)
+            fewest = self.extra.get("extension_lower")
+            if fewest is None:
+                return parse_args(self.template, argv, self.lower, self.upper, self.arg_type)
+            # A flag beyond 3.7b may need fewer arguments (set-hook -B); without one, 3.7b's
+            # bound and its message hold.
+            args = parse_args(self.template, argv, 0, self.upper, self.arg_type)
+            lower = min([self.lower] + [n for f, n in fewest.items() if args.has(f)])
+            if args.nargs < lower:
+                raise CommandError(f"too few arguments (need at least {lower})")
+            return args
         except UsageError:
             raise CommandError(f"usage: {self.name} {self.usage}") from None
         except CommandError as e:
@@ -734,6 +743,8 @@ def _run_shell_arg_type(args: Args, idx: int) -> str:
 
 
 def _set_option_arg_type(args: Args, idx: int) -> str:
+    if args.has("B"):  # set-hook -B name:what:format command (an extension)
+        return ARG_COMMANDS_OR_STRING
     return ARG_COMMANDS_OR_STRING if idx == 1 else ARG_STRING
 
 
@@ -1001,19 +1012,33 @@ TMUX_COMMAND_ARG_TYPES: dict[str, ArgTypeFn] = {
 # fmt: on
 
 
+#: Flags beyond tmux 3.7b (tmux's development tree; docs/extensions.md): the letters a command
+#: also takes (getopt style, added to its template) and, per letter, the fewest positional
+#: arguments the command needs when it is given. Usage strings (list-commands, usage errors)
+#: stay 3.7b's, and each letter is one 3.7b refuses ("unknown flag"), so only additions.
+EXTENSION_FLAGS: dict[str, tuple[str, dict[str, int]]] = {
+    "capture-pane": ("R", {}),
+    "set-hook": ("B:ET", {"B": 0, "E": 0}),
+    "show-hooks": ("BF:", {}),
+    "wait-for": ("EF:lvw:", {}),
+}
+
+
 def tmux_command_table(
     execs: dict[str, Callable[..., Any]] | None = None,
 ) -> list[CommandEntry]:
-    """All tmux 3.7b commands as CommandEntry rows, in tmux's table order."""
+    """All tmux 3.7b commands as CommandEntry rows, in tmux's table order (with the flags of
+    :data:`EXTENSION_FLAGS` accepted too)."""
     execs = execs or {}
     table = []
     for t in TMUX_COMMAND_TEMPLATES:
         source, target = TMUX_COMMAND_TARGETS.get(t.name, (None, None))
+        letters, fewest = EXTENSION_FLAGS.get(t.name, ("", {}))
         table.append(
             CommandEntry(
                 name=t.name,
                 alias=t.alias,
-                template=t.template,
+                template=t.template + letters,
                 lower=t.lower,
                 upper=t.upper,
                 usage=t.usage,
@@ -1022,6 +1047,7 @@ def tmux_command_table(
                 target=target,
                 arg_type=TMUX_COMMAND_ARG_TYPES.get(t.name),
                 exec=execs.get(t.name),
+                extra={"extension_lower": fewest} if fewest else {},
             )
         )
     return table

@@ -56,6 +56,7 @@ def job_environ(server: Server, s: Any) -> dict[str, str]:
         env.set("TERM", str(server.options.get("default-terminal")))
         env.set("TERM_PROGRAM", "tmux")
         env.set("TERM_PROGRAM_VERSION", TMUX_VERSION)
+        env.set("COLORTERM", "truecolor")  # tmux 3.6
     sid = s.id if s is not None else -1
     env.set("TMUX", f"{server.socket_path},{server.pid},{sid}")
     path = child_path(env.get("PATH"))
@@ -333,17 +334,39 @@ async def _if_shell(item: CmdItem, shellcmd: str, s: Any, cwd: str, waiting: boo
 
 
 # -- wait-for ------------------------------------------------------------------------------------
+#
+# tmux 3.7b's channels (-S signal, -L lock, -U unlock, wait), and the development tree's
+# additions (docs/extensions.md): -l lists a channel's waiters (ordinary ones first, then the
+# lockers, by client name), -w CLIENT releases that client's first waiter without signalling
+# the channel or passing a lock, and -E NAME waits for the next event NAME (a hook or
+# notification, or a user @event of set-hook -E): -F filters the events on a format of their
+# payload, -v prints each payload as key=value lines. Events are not sticky: only a waiter
+# already there when an event fires hears it.
+
+
+@dataclass(eq=False)
+class _Waiter:
+    """One blocked wait-for (its command item names the client for -l and -w)."""
+
+    ev: trio.Event
+    item: CmdItem
+
+    def client_name(self) -> str:
+        c = self.item.client
+        return (getattr(c, "name", "") or "") if c is not None else ""
+
 
 @dataclass(eq=False)
 class WaitChannel:
     name: str
     locked: bool = False
     woken: bool = False
-    waiters: list[trio.Event] = field(default_factory=list)
-    lockers: deque[trio.Event] = field(default_factory=deque)
+    waiters: list[_Waiter] = field(default_factory=list)
+    lockers: deque[_Waiter] = field(default_factory=deque)
 
 
 _channels: weakref.WeakKeyDictionary[Any, dict[str, WaitChannel]] = weakref.WeakKeyDictionary()
+_event_waiters: weakref.WeakKeyDictionary[Any, list[_EventWaiter]] = weakref.WeakKeyDictionary()
 
 
 def wait_channels(server: Server) -> dict[str, WaitChannel]:
@@ -360,6 +383,13 @@ def _remove(chans: dict[str, WaitChannel], wc: WaitChannel) -> None:
     chans.pop(wc.name, None)
 
 
+def _remove_empty(chans: dict[str, WaitChannel], wc: WaitChannel) -> None:
+    """cmd_wait_for_remove_empty: a channel nobody holds, awaits or signalled goes."""
+    if wc.locked or wc.woken or wc.waiters or wc.lockers:
+        return
+    chans.pop(wc.name, None)
+
+
 def _channel(chans: dict[str, WaitChannel], name: str) -> WaitChannel:
     wc = chans.get(name)
     if wc is None:
@@ -371,16 +401,35 @@ def _channel(chans: dict[str, WaitChannel], name: str) -> WaitChannel:
 async def cmd_wait_for(item: CmdItem) -> int:
     args = item.args
     name = args.argv[0]
+    if args.has("E"):
+        return await _wait_event(item, name)
     chans = wait_channels(item.server)
     wc = chans.get(name)
     client = item.client if item.client is not None and not item.client.is_config else None
+    if args.has("l"):
+        if wc is not None:
+            for w in list(wc.waiters) + list(wc.lockers):
+                if not w.ev.is_set():
+                    item.print(w.client_name())
+        return CMD_RETURN_NORMAL
+    if args.has("w"):
+        want = args.get("w") or ""
+        if wc is not None:
+            for queue in (wc.waiters, wc.lockers):
+                for w in list(queue):
+                    if not w.ev.is_set() and w.client_name() == want:
+                        queue.remove(w)
+                        w.ev.set()
+                        _remove_empty(chans, wc)
+                        return CMD_RETURN_NORMAL
+        return CMD_RETURN_NORMAL  # nobody to wake is not an error
     if args.has("S"):
         wc = wc or _channel(chans, name)
         if not wc.waiters and not wc.woken:
             wc.woken = True
             return CMD_RETURN_NORMAL
-        for ev in wc.waiters:
-            ev.set()
+        for w in wc.waiters:
+            w.ev.set()
         wc.waiters.clear()
         _remove(chans, wc)
         return CMD_RETURN_NORMAL
@@ -389,14 +438,14 @@ async def cmd_wait_for(item: CmdItem) -> int:
             return item.error("not able to lock")
         wc = wc or _channel(chans, name)
         if wc.locked:
-            await _block(wc.lockers, wc)
+            await _block(wc.lockers, item)
         wc.locked = True
         return CMD_RETURN_NORMAL
     if args.has("U"):
         if wc is None or not wc.locked:
             return item.error(f"channel {name} not locked")
         if wc.lockers:
-            wc.lockers.popleft().set()  # the lock passes straight to the next locker
+            wc.lockers.popleft().ev.set()  # the lock passes straight to the next locker
         else:
             wc.locked = False
             _remove(chans, wc)
@@ -407,18 +456,101 @@ async def cmd_wait_for(item: CmdItem) -> int:
     if wc.woken:
         _remove(chans, wc)
         return CMD_RETURN_NORMAL
-    await _block(wc.waiters, wc)
+    await _block(wc.waiters, item)
     return CMD_RETURN_NORMAL
 
 
-async def _block(queue: list[trio.Event] | deque[trio.Event], wc: WaitChannel) -> None:
-    ev = trio.Event()
-    queue.append(ev)
+async def _block(queue: list[_Waiter] | deque[_Waiter], item: CmdItem) -> None:
+    w = _Waiter(trio.Event(), item)
+    queue.append(w)
     try:
-        await ev.wait()
+        await w.ev.wait()
     finally:
-        if not ev.is_set() and ev in queue:
-            queue.remove(ev)
+        if not w.ev.is_set() and w in queue:
+            queue.remove(w)
+
+
+@dataclass(eq=False)
+class _EventWaiter:
+    """A wait-for -E: the event it waits for, its filter and whether it prints payloads."""
+
+    name: str
+    item: CmdItem
+    filter: str | None
+    verbose: bool
+    ev: trio.Event = field(default_factory=trio.Event)
+
+    def client_name(self) -> str:
+        c = self.item.client
+        return (getattr(c, "name", "") or "") if c is not None else ""
+
+
+def valid_event_name(name: str) -> bool:
+    """hooks_valid_event_name: a user @event, or any hook tmux (or this server) has."""
+    from ..options_table import OPTIONS_BY_NAME
+
+    if name.startswith("@"):
+        return True
+    oe = OPTIONS_BY_NAME.get(name)
+    return oe is not None and oe.is_hook
+
+
+async def _wait_event(item: CmdItem, name: str) -> int:
+    """cmd_wait_for_event: -l lists the waiters, -w wakes one, else wait for the event."""
+    args = item.args
+    server = item.server
+    if not valid_event_name(name):
+        return item.error(f"invalid event: {name}")
+    waiting = _event_waiters.setdefault(server, [])
+    if args.has("l"):
+        for w in waiting:
+            if w.name == name and not w.ev.is_set():
+                item.print(w.client_name())
+        return CMD_RETURN_NORMAL
+    if args.has("w"):
+        want = args.get("w") or ""
+        for w in waiting:
+            if w.name == name and not w.ev.is_set() and w.client_name() == want:
+                waiting.remove(w)
+                w.ev.set()
+                return CMD_RETURN_NORMAL
+        return item.error(f"waiter {want} not found")
+    if item.client is None:
+        return item.error("not able to wait")
+    w = _EventWaiter(name, item, args.get("F"), args.has("v"))
+
+    def heard(_name: str, payload: Any) -> None:
+        if w.ev.is_set():
+            return
+        if w.verbose:
+            for key, value in payload.public():
+                item.print(f"{key}={value}")
+        if w.filter is not None:
+            from ..format import expand, format_true
+            from ..formats_vars import ModelContext
+
+            # format_create without defaults: variables of tmux's table stay empty, the
+            # payload's keys (pane, value, command_status...) are what a filter reads.
+            ctx = ModelContext(server, None, None, None, None, payload.formats(""))
+            if not format_true(_expand_nojobs(expand, w.filter, ctx)):
+                return
+        w.ev.set()
+
+    sink = server.hooks.events.add_sink(name, heard)
+    waiting.append(w)
+    try:
+        await w.ev.wait()
+    finally:
+        server.hooks.events.remove_sink(sink)
+        if w in waiting:
+            waiting.remove(w)
+    return CMD_RETURN_NORMAL
+
+
+def _expand_nojobs(expand: Any, fmt: str, ctx: Any) -> str:
+    from ..format import EXPAND_NOJOBS
+
+    return expand(fmt, ctx, flags=EXPAND_NOJOBS)
 
 
 # -- pipe-pane -----------------------------------------------------------------------------------
