@@ -223,10 +223,7 @@ def apply(server: Any, pane: Any, name: str, value: Any) -> None:
     elif name == "sync":
         if not value:  # the end of an update redraws the pane (PANE_REDRAW)
             server.redraw_clients(pane.window)
-    elif name == "theme-updates":  # ?2031 h: the theme as it is now is the last one reported
-        scr = pane.screen
-        scr.last_theme = pane_theme(server, pane)
-        scr.theme_changed = False
+
 
 
 def rename(server: Any, pane: Any, name: str) -> None:

@@ -126,6 +126,21 @@ def test_unknown_and_string_sequences_never_print(hmux, tmux):
     assert "c\x1b]8;;http://x\x1b\\d\x1b]8;;\x1b\\e" in screens[0][0]
 
 
+def test_theme_reports_as_tmux(hmux, tmux):
+    """Mode 2031 and DSR 996 (tmux 3.6): a pane's own background decides its theme; an update
+    is sent when it changes with the mode on, after what the same read asked for."""
+    script = (r"stty raw -echo; printf '\033[5n\033[?2031h\033]11;#ffffff\007'; sleep 0.3; "
+              r"printf '\033]11;#000000\007\033[?996n\033]111\007'; sleep 0.3; "
+              r"printf '\033[?2031l\033]11;#eeeeee\007\033[?996n'; "
+              r"timeout --foreground 1 cat | od -An -c | tr -s ' '")
+    screens = []
+    for m in (tmux, hmux):
+        _run(m, script)
+        screens.append(m.capture("e:1"))
+    assert screens[0] == screens[1]
+    assert "9 9 7 ; 2 n" in screens[0]
+
+
 # -- the outer terminal ----------------------------------------------------------------------------
 
 class Outer:

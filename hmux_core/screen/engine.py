@@ -140,7 +140,7 @@ class Engine(Protocol):
         queries are answered through ``clipboard_query`` instead), ("passthrough", bytes)
         with the undoubled payload of ``DCS tmux; ... ST`` (forward per allow-passthrough),
         ("progress", (state, percent)) for OSC 9;4, ("sync", bool) when synchronized output
-        starts or ends (redraw the pane at the end) and ("theme-updates", True) for ?2031."""
+        starts or ends (redraw the pane at the end)."""
 
     def sync_remaining(self) -> float | None:
         """Seconds until synchronized output times out (redraw then), None when it is off."""

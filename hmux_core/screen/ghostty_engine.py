@@ -502,6 +502,8 @@ class GhosttyScreen:
                     self._special(kind, data, start, m.end(), body_end)
             if pos < len(data):
                 self._write(data[pos:])
+            if self.theme_changed and self.theme_updates:  # the server loop's theme update
+                self._replies += self.send_theme_update()
         except Exception:  # pragma: no cover - a callback failing must not stop the pane
             log.exception("ghostty feed failed")
 
@@ -582,6 +584,9 @@ class GhosttyScreen:
                     self._events.append(("sync", on))
                 elif part == "2031":
                     self.theme_updates = on
+                    if on:
+                        self.last_theme = self._theme()
+                        self.theme_changed = False
                 elif part == "12":
                     self.cursor_blinking_set = True
         elif kind == "link":

@@ -453,6 +453,8 @@ class Screen:
                 pos += 1
         if len(self._styles) > self._style_limit:
             self._compact_styles()
+        if self.theme_changed and self.theme_updates:  # the server loop's theme update
+            self._replies += self.send_theme_update()
 
     def take_replies(self) -> bytes:
         r = bytes(self._replies)
@@ -1247,7 +1249,8 @@ class Screen:
                 self.bracketed_paste = True
             elif n == 2031:
                 self.theme_updates = True
-                self._events.append(("theme-updates", True))
+                self.last_theme = self._theme()  # reports start from the theme as it is now
+                self.theme_changed = False
             elif n == 2026:
                 self._sync_since = time.monotonic()
                 self._events.append(("sync", True))
