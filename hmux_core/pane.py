@@ -66,6 +66,10 @@ def _ispunct(ch: str) -> bool:
     return 33 <= ord(ch) <= 126 and not ch.isalnum()
 
 
+#: The largest emulator a pane gets (the PTY's winsize is 16-bit anyway).
+MAX_SCREEN = 0xFFFF
+
+
 class Pane:
     """One pane of a window."""
 
@@ -108,8 +112,9 @@ class Pane:
         self.on_output: Callable[[Pane, list[tuple[str, object]]], None] = lambda p, ev: None
         #: Set by the server (control.py): each read's bytes, for control clients' %output.
         self.on_data: Callable[[Pane, bytes], None] | None = None
-        #: Set by the server (control.py): awaited before each read; it returns once someone
-        #: can take more output (control clients that are behind hold a pane only they see).
+        #: Set by the server (control.py): awaited before each read; once output is waiting it
+        #: returns when someone can take it (control clients that are behind, or have turned
+        #: it off, hold a pane only they see: what it writes stays in the PTY).
         self.read_hold: Callable[[Pane], Awaitable[None]] | None = None
         self._stream: trio.lowlevel.FdStream | None = None
         self._out = bytearray()
@@ -340,15 +345,20 @@ class Pane:
         return gens
 
     def resize(self, sx: int, sy: int) -> None:
+        """The layout's size is kept as tmux computes it, wrapped unsigned arithmetic included
+        (a tiled layout in a too narrow window gives panes ~2**31 columns); the emulator is
+        capped at a 16-bit terminal size, and the PTY gets what tmux's u_short winsize gets."""
         if sx == self.sx and sy == self.sy:
             return
         self.sx, self.sy = sx, sy
-        self.screen.resize(sx, sy)
+        cx, cy = min(sx, MAX_SCREEN), min(sy, MAX_SCREEN)
+        self.screen.resize(cx, cy)
         if self.modes:
-            self.modes[0].resize(sx, sy)
+            self.modes[0].resize(cx, cy)
         if self.fd >= 0:
             try:
-                fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", sy, sx, 0, 0))
+                fcntl.ioctl(self.fd, termios.TIOCSWINSZ,
+                            struct.pack("HHHH", sy & 0xFFFF, sx & 0xFFFF, 0, 0))
             except OSError:
                 pass
 
