@@ -359,6 +359,12 @@ screen("cap-T", "ab  \\033[41m \\033[0m\\ncd", "cd", "-T", "-e")
 screen("cap-tab", "a\\tb\\033[7m\\tc\\n", "c", "-e")
 case("cap-S-format", NS("a", cmd=SEQ), Wait("a", "100"),
      ["capture-pane", "-p", "-S", "#{e|-:0,3}", "-E", "#{e|+:0,1}", "-t", "a"])
+case("pane-pb-progress", NS("a", cmd=pf("\\033]9;4;1;42\\007x")), Wait("a", "x"),
+     D("#{pane_pb_state} #{pane_pb_progress}"))
+case("pane-pb-indeterminate", NS("a", cmd=pf("\\033]9;4;1;42\\033\\\\\\033]9;4;3\\007x")), Wait("a", "x"),
+     D("#{pane_pb_state} #{pane_pb_progress}"))
+case("pane-sync-flag", NS("a", cmd=pf("\\033[?2026hx")), Wait("a", "x"),
+     D("#{synchronized_output_flag}"))
 case("clear-history-H", NS("a", cmd=pf(LINKS)), Wait("a", "end"), ["clear-history", "-H", "-t", "a"],
      ["capture-pane", "-p", "-e", "-t", "a"])
 
