@@ -78,14 +78,14 @@ class Attached:
         self.tty.start()
         self.client.sx, self.client.sy = self.tty.sx, self.tty.sy  # client_width, new windows
         caps = escapes.caps(self.server, self)
-        self.renderer.set_depth(tty_term.colour_depth(caps))
+        self.renderer.set_caps(caps)
         # Only a terminfo entry that was found can say it lacks am (no infocmp: assume am).
         self.renderer.noam = "am" not in caps and bool(tty_term.terminfo(self.client.term))
         if tty_term.FLAG_VT100 in caps:
             # tty_send_requests: what the terminal says it is may add features (RGB, ...).
-            self._awaiting = {"da", "xda"}
+            self._awaiting = {"da1", "da", "xda"}
             self.keys.want_dcs = True
-            self.tty.write(b"\x1b[>c\x1b[>q")
+            self.tty.write(b"\x1b[c\x1b[>c\x1b[>q")
             nursery.start_soon(self._stop_awaiting)
         nursery.start_soon(self._run)
 
@@ -97,9 +97,10 @@ class Attached:
         self.keys.want_dcs = False
 
     def _reply(self, raw: bytes) -> bool:
-        """A DA2 or XTVERSION answer (tty_keys_device_attributes and _extended_): its features
-        are the terminal's from now on, and everything is drawn again with them."""
-        kind = "xda" if raw[1:2] == b"P" else "da"
+        """A DA1, DA2 or XTVERSION answer (tty_keys_device_attributes, _attributes2 and
+        _extended_): its features are the terminal's from now on, and everything is drawn
+        again with them."""
+        kind = "xda" if raw[1:2] == b"P" else "da1" if raw[2:3] == b"?" else "da"
         got = tty_term.reply_features(raw) if kind in self._awaiting else None
         if got is None:
             return False
@@ -112,7 +113,7 @@ class Attached:
             c.term_type = name
         c.features = (getattr(c, "features", 0) or 0) | bits
         self.term_caps = None
-        self.renderer.set_depth(tty_term.colour_depth(escapes.caps(self.server, self)))
+        self.renderer.set_caps(escapes.caps(self.server, self))
         self.redraw(full=True)
         return True
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import borders, status
+from . import borders, status, tty_attrs
 from .options import Style as OptStyle
 from .prompt import draw_line, message_line
 from .screen.cells import (
@@ -23,8 +23,6 @@ from .screen.cells import (
     DEFAULT_STYLE,
     Style,
     char_width,
-    fit_style,
-    sgr_change,
 )
 
 Cell = tuple[str, tuple[int, int, int, int]]
@@ -153,14 +151,17 @@ def _palette_colour(c: int, pal: dict[int, int]) -> int:
     return pal.get(n, c)
 
 
-#: A terminal's colours as ``tty_term.colour_depth`` gives them; None: RGB, draw as stored.
-Depth = tuple[bool, int] | None
+#: What a client's terminal can be told (``tty_attrs.Pen``), as its number (``pen_index``;
+#: 0: everything, styles go as they are).
+Depth = int
 _SGR: dict[tuple[Style, Style, Depth], str] = {}
+_LINK_END = "\x1b]8;;\x1b\\"
 
 
-def _sgr(last: Style, cur: Style, depth: Depth = None) -> str:
-    """sgr_change, memoised: a frame asks for the same few changes over and over. Colours the
-    terminal does not have are changed as tmux's tty_check_fg/bg change them."""
+def _sgr(last: Style, cur: Style, depth: Depth = 0) -> str:
+    """tty_attributes, memoised: a frame asks for the same few changes over and over. Colours
+    and attributes the terminal does not have are changed or left out as tmux's
+    tty_check_fg/bg/us and tty_attributes do."""
     key = (last, cur, depth)
     code = _SGR.get(key)
     if code is None:
@@ -168,36 +169,78 @@ def _sgr(last: Style, cur: Style, depth: Depth = None) -> str:
             _SGR.clear()
         if cur == DEFAULT_STYLE:
             code = "\x1b[0m\x0f" if last[0] & ATTR_CHARSET else "\x1b[0m"
-        elif depth is None:
-            code = sgr_change(last, cur, terminal=True)
         else:
-            code = sgr_change(fit_style(last, *depth), fit_style(cur, *depth), terminal=True)
+            pen = tty_attrs.pen_at(depth)
+            code = tty_attrs.sgr(tty_attrs.fit(last, pen), tty_attrs.fit(cur, pen))
         _SGR[key] = code
     return code
 
 
-def _runs_string(runs: list[tuple[str, Style]], edge: bool, depth: Depth = None) -> str:
-    """A pane row's runs as text and SGR codes. At the terminal's right edge trailing default
-    blanks become one erase-to-end-of-line, which is most of a short line's bytes."""
+def _runs_string(runs: list[tuple[str, Style]], edge: bool, depth: Depth = 0,
+                 links: list[Any] | None = None) -> str:
+    """A pane row's runs as text and SGR codes, with each run's hyperlink (``links``: an
+    ``(id, URI)`` or None per run) for a terminal that has them. At the terminal's right edge
+    trailing default blanks become one erase-to-end-of-line, which is most of a short line's
+    bytes."""
     tail = ""
     if edge and runs:
         text, style = runs[-1]
-        if style == DEFAULT_STYLE and text.endswith(" "):
+        if style == DEFAULT_STYLE and text.endswith(" ") and (not links or links[-1] is None):
             stripped = text.rstrip(" ")
             runs = runs[:-1] + [(stripped, style)] if stripped else runs[:-1]
             tail = "\x1b[K"
     out = ["\x1b[0m"]
     last = DEFAULT_STYLE
-    for text, style in runs:
+    link = None
+    for i, (text, style) in enumerate(runs):
+        if links is not None and links[i] != link:
+            link = links[i]
+            out.append(_LINK_END if link is None
+                       else f"\x1b]8;id={link[0]};{link[1]}\x1b\\")
         if style != last:
             out.append(_sgr(last, style, depth))
             last = style
         out.append(text)
+    if link is not None:
+        out.append(_LINK_END)
     if tail:
         if last != DEFAULT_STYLE:
             out.append(_sgr(last, DEFAULT_STYLE, depth))
         out.append(tail)
     return "".join(out)
+
+
+def _split_links(runs: list[tuple[str, Style]], links: list[tuple[int, int, str, str]]
+                 ) -> tuple[list[tuple[str, Style]], list[Any]]:
+    """Runs cut where hyperlinks start and end, with each run's link as ``(id, URI)``."""
+    out: list[tuple[str, Style]] = []
+    out_links: list[Any] = []
+    li, n = 0, len(links)
+    x = 0
+    for text, st in runs:
+        pos = 0
+        while pos < len(text):
+            while li < n and links[li][1] <= x:
+                li += 1
+            if li < n and links[li][0] <= x:
+                link, end = (links[li][3], links[li][2]), links[li][1]
+            else:
+                link, end = None, links[li][0] if li < n else 1 << 30
+            i = pos
+            if text.isascii():
+                i = min(len(text), pos + end - x)
+                x += i - pos
+            else:
+                while i < len(text):
+                    w = char_width(text[i])
+                    if w > 0 and x >= end:
+                        break
+                    x += max(w, 0)
+                    i += 1
+            out.append((text[pos:i], st))
+            out_links.append(link)
+            pos = i
+    return out, out_links
 
 
 def _clipped(runs: list[tuple[str, Style]], width: int, depth: Depth = None) -> str:
@@ -304,15 +347,20 @@ class Renderer:
         self._styles_key: Any = None
         self._styles: Any = None
         self.offset = (0, 0)  # where the view of a window larger than the terminal starts
-        self.depth: Depth = None
+        self.depth: Depth = 0
+        self.pen = tty_attrs.FULL
         #: The terminal has no automatic margins (``am@``): its bottom-right cell is never
         #: written, or it would scroll (tmux's TERM_NOAM).
         self.noam = False
 
-    def set_depth(self, depth: Depth) -> None:
-        """The terminal's colours (learned at attach, and again from its DA replies)."""
-        if depth is not None and depth[0] and depth[1] >= 256:
-            depth = None  # RGB: everything is drawn as stored
+    def set_caps(self, caps: dict[str, str]) -> None:
+        """What the terminal can do (learned at attach, and again from its DA replies): the
+        colours and attributes frames are drawn with, and whether hyperlinks are sent."""
+        from . import tty_term
+
+        pen = tty_attrs.pen_for(caps, *tty_term.colour_depth(caps))
+        depth = tty_attrs.pen_index(pen)
+        self.pen = pen
         if depth != self.depth:
             self.depth = depth
             self._panes = {}
@@ -451,13 +499,20 @@ class Renderer:
             return strings, range(h) if whole else ()
         full = width == p.sx
         changed = []
+        row_links = getattr(src, "row_links", None)
         for y in range(h):
             if gens is not None and y < len(old) and old[y] == gens[y]:
                 continue
             runs = src.row_runs(y)
             if pal:
                 runs = _palette_runs(runs, pal)
-            text = (_runs_string(runs, edge, self.depth) if full
+            links = None
+            if self.pen.links and row_links is not None:
+                found = row_links(y)
+                if found:
+                    runs, links = _split_links(runs, found)
+            runs, links = tty_attrs.tty_line(runs, p.xoff == 0, edge, self.pen, False, links)
+            text = (_runs_string(runs, edge, self.depth, links) if full
                     else _clipped(runs, width, self.depth))
             if text != strings[y]:
                 strings[y] = text

@@ -67,6 +67,7 @@ def child_environ(server: Server, s: Session, pane_id: int, extra: Environ | Non
     env.set("TERM", str(server.options.get("default-terminal")))
     env.set("TERM_PROGRAM", "tmux")
     env.set("TERM_PROGRAM_VERSION", TMUX_VERSION)
+    env.set("COLORTERM", "truecolor")  # tmux 3.6
     env.set("TMUX", f"{server.socket_path},{server.pid},{s.id}")
     if extra is not None:
         extra.copy_into(env)

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 FEATURES = ("256", "bpaste", "ccolour", "clipboard", "hyperlinks", "cstyle", "extkeys", "focus",
             "ignorefkeys", "margins", "mouse", "osc7", "overline", "progressbar", "rectfill",
             "RGB", "sixel", "strikethrough", "sync", "title", "usstyle")
+_FEATURE_NAMES = {f.lower(): f for f in FEATURES}
 #: Not terminfo names: tmux's term flags (TERM_256COLOURS, TERM_VT100LIKE) and the features the
 #: terminal ended up with (``client_termfeatures``), in the same dict.
 FLAG_256, FLAG_VT100, FEATURE_LIST = "+256", "+vt100", "+features"
@@ -36,9 +37,23 @@ FEATURE_CAPS = {
     "256": {FLAG_256: ""},
     "osc7": {"Swd": "\033]7;", "fsl": "\007"},
     "mouse": {"kmous": "\033[M"},
+    "usstyle": {"Smulx": "\033[4:%p1%dm", "Setulc1": "\033[58:5:%p1%dm", "ol": "\033[59m",
+                "Setulc": "\033[58:2:%p1%{65536}%/%d:%p1%{256}%/%{255}%&%d:%p1%{255}%&%d%;m"},
+    "overline": {"Smol": "\033[53m"},
+    "strikethrough": {"smxx": "\033[9m"},
+    "hyperlinks": {"Hls": "\033]8;%?%p1%l%tid=%p1%s%;;%p2%s\033\\"},
+    "sync": {"Sync": "\033[?2026%?%p1%{1}%-%tl%eh%;"},
+    "focus": {"Enfcs": "\033[?1004h", "Dsfcs": "\033[?1004l"},
+    "extkeys": {"Eneks": "\033[>4;2m", "Dseks": "\033[>4m"},
+    "margins": {"Enmg": "\033[?69h", "Dsmg": "\033[?69l", "Clmg": "\033[s",
+                "Cmg": "\033[%i%p1%d;%p2%ds"},
+    "rectfill": {"Rect": ""},
+    "progressbar": {"Spb": "\033]9;4;%p1%d;%p2%d\033\\"},
 }
 _WANTED = ("am", "clear", "tsl", "fsl", "Ms", "Enbp", "Dsbp", "Ss", "Se", "Cs", "Cr", "colors", "Tc",
-           "RGB", "setrgbf", "setrgbb", "XT", "Swd", "kmous")
+           "RGB", "setrgbf", "setrgbb", "XT", "Swd", "kmous", "Smulx", "Setulc", "Setulc1", "setal",
+           "ol", "Smol", "smxx", "Nobr", "Hls", "Sync", "el", "el1", "ech", "bce", "AX", "Enfcs",
+           "Dsfcs", "Eneks", "Dseks", "Spb", "Rect", "Cmg", "Clmg")
 _ESCAPES = {"E": "\033", "e": "\033", "n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f",
             "s": " ", "0": "\200", "\\": "\\", ",": ",", ":": ":", "^": "^", "l": "\n"}
 
@@ -106,15 +121,27 @@ def _apply_overrides(caps: dict[str, str], term: str, overrides: Sequence[str]) 
 
 
 def capabilities(term: str, terminal_features: Sequence[str], client_features: int = 0,
-                 terminal_overrides: Sequence[str] = ()) -> dict[str, str]:
+                 terminal_overrides: Sequence[str] = (), colorterm: str | None = None
+                 ) -> dict[str, str]:
     """tty_term_create's result for the capabilities hmux uses (tsl, fsl, Ms, Ss, setrgbf, ...)
-    and tmux's term flags (``FLAG_256``, ``FLAG_VT100``)."""
+    and tmux's term flags (``FLAG_256``, ``FLAG_VT100``). ``colorterm`` is the client's
+    ``COLORTERM``: ``truecolor`` or ``24bit`` adds RGB, anything with 256 in it 256 colours
+    (tmux 3.6)."""
     caps = dict(terminfo(term))
     feats: set[str] = {f for i, f in enumerate(FEATURES) if client_features & (1 << i)}
     for entry in terminal_features:
         pattern, *rest = _fields(str(entry))
         if pattern and fnmatch.fnmatchcase(term, pattern):
-            feats.update(x for x in rest if x)
+            for name in rest:  # tty_add_features: any case; an unknown name ends the list
+                known = _FEATURE_NAMES.get(name.lower())
+                if known is None:
+                    break
+                feats.add(known)
+    if colorterm is not None:
+        if colorterm.lower() in ("truecolor", "24bit"):
+            feats.add("RGB")
+        elif "256" in colorterm:
+            feats.add("256")
     _apply_overrides(caps, term, terminal_overrides)
     if "XT" in caps or caps.get("clear", "").startswith("\033["):
         caps[FLAG_VT100] = ""
@@ -155,18 +182,24 @@ DEFAULT_FEATURES = {
 
 
 def feature_bits(names: str) -> int:
-    """MSG_IDENTIFY_FEATURES bits for a comma list of feature names (unknown names ignored)."""
+    """MSG_IDENTIFY_FEATURES bits for a comma list of feature names (tty_add_features: any
+    case; an unknown name ends the list)."""
     bits = 0
     for name in names.split(","):
-        if name in FEATURES:
-            bits |= 1 << FEATURES.index(name)
+        known = _FEATURE_NAMES.get(name.lower())
+        if known is None:
+            break
+        bits |= 1 << FEATURES.index(known)
     return bits
 
 
 def reply_features(reply: bytes) -> tuple[int, str | None] | None:
-    """The features a DA2 (``ESC [ > … c``) or XTVERSION (``ESC P > | … ESC \\``) reply brings,
-    and the terminal's name from XTVERSION (``client_termtype``); None for anything else.
-    tty_keys_device_attributes / tty_keys_extended_device_attributes."""
+    """The features a DA1 (``ESC [ ? … c``), DA2 (``ESC [ > … c``) or XTVERSION
+    (``ESC P > | … ESC \\``) reply brings, and the terminal's name from XTVERSION
+    (``client_termtype``); None for anything else. tty_keys_device_attributes, _attributes2
+    and _extended_device_attributes: a DA1 of level 1 to 5 lists sixel (4), DECSLRM (21),
+    DECFRA (28) and OSC 52 (52); a DA2 names mintty, tmux or rxvt-unicode; XTVERSION names
+    the others."""
     if reply.startswith(b"\x1bP>|") and reply.endswith(b"\x1b\\"):
         text = reply[4:-2].decode("utf-8", "replace")
         for prefix, name in (("iTerm2 ", "iTerm2"), ("tmux ", "tmux"), ("XTerm(", "XTerm"),
@@ -175,13 +208,16 @@ def reply_features(reply: bytes) -> tuple[int, str | None] | None:
                 return feature_bits(DEFAULT_FEATURES[name]), text
         return 0, text
     if reply.startswith((b"\x1b[>", b"\x1b[?")) and reply.endswith(b"c"):
+        params = [int(p) if p.isdigit() else 0 for p in reply[3:-1].split(b";")][:32]
         if reply[2:3] == b"?":
-            return 0, None  # a primary DA answer some terminals give: ignored
-        first = reply[3:-1].split(b";")[0]
-        n = int(first) if first.isdigit() else 0
-        name = {ord("M"): "mintty", ord("T"): "tmux", ord("U"): "rxvt-unicode"}.get(n)
-        if n == 41:
-            return feature_bits("margins,rectfill"), None
+            bits = 0
+            if 61 <= params[0] <= 65:
+                for p in params[1:]:
+                    name = {4: "sixel", 21: "margins", 28: "rectfill", 52: "clipboard"}.get(p)
+                    if name is not None:
+                        bits |= feature_bits(name)
+            return bits, None
+        name = {ord("M"): "mintty", ord("T"): "tmux", ord("U"): "rxvt-unicode"}.get(params[0])
         return (feature_bits(DEFAULT_FEATURES[name]) if name else 0), None
     return None
 
