@@ -1,11 +1,12 @@
-"""What the client's terminal can do, worked out as tmux 3.3a does: tmux and hmux attached on
+"""What the client's terminal can do, worked out as tmux 3.7b does: tmux and hmux attached on
 PTYs this test owns, with different TERMs, terminal-features, terminal-overrides and DA/XTVERSION
 replies; what each drew is fed to hmux's emulator and the cells (text and SGR state) compared,
 or the bytes each sent looked for.
 
 A terminal without RGB gets truecolor as the nearest of the 256 colours; an 8-colour one gets
-256 colours as the basic eight and bright colours as bold; a terminal that says it is XTerm or
-tmux in its XTVERSION reply gets RGB (tmux's tty_default_features).
+256 colours as the basic eight (a bright black on black as white) and bright colours as bold; a
+terminal that says it is XTerm or tmux in its XTVERSION reply gets RGB (tmux's
+tty_default_features), and so does a client whose COLORTERM is truecolor (tmux 3.6).
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ ROWS = [
     r"\033[48;5;12mtwelve\033[0m",
     # aixterm bright colours, basic colours, attributes
     r"\033[91mbright-red\033[0m \033[102mbright-green-bg\033[0m \033[1;34mbold-blue\033[0m",
+    # 256-colour greys on black and white: bright black on black is drawn white with 8 colours
+    r"\033[40;38;5;8mgrey-on-black\033[0m \033[47;38;5;15mwhite-on-white\033[0m"
+    r" \033[40;38;5;244mramp-on-black\033[0m",
 ]
 SHELL = "printf '" + r"\n".join(ROWS) + r"\nEND\n" + "'; exec cat"
 
@@ -42,10 +46,10 @@ def _features(mux) -> str:
     return mux.ok("list-clients", "-F", "#{client_termfeatures}")
 
 
-def _attach(mux, term: str, reply: bytes) -> PtyTerminal:
+def _attach(mux, term: str, reply: bytes, env: dict[str, str] | None = None) -> PtyTerminal:
     """Attach on a PTY with TERM ``term``; answer tmux's DA requests with ``reply`` and wait
     until the server has taken the features from it."""
-    t = PtyTerminal(mux, ["attach", "-t", "c"], env={"TERM": term})
+    t = PtyTerminal(mux, ["attach", "-t", "c"], env={"TERM": term, **(env or {})})
     t.seen = bytearray()
     if reply:
         wait_for(lambda: t.pump() >= 0 and b"\x1b[>q" in t.seen)
@@ -56,7 +60,8 @@ def _attach(mux, term: str, reply: bytes) -> PtyTerminal:
     return t
 
 
-def _drawn(mux, muxdir: str, term: str, conf: str = "", reply: bytes = b"") -> list[str]:
+def _drawn(mux, muxdir: str, term: str, conf: str = "", reply: bytes = b"",
+           env: dict[str, str] | None = None) -> list[str]:
     path = os.path.join(muxdir, f"colours-{mux.socket_args[1]}.conf")
     with open(path, "w") as f:
         f.write("set -g status off\n" + conf)
@@ -64,7 +69,7 @@ def _drawn(mux, muxdir: str, term: str, conf: str = "", reply: bytes = b"") -> l
     mux.ok("-f", path, "new-session", "-d", "-s", "c", "-x", "80", "-y", "24", "exec cat")
     mux.ok("new-window", "-d", "-t", "c:1", SHELL)
     wait_for(lambda: "END" in mux.ok("capture-pane", "-p", "-t", "c:1"))
-    t = _attach(mux, term, reply)
+    t = _attach(mux, term, reply, env)
     try:
         mux.ok("select-window", "-t", "c:1")
         wait_for(lambda: any("END" in line for line in t.lines()))
@@ -82,14 +87,17 @@ CASES = {
                              "set -as terminal-overrides ',xterm*:setrgbf@'\n", b""),
     "xtversion-xterm": ("xterm-256color", "", b"\x1bP>|XTerm(380)\x1b\\"),
     "da2-tmux": ("xterm", "", b"\x1b[>84;0;0c"),
+    "colorterm-truecolor": ("xterm", "", b"", {"COLORTERM": "truecolor"}),
+    "colorterm-256": ("xterm", "", b"", {"COLORTERM": "x-256color"}),
+    "colorterm-other": ("xterm", "", b"", {"COLORTERM": "yes"}),
 }
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_drawn_colours_match_tmux(hmux, tmux, muxdir, case):
-    term, conf, reply = CASES[case]
-    want = _drawn(tmux, muxdir, term, conf, reply)
-    got = _drawn(hmux, muxdir, term, conf, reply)
+    term, conf, reply, *env = CASES[case]
+    want = _drawn(tmux, muxdir, term, conf, reply, *env)
+    got = _drawn(hmux, muxdir, term, conf, reply, *env)
     assert any("red" in line for line in want)
     assert got == want
 
@@ -106,6 +114,26 @@ def test_the_features_learned_are_shown(hmux, tmux):
             t.close()
     assert got["hmux"] == got["tmux"]
     assert got["tmux"].startswith("XTerm(380)|")
+
+
+def test_device_attributes_add_features(hmux, tmux):
+    """A DA1 answer of level 1 to 5 lists what the terminal has: sixel (4), DECSLRM (21),
+    DECFRA (28) and OSC 52 (52); a DA2 of 41 (VT420) adds nothing in tmux 3.7b."""
+    got = {}
+    for name, m in (("hmux", hmux), ("tmux", tmux)):
+        m.ok("new-session", "-d", "-s", "c", "-x", "80", "-y", "24", "exec cat")
+        t = PtyTerminal(m, ["attach", "-t", "c"], env={"TERM": "xterm"})
+        try:
+            t.seen = bytearray()
+            wait_for(lambda t=t: t.pump() >= 0 and b"\x1b[>q" in t.seen)
+            assert b"\x1b[c" in t.seen
+            os.write(t.master, b"\x1b[?65;1;4;21;28;52c\x1b[>41;0;0c")
+            wait_for(lambda m=m: "clipboard" in _features(m))
+            got[name] = _features(m)
+        finally:
+            t.close()
+    assert got["hmux"] == got["tmux"]
+    assert "margins" in got["tmux"] and "sixel" in got["tmux"]
 
 
 def test_nearest_colours():
