@@ -349,7 +349,7 @@ case("cap-history-before-start", NS("a", cmd=SEQ), Wait("a", "100"), ["capture-p
 case("cap-history-size", NS("a", cmd=SEQ), Wait("a", "100"), D("#{history_size} #{history_limit} #{cursor_y}"))
 # tmux 3.7b: line numbers, line flags, hyperlinks, cells up to the line's size, tabs, -S/-E formats
 LINKS = ("\\033]8;id=a;http://x/\\033\\\\one\\033]8;;\\033\\\\ \\033]8;;file:///t\\007two"
-         "\\033]8;;\\007\\033]133;A\\007\\n\\033[31m\\tend")
+         "\\033]8;;\\007\\033]133;A\\007\\n\\033[31m  end")
 case("cap-L", NS("a", cmd=SEQ), Wait("a", "100"), ["capture-pane", "-p", "-L", "-S", "-3", "-E", "1", "-t", "a"])
 screen("cap-F", LINKS, "end", "-F")
 screen("cap-H", LINKS, "end", "-H")

@@ -74,11 +74,12 @@ _SPECIAL = re.compile(
     rb"|\?(?:[0-9;]*+(?:(?P<prqm>\$p)|(?P<dsr>n)|(?P<mode>[hl]))|(?P<kitty>u))"
     rb"|(?P<m>>4[0-9;]*+[mn])|(?P<sgr0>m))"
     rb"|(?P<k>k)|(?P<c>c)"
-    rb"|\](?:(?P<osc>(?:104|110|111|112|10|11|12|52|4|9)(?=[;\x07\x1b]))|(?P<link>8;))"
+    rb"|\](?:(?P<osc>(?:104|110|111|112|10|11|12|52|4|9)(?=[;\x07\x1b]))|(?P<link>8;)"
+    rb"|(?P<mark>133;))"
     rb"|P(?P<rqss>\$q))")
 _KIND = {"prqm": "rqm"}
-_TAKEN = frozenset(("k", "osc", "rqss", "t", "rqm", "dsr", "kitty"))
-_STRINGS = frozenset(("k", "osc", "rqss", "link"))
+_TAKEN = frozenset(("k", "osc", "rqss", "t", "rqm", "dsr", "kitty", "mark"))
+_STRINGS = frozenset(("k", "osc", "rqss", "link", "mark"))
 _STRING_STARTS = b"]Pk_^X"
 _DECSTBM = re.compile(rb"\x1b\[(\d*)(?:;(\d*))?r")
 _DECSCUSR = re.compile(rb"\x1b\[(\d*) q")
@@ -539,6 +540,12 @@ class GhosttyScreen:
         elif kind == "osc":
             body = _strip_c0(data[start + 2:body_end].decode("latin-1"))
             Screen._osc(self, body, data[body_end:end] == b"\x07")
+        elif kind == "mark":
+            # OSC 133: Ghostty marks a prompt's row as tmux does, but starts a new line first
+            # when the cursor is not at the start of one (tmux never moves it). So it only
+            # sees A at the start of a line; the rest has no effect tmux's marks need.
+            if data[head:head + 1] == b"A" and self.cursor_x == 0:
+                self._write(data[start:end])
         elif kind == "rqss":
             self._f_interm = "$"
             self._decrqss(_strip_c0(data[head - 1:body_end].decode("latin-1")))
