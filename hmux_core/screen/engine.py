@@ -25,7 +25,11 @@ command's output. They travel with the line into history and through reflow (sto
 ``grid.LINE_START_PROMPT`` / ``grid.LINE_START_OUTPUT`` bits on the line); copy mode reads them
 from its :class:`~hmux_core.screen.snapshot.Snapshot` with ``line_flags(y)``, the set of
 ``"prompt"`` and ``"output"`` (the ghostty engine has the prompt marks only: Ghostty keeps no
-mark for the start of output). ``capture-pane -F`` shows them as P and O.
+mark for the start of output). ``capture-pane -F`` shows them as P and O. Above those two bits
+a line's flags also keep the marks as tmux's development tree records them, with the cursor
+columns of each and the exit status of ``D`` (``grid.osc133_data``, capture-pane -R); every
+OSC 133 sequence is reported as an ``("osc133", param)`` event for the pane's shell
+integration (:mod:`hmux_core.shell`). The python engine does both; the ghostty engine neither.
 
 Hyperlinks (OSC 8) are part of a cell's style id (``hyperlinks`` holds the URIs, tmux's
 numbering and its 5000-link limit), so they cost nothing where there are none; ``capture(
@@ -140,7 +144,8 @@ class Engine(Protocol):
         queries are answered through ``clipboard_query`` instead), ("passthrough", bytes)
         with the undoubled payload of ``DCS tmux; ... ST`` (forward per allow-passthrough),
         ("progress", (state, percent)) for OSC 9;4, ("sync", bool) when synchronized output
-        starts or ends (redraw the pane at the end)."""
+        starts or ends (redraw the pane at the end), ("osc133", param) for each OSC 133
+        sequence (``param`` as ``D;0``)."""
 
     def sync_remaining(self) -> float | None:
         """Seconds until synchronized output times out (redraw then), None when it is off."""

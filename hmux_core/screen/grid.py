@@ -31,6 +31,52 @@ HISTORY_BYTE_BUDGET = 64 * 1024 * 1024
 #: Line flags (tmux's GRID_LINE_START_PROMPT / GRID_LINE_START_OUTPUT, set by OSC 133 A / C).
 LINE_START_PROMPT = 0x1
 LINE_START_OUTPUT = 0x2
+#: Above those two bits, the OSC 133 marks as tmux's development tree keeps them (its
+#: GRID_LINE_* flags for A/N/P, B/I, C and D, shifted by OSC133_SHIFT) and the mark's data:
+#: the prompt, command, output start and output end columns (16 bits each) and the command's
+#: exit status (8 bits). capture-pane -R shows them (:func:`osc133_data`); what tmux 3.7b sees
+#: (the two bits above) is unchanged, and a line without marks keeps flags 0.
+OSC133_SHIFT = 8
+OSC133_START_PROMPT, OSC133_SECOND_PROMPT, OSC133_START_COMMAND = 0x8, 0x10, 0x20
+OSC133_START_OUTPUT, OSC133_END_OUTPUT = 0x40, 0x80
+_OSC133_FIELDS = {"prompt": 16, "command": 32, "output_start": 48, "output_end": 64,
+                  "status": 80}
+
+
+def osc133_mark(flags: int, mark: int, field: str, value: int, reset: bool = False) -> int:
+    """``flags`` with the development tree's ``mark`` set and ``field`` (a column or the exit
+    status) stored; ``reset`` clears the earlier data first (a new prompt, OSC 133 A/N)."""
+    if reset:
+        flags &= (1 << 16) - 1
+    shift = _OSC133_FIELDS[field]
+    width = 8 if field == "status" else 16
+    value = min(max(value, 0), (1 << width) - 1)
+    flags &= ~(((1 << width) - 1) << shift)
+    return flags | (mark << OSC133_SHIFT) | (value << shift)
+
+
+def osc133_exit_status(p: str) -> int:
+    """input_osc_133_exit_status: the status of ``D;N``: 0 when missing or when the first
+    parameter is a key=value one, 255 when not a number from 0 to 255."""
+    if p[1:2] != ";" or len(p) < 3 or p[2] == "=":
+        return 0
+    value = p[2:].split(";", 1)[0]
+    if not value:
+        return 0
+    if "=" in value:
+        return 0
+    if not value.isascii() or not value.isdigit() or int(value) > 255:
+        if value[:1] in "+-" and value[1:].isdigit() and 0 <= int(value) <= 255:
+            return int(value)
+        return 255
+    return int(value)
+
+
+def osc133_data(flags: int) -> tuple[int, int, int, int, int, int]:
+    """(development-tree line flags, prompt, command, output start and end columns, exit
+    status) of a line's flags."""
+    return ((flags >> OSC133_SHIFT) & 0xFF, (flags >> 16) & 0xFFFF, (flags >> 32) & 0xFFFF,
+            (flags >> 48) & 0xFFFF, (flags >> 64) & 0xFFFF, (flags >> 80) & 0xFF)
 
 
 def cell_widths(chars: list[str]) -> list[int]:

@@ -64,10 +64,17 @@ from .grid import (
     HISTORY_BYTE_BUDGET,
     LINE_START_OUTPUT,
     LINE_START_PROMPT,
+    OSC133_END_OUTPUT,
+    OSC133_SECOND_PROMPT,
+    OSC133_START_COMMAND,
+    OSC133_START_OUTPUT,
+    OSC133_START_PROMPT,
     HistLine,
     Row,
     compact,
     inflate,
+    osc133_exit_status,
+    osc133_mark,
 )
 from .hyperlinks import Hyperlinks
 from .names import clean_name
@@ -75,6 +82,14 @@ from .reflow import UINT_MAX, _RLine, reflow, unwrap_position, wrap_position
 from .snapshot import Snapshot
 
 log = logging.getLogger(__name__)
+
+#: OSC 133 kinds -> the development tree's line mark and the column it records.
+_OSC133_MARKS = {
+    "A": (OSC133_START_PROMPT, "prompt"), "N": (OSC133_START_PROMPT, "prompt"),
+    "P": (OSC133_START_PROMPT, "prompt"), "B": (OSC133_START_COMMAND, "command"),
+    "I": (OSC133_START_COMMAND, "command"), "C": (OSC133_START_OUTPUT, "output_start"),
+    "D": (OSC133_END_OUTPUT, "output_end"),
+}
 
 U32 = 1 << 32
 INT_MAX = 2147483647
@@ -1697,10 +1712,23 @@ class Screen:
     def _osc_133(self, p: str) -> None:
         """input_osc_133: ``A`` marks the cursor's line as a prompt start, ``C`` as the start
         of a command's output (copy mode's previous-prompt / next-prompt find them)."""
-        if p[:1] == "A":
-            self._rows[self.cursor_y].flags |= LINE_START_PROMPT
-        elif p[:1] == "C":
-            self._rows[self.cursor_y].flags |= LINE_START_OUTPUT
+        row = self._rows[self.cursor_y]
+        kind = p[:1]
+        if kind == "A":
+            row.flags |= LINE_START_PROMPT
+        elif kind == "C":
+            row.flags |= LINE_START_OUTPUT
+        # The development tree's marks, columns and status beside 3.7b's bits (grid.osc133_*),
+        # and the event the pane's shell integration reads (hmux_core/shell.py).
+        mark = _OSC133_MARKS.get(kind)
+        if mark is not None:
+            bit, field = mark
+            if kind == "P" and re.search(r";k=s(;|$)", p):
+                bit = OSC133_SECOND_PROMPT
+            row.flags = osc133_mark(row.flags, bit, field, self.cursor_x, reset=kind in "AN")
+            if kind == "D":
+                row.flags = osc133_mark(row.flags, bit, "status", osc133_exit_status(p))
+            self._events.append(("osc133", p))
 
     def _colour_reply(self, n: int, c: int, bel: bool, idx: int = -1) -> None:
         """input_osc_colour_reply: OSC 4 answers name their index (tmux 3.7b)."""
