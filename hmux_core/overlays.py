@@ -218,7 +218,7 @@ def _applied(opts: Any, name: str, override: str | None, expand: Any
 
     gc = style_option(opts, name, expand)
     if override is not None:
-        sy = parse_style(override, Style(fg=gc[1], bg=gc[2], attr=gc[0]))
+        sy = parse_style(override, Style())  # what it does not set is the default colour
         if sy is not None:
             gc = (gc[0], sy.fg, sy.bg, gc[3])
     return gc
@@ -452,16 +452,19 @@ class Menu(Overlay):
 
 
 def open_popup(server: Any, client: Any, argv: list[str], px: int, py: int, sx: int, sy: int,
-               lines: str, title: str, border: tuple[int, int, int, int], close_exit: int,
-               cwd: str, env: dict[str, str]) -> Popup:
-    """popup_display: ``argv`` on its own PTY inside a box at (px, py), shown on ``client``."""
+               lines: str, title: str, close_exit: int, cwd: str, env: dict[str, str],
+               style: str | None = None, border_style: str | None = None,
+               close_any_key: bool = False) -> Popup:
+    """popup_display: ``argv`` on its own PTY inside a box at (px, py), shown on ``client``;
+    ``style`` and ``border_style`` (-s, -S) go over popup-style and popup-border-style."""
     from .pane import Pane
 
     a = client.attached
     jx, jy = (sx, sy) if lines == "none" else (sx - 2, sy - 2)
     pane = Pane(-1, None, jx, jy, 0, client.session.curw.window.options)
     pane.spawn(argv, server.default_shell(), cwd, env)
-    ov = Popup(pane, px, py, sx, sy, lines, title, border, close_exit)
+    ov = Popup(pane, px, py, sx, sy, lines, title, close_exit, style=style,
+               border_style=border_style, close_any_key=close_any_key)
     pane.on_output = lambda p, events: a.redraw(status=False)
     pane.on_exit = lambda p: ov.exited(server, client) if client.overlay is ov else None
     assert server.nursery is not None
@@ -492,12 +495,10 @@ def popup_editor(server: Any, client: Any, data: bytes,
     sx, sy = tsx * 9 // 10, tsy * 9 // 10
     wo = client.session.curw.window.options
     lines = str(wo.get("popup-border-lines"))
-    bs = wo.get_style("popup-border-style")
-    border = (0, bs.fg, bs.bg, 0) if bs is not None else (0, 8, 8, 0)
     try:
         ov = open_popup(server, client, [server.default_shell(), "-c",
                                          f"{editor} {shlex.quote(path)}"],
-                        tsx // 2 - sx // 2, tsy // 2 - sy // 2, sx, sy, lines, "", border, 1,
+                        tsx // 2 - sx // 2, tsy // 2 - sy // 2, sx, sy, lines, "", 1,
                         "/tmp", job_environ(server, client.session))
     except OSError:
         os.unlink(path)
@@ -550,25 +551,14 @@ def text_popup(server: Any, client: Any, px: int, py: int, sx: int, sy: int,
         return None
     wo = client.session.curw.window.options
     lines = str(wo.get("popup-border-lines"))
-    bs = wo.get_style("popup-border-style")
-    border = (0, bs.fg, bs.bg, 0) if bs is not None else (0, 8, 8, 0)
     jx, jy = (sx, sy) if lines == "none" else (sx - 2, sy - 2)
     pane = _TextPane(max(jx, 1), max(jy, 1))
     pane.screen.feed(data)
-    ov = Popup(pane, px, py, sx, sy, lines, "", border, 0)
+    ov = Popup(pane, px, py, sx, sy, lines, "", 0, close_any_key=True)
     ov.running = False
     ov.status = 0
-    ov.close_any_key = True
     set_overlay(server, client, ov, 0)
     return ov
-
-
-#: popup-border-lines: (corners tl tr bl br, horizontal, vertical); "none" has no box.
-BOX_LINES = {
-    "single": ("┌┐└┘", "─", "│"), "rounded": ("╭╮╰╯", "─", "│"),
-    "double": ("╔╗╚╝", "═", "║"), "heavy": ("┏┓┗┛", "━", "┃"),
-    "simple": ("++++", "-", "|"), "padded": ("    ", " ", " "),
-}
 
 
 class Popup(Overlay):
@@ -577,18 +567,19 @@ class Popup(Overlay):
     the command exits, -EE only when it exits 0."""
 
     nocursor = False
-    #: POPUP_CLOSEANYKEY (display-popup -k, the modes' help): once nothing runs in it, any
-    #: key that is not the mouse closes it.
-    close_any_key = False
 
     def __init__(self, pane: Any, px: int, py: int, sx: int, sy: int, lines: str, title: str,
-                 border: tuple[int, int, int, int], close_exit: int) -> None:
+                 close_exit: int, style: str | None = None, border_style: str | None = None,
+                 close_any_key: bool = False) -> None:
         self.pane = pane
         self.px, self.py, self.sx, self.sy = px, py, sx, sy
         self.lines = lines
         self.title = title
-        self.border = border
+        self.style, self.border_style = style, border_style
         self.close_exit = close_exit  # 0, 1 (-E) or 2 (-EE)
+        #: POPUP_CLOSEANYKEY (display-popup -k, the modes' help): once nothing runs in it,
+        #: any key that is not the mouse closes it.
+        self.close_any_key = close_any_key
         self.running = True
         self.status = 128 + 1  # 128 + SIGHUP until the command exits (it is hung up)
         self.dragging = ""  # "move" or "size" while the mouse drags the popup
@@ -609,21 +600,52 @@ class Popup(Overlay):
         else:
             _redraw(client)
 
+    def styles(self, server: Any, client: Any) -> tuple[Cell, ...]:
+        """popup_reapply_styles: popup-style (the colours of what the command draws in the
+        default colours) and popup-border-style, with -s and -S over them, no attributes."""
+        from . import format as F
+        from .formats_vars import ModelContext
+
+        s = client.session
+        o = s.curw.window.options
+        ctx = ModelContext(server, client, s, s.curw, None)
+
+        def expand(value: str) -> str:
+            return F.expand(value, ctx)
+
+        defaults = _applied(o, "popup-style", self.style, expand)
+        border = _applied(o, "popup-border-style", self.border_style, expand)
+        return (0, defaults[1], defaults[2], 0), (0, border[1], border[2], 0)
+
+    def modify(self, title: str | None, style: str | None, border_style: str | None,
+               lines: str | None, flags: tuple[int, bool] | None) -> None:
+        """popup_modify (display-popup on a client showing a popup): what was given changes;
+        ``flags`` is (-E count, -k) when the flags were given."""
+        if title is not None:
+            self.title = title
+        if border_style is not None:
+            self.border_style = border_style
+        if style is not None:
+            self.style = style
+        if lines is not None:
+            if (lines == "none") != (self.lines == "none"):
+                ix = 0 if lines == "none" else 1
+                self.pane.resize(self.sx - 2 * ix, self.sy - 2 * ix)
+            self.lines = lines
+        if flags is not None:
+            self.close_exit, self.close_any_key = flags
+
     def draw(self, server: Any, client: Any, rows: list[list[Cell]], top: int, sx: int,
              sy: int) -> None:
-        from .options import Style
+        """popup_draw_cb: the box in popup-border-style with the title, the command's screen
+        inside; cells in the default colours take popup-style's."""
         from .screen.cells import DEFAULT_STYLE, char_width
 
-        box = [[(" ", DEFAULT_STYLE)] * self.sx for _ in range(self.sy)]
+        defaults, border = self.styles(server, client)
         if self.lines != "none" and self.sx > 2 and self.sy > 2:
-            corners, hz, vt = BOX_LINES.get(self.lines, BOX_LINES["single"])
-            b = self.border
-            box[0] = [(corners[0], b)] + [(hz, b)] * (self.sx - 2) + [(corners[1], b)]
-            box[-1] = [(corners[2], b)] + [(hz, b)] * (self.sx - 2) + [(corners[3], b)]
-            for row in box[1:-1]:
-                row[0] = row[-1] = (vt, b)
-            if self.title:
-                _draw_over(box[0], 2, self.title, self.sx - 4, Style(fg=b[1], bg=b[2]))
+            box = box_cells(self.sx, self.sy, self.lines, border, self.title)
+        else:
+            box = [[(" ", DEFAULT_STYLE)] * self.sx for _ in range(self.sy)]
         ix, iy = self.inner
         w, h = self.sx - 2 * ix, self.sy - 2 * iy
         scr = self.pane.screen
@@ -641,6 +663,12 @@ class Popup(Overlay):
                     if cw == 2:
                         row[x + 1] = ("", style)
                     x += cw
+        if defaults != (0, 8, 8, 0):  # tty_draw_line's defaults for the command's cells
+            dfg, dbg = defaults[1], defaults[2]  # (the box is drawn NOPALETTE: not its)
+            for row in box[iy:iy + h]:
+                row[ix:ix + w] = [(ch, (st[0], dfg if st[1] == 8 else st[1],
+                                        dbg if st[2] == 8 else st[2], st[3]))
+                                  for ch, st in row[ix:ix + w]]
         for j, cells in enumerate(box):
             y = self.py + j
             if 0 <= y < len(rows):

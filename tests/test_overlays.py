@@ -272,6 +272,74 @@ def test_display_popup_runs_a_command_on_its_own_pty(outer, hmux, tmux, muxdir):
         _both(hmux, tmux, *argv)
 
 
+def test_menu_styles_lines_and_starting_choice(outer, hmux, tmux, muxdir):  # noqa: F811
+    """display-menu -b -s -H -S and -C (tmux 3.4 to 3.7): border lines, the item, selected
+    and border styles given for this menu, the item selected first; menu-* options else;
+    g and G go to the first and last items."""
+    h, t = _start(outer, hmux, tmux, muxdir)
+    for m in (hmux, tmux):
+        m.ok("set", "-g", "menu-selected-style", "bg=green,fg=white")
+        m.ok("set", "-g", "menu-border-lines", "double")
+    menu = ["display-menu", "-b", "heavy", "-s", "fg=blue", "-H", "bg=red", "-S", "fg=cyan",
+            "-C", "2", "-T", "Styled", "-x", "3", "-y", "10", "one", "1", "", "two", "2", "",
+            "", "three", "3", "", "-four", "4", ""]
+    procs = []
+    for m, target in ((hmux, h), (tmux, t)):
+        procs.append(subprocess.Popen(list(m.argv0) + m.socket_args + menu, env=m.env,
+                                      cwd=m.cwd))
+        wait_for(lambda target=target: "Styled" in "\n".join(outer.screen(target)))
+    _same(outer, h, t, "-e")  # "three" first: -C 2 is the separator, the next item is chosen
+    for key in ("g", "G", "Up"):
+        for target in (h, t):
+            outer.keys(target, key)
+        _same(outer, h, t, "-e")
+    for target in (h, t):
+        outer.keys(target, "Escape")
+    assert [p.wait(timeout=10) for p in procs] == [0, 0]
+    for m, target in ((hmux, h), (tmux, t)):  # the options alone
+        procs.append(subprocess.Popen(list(m.argv0) + m.socket_args + [
+            "display-menu", "-T", "Plain", "-x", "3", "-y", "10", "one", "1", "", "two", "2",
+            ""], env=m.env, cwd=m.cwd))
+        wait_for(lambda target=target: "Plain" in "\n".join(outer.screen(target)))
+    _same(outer, h, t, "-e")
+    for target in (h, t):
+        outer.keys(target, "q")
+    assert [p.wait(timeout=10) for p in procs[2:]] == [0, 0]
+    for argv in (["display-menu", "-b", "wavy", "a", "b", "c"],
+                 ["display-menu", "-C", "x", "a", "b", "c"]):
+        for m in (hmux, tmux):
+            r = m.cmd(*argv)
+            assert r.rc == 1
+        assert hmux.cmd(*argv).err == tmux.cmd(*argv).err
+
+
+def test_popup_styles_modify_and_any_key(outer, hmux, tmux, muxdir):  # noqa: F811
+    """display-popup -s/-S over popup-style/popup-border-style; a second display-popup on
+    the client changes the popup shown (title, border lines); -k lets any key close it once
+    its command has exited."""
+    h, t = _start(outer, hmux, tmux, muxdir)
+    for m in (hmux, tmux):
+        m.ok("set", "-g", "popup-border-style", "fg=magenta")
+    procs = []
+    for m, target in ((hmux, h), (tmux, t)):  # it waits until the popup closes
+        procs.append(subprocess.Popen(list(m.argv0) + m.socket_args + [
+            "display-popup", "-k", "-s", "bg=blue", "-S", "fg=yellow", "-T", "first",
+            "-w", "30", "-h", "6", "-x", "5", "-y", "12", "printf done"], env=m.env,
+            cwd=m.cwd))
+        wait_for(lambda target=target: "done" in "\n".join(outer.screen(target)))
+    _same(outer, h, t, "-e")
+    for m, target in ((hmux, h), (tmux, t)):
+        name = m.ok("list-clients", "-F", "#{client_name}").strip()
+        m.ok("display-popup", "-c", name, "-T", "second", "-b", "rounded")
+        wait_for(lambda target=target: "second" in "\n".join(outer.screen(target)))
+    _same(outer, h, t, "-e")
+    for target in (h, t):
+        outer.keys(target, "x")  # -k: any key closes it, the command having exited
+        wait_for(lambda target=target: "second" not in "\n".join(outer.screen(target)))
+    assert [p.wait(timeout=10) for p in procs] == [0, 0]
+    _same(outer, h, t, "-e")
+
+
 def test_default_window_and_pane_menus(outer, hmux, tmux, muxdir):  # noqa: F811
     """C-b < (display-menu -xW -yW: over the window's place on the status line) and C-b >
     (-xP -yP: at the pane), drawn as tmux draws them; q closes."""

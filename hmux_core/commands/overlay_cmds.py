@@ -234,8 +234,9 @@ async def cmd_display_menu(item: CmdItem) -> int:
 @command("display-popup")
 async def cmd_display_popup(item: CmdItem) -> int:
     """A command in a popup on its own PTY (-E closes it when the command exits, -EE only on
-    success; -C closes the client's popup)."""
-    from ..options import parse_style
+    success, -k lets any key close it once the command has exited; -C closes the client's
+    popup). On a client already showing a popup, it changes that popup instead (title,
+    styles, border lines, and the flags with -N, -E or -k)."""
     from ..options_table import OPTIONS_BY_NAME
     from ..spawn import client_cwd
     from .shell_cmds import job_environ
@@ -247,57 +248,67 @@ async def cmd_display_popup(item: CmdItem) -> int:
         O.clear_overlay(server, tc)
         return CMD_RETURN_NORMAL
     a = getattr(tc, "attached", None)
-    if getattr(tc, "overlay", None) is not None or a is None:
+    current = getattr(tc, "overlay", None)
+    modify = isinstance(current, O.Popup)
+    if (current is not None and not modify) or a is None:
         return CMD_RETURN_NORMAL
     s = item.target.s or tc.session
-    tsx, tsy = a.tty.sx, a.tty.sy
-    try:
-        h = args.percentage("h", 1, tsy, tsy) if args.has("h") else tsy // 2
-    except CommandError as e:
-        return item.error(f"height {e}")
-    try:
-        w = args.percentage("w", 1, tsx, tsx) if args.has("w") else tsx // 2
-    except CommandError as e:
-        return item.error(f"width {e}")
-    w, h = min(w, tsx), min(h, tsy)
-    pos = menu_position(item, tc, w, h)
-    if pos is None:
-        return CMD_RETURN_NORMAL
+    pos = cwd = None
+    argv: list[str] = []
+    env: dict[str, str] = {}
+    w = h = 0
+    if not modify:
+        tsx, tsy = a.tty.sx, a.tty.sy
+        try:
+            h = args.percentage("h", 1, tsy, tsy) if args.has("h") else tsy // 2
+        except CommandError as e:
+            return item.error(f"height {e}")
+        try:
+            w = args.percentage("w", 1, tsx, tsx) if args.has("w") else tsx // 2
+        except CommandError as e:
+            return item.error(f"width {e}")
+        w, h = min(w, tsx), min(h, tsy)
+        pos = menu_position(item, tc, w, h)
+        if pos is None:
+            return CMD_RETURN_NORMAL
+        cwd = (item.expand(args.get("d")) if args.get("d") is not None
+               else client_cwd(server, tc, s))
+        shell = server.default_shell()
+        argv = args.argv
+        if len(argv) <= 1:  # one string for the shell, or default-command, or the shell
+            cmd = argv[0] if argv else str(s.options.get("default-command") or "")
+            argv = [cmd] if cmd else [shell, "-c", f"exec {shell}"]
+        env = job_environ(server, s)
+        for entry in args.values("e"):
+            k, eq, v = entry.partition("=")
+            if eq:
+                env[k] = v
     wo = s.curw.window.options
+    lines: str | None = None
     if args.has("B"):
         lines = "none"
     elif args.get("b") is not None:
-        value = args.get("b") or ""
-        if value not in OPTIONS_BY_NAME["popup-border-lines"].choices:
-            return item.error(f"popup-border-lines unknown value: {value}")
-        lines = value
-    else:
+        lines = args.get("b") or ""
+        if lines not in OPTIONS_BY_NAME["popup-border-lines"].choices:
+            return item.error(f"popup-border-lines unknown value: {lines}")
+    title = item.expand(args.get("T")) if args.has("T") else ""
+    close_exit = min(args.count("E"), 2)
+    given = args.has("N") or args.has("E") or args.has("k") or not modify
+    if modify:
+        current.modify(title, args.get("s"), args.get("S"), lines,
+                       (close_exit, args.has("k")) if given else None)
+        a.redraw(full=True)
+        return CMD_RETURN_NORMAL
+    if lines is None:
         lines = str(wo.get("popup-border-lines"))
     jx, jy = (w, h) if lines == "none" else (w - 2, h - 2)
-    if jx < 1 or jy < 1 or tsx < w or tsy < h:
+    if jx < 1 or jy < 1:
         return CMD_RETURN_NORMAL
-    border_style = wo.get_style("popup-border-style")
-    if args.get("S") is not None:
-        border_style = parse_style(args.get("S") or "", border_style) or border_style
-    border = (0, border_style.fg, border_style.bg, 0) if border_style is not None else (
-        0, 8, 8, 0)
-    cwd = item.expand(args.get("d")) if args.get("d") is not None else client_cwd(server, tc, s)
-    shell = server.default_shell()
-    argv = args.argv
-    if not argv:
-        cmd = str(s.options.get("default-command") or "")
-        argv = [cmd] if cmd else []
-    if not argv:
-        argv = [shell, "-c", f"exec {shell}"]  # the shell itself, not a login shell
-    env = job_environ(server, s)
-    for entry in args.values("e"):
-        k, eq, v = entry.partition("=")
-        if eq:
-            env[k] = v
-    title = item.expand(args.get("T")) if args.has("T") else ""
+    assert pos is not None and cwd is not None
     try:
-        ov = O.open_popup(server, tc, argv, pos[0], pos[1], w, h, lines, title, border,
-                          min(args.count("E"), 2), cwd, env)
+        ov = O.open_popup(server, tc, argv, pos[0], pos[1], w, h, lines, title, close_exit,
+                          cwd, env, style=args.get("s"), border_style=args.get("S"),
+                          close_any_key=args.has("k"))
     except OSError as e:
         return item.error(f"popup failed: {e.strerror}")
     answer = Answer(item, True)
