@@ -1017,7 +1017,16 @@ TMUX_COMMAND_ARG_TYPES: dict[str, ArgTypeFn] = {
 #: arguments the command needs when it is given. Usage strings (list-commands, usage errors)
 #: stay 3.7b's, and each letter is one 3.7b refuses ("unknown flag"), so only additions.
 EXTENSION_FLAGS: dict[str, tuple[str, dict[str, int]]] = {
+    "break-pane": ("Wx:X:y:Y:", {}),
     "capture-pane": ("R", {}),
+    "choose-buffer": ("k", {}),
+    "choose-client": ("k", {}),
+    "choose-tree": ("k", {}),
+    "copy-mode": ("k", {}),
+    "display-message": ("j", {}),
+    "move-pane": ("D::L::P:R::U::X:Y:z:", {}),
+    "new-pane": ("T:", {}),
+    "split-window": ("T:", {}),
     "set-hook": ("B:ET", {"B": 0, "E": 0}),
     "show-hooks": ("BF:", {}),
     "wait-for": ("EF:lvw:", {}),
