@@ -127,7 +127,7 @@ class Row:
 class HistLine:
     """One line of history, stored compactly."""
 
-    __slots__ = ("text", "runs", "used", "size", "wrapped", "cellmap", "flags")
+    __slots__ = ("text", "runs", "used", "size", "wrapped", "cellmap", "flags", "time")
 
     def __init__(
         self,
@@ -138,6 +138,7 @@ class HistLine:
         cellmap: bytes | None,
         size: int | None = None,
         flags: int = 0,
+        time: int = 0,
     ) -> None:
         self.text = text
         self.runs = runs  # covers ``size`` cells when styled: blanks past ``used`` keep theirs
@@ -146,6 +147,7 @@ class HistLine:
         self.wrapped = wrapped
         self.cellmap = cellmap
         self.flags = flags
+        self.time = time  # when it scrolled into history (copy mode's top_line_time)
 
     @property
     def wide(self) -> bool:

@@ -143,6 +143,17 @@ _TOKEN = re.compile(
 _CTRL = re.compile(r"[\x00-\x1f]")
 
 
+_now: list[int] = [0]  # the second last asked for: every line of that second shares the int
+
+
+def _history_time() -> int:
+    """The time (in seconds) lines scrolling into history now are stamped with."""
+    t = int(time.time())
+    if t != _now[0]:
+        _now[0] = t
+    return _now[0]
+
+
 def _split_params(params: str) -> list | None:
     """tmux's input_split: None for missing, str for colon forms, int otherwise."""
     if not params:
@@ -2152,6 +2163,7 @@ class Screen:
 
     def _push_hist(self, row: Row) -> None:
         line = compact(row)
+        line.time = _history_time()  # grid_scroll_history: gl->time = current_time
         self._hist.append(line)
         self._hist_bytes += line.nbytes()
 
@@ -3048,7 +3060,7 @@ class Screen:
     def snapshot(self) -> Snapshot:
         """A frozen copy of history and the visible lines (copy mode's backing grid)."""
         lines = [HistLine(h.text, array("I", h.runs) if h.runs is not None else None, h.used,
-                          h.wrapped, h.cellmap, h.size, h.flags) for h in self._hist]
+                          h.wrapped, h.cellmap, h.size, h.flags, h.time) for h in self._hist]
         lines.extend(compact(r) for r in self._rows)
         return Snapshot(lines, list(self._styles), self.cols, self.rows, len(self._hist),
                         self.cursor_x, self.cursor_y)

@@ -85,6 +85,11 @@ class Snapshot:
         (``C``), what copy mode's previous-prompt and next-prompt (``-o``) look for."""
         return _MARKS[self._lines[y].flags & 3]
 
+    def line_time(self, y: int) -> int:
+        """When line ``y`` scrolled into history (0 for one that never did): copy mode's
+        #{top_line_time}, which its position indicator shows."""
+        return self._lines[y].time
+
     def used(self, y: int) -> int:
         return self._lines[y].used
 
