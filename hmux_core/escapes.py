@@ -223,6 +223,10 @@ def apply(server: Any, pane: Any, name: str, value: Any) -> None:
     elif name == "sync":
         if not value:  # the end of an update redraws the pane (PANE_REDRAW)
             server.redraw_clients(pane.window)
+    elif name == "osc133":  # shell integration beyond 3.7b: times, status, events
+        from .shell import osc133
+
+        osc133(server, pane, value)
 
 
 

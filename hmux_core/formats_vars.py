@@ -192,6 +192,106 @@ class ModelContext:
     def now(self) -> float:
         return time.time()
 
+    def client_info(self, kinds: str, name: str) -> str:
+        """``#{I/f:}``, ``#{I/c:}``, ``#{I/e:}`` (the development tree's client queries): a
+        feature of the client's terminal, a terminfo capability it has, a variable of its
+        environment. Empty unless the client is attached with a terminal; with several letters
+        the environment wins, then the feature (the order tmux overwrites them in)."""
+        c = self.c
+        a = getattr(c, "attached", None) if c is not None else None
+        caps = getattr(a, "term_caps", None) if a is not None else None
+        if c is None or caps is None or getattr(c, "exiting", False):
+            return ""
+        if "e" in kinds:
+            value = c.environ.get(name)
+            return value if value is not None else ""
+        if "f" in kinds:
+            if name == "utf8":  # seed: the client's UTF-8 flag, however it was found
+                return _b(bool(getattr(c, "utf8", False)))
+            return _b(name in caps.get("+features", "").split(","))
+        return _b(_has_capability(caps, getattr(c, "term", ""), name))
+
+
+@functools.lru_cache(maxsize=32)
+def _terminfo_names(term: str) -> frozenset[str]:
+    """Every capability name of ``term``'s terminfo entry (``I/c`` asks for any of them)."""
+    import subprocess
+
+    try:
+        p = subprocess.run(["infocmp", "-1", "-x", term], capture_output=True, text=True,
+                           timeout=5, errors="surrogateescape")
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    names = set()
+    for line in p.stdout.splitlines() if p.returncode == 0 else ():
+        line = line.strip().rstrip(",")
+        if not line or line.startswith("#") or "|" in line:
+            continue
+        names.add(line.split("=", 1)[0].split("#", 1)[0])
+    return frozenset(names)
+
+
+def _has_capability(caps: dict[str, str], term: str, name: str) -> bool:
+    """tty_term_has_name: the client's capability set (terminfo, features, overrides)."""
+    if name.startswith("+"):
+        return False
+    return name in caps or name in _terminfo_names(term)
+
+
+# -- beyond 3.7b: the development tree's pane and client variables --------------------------------
+
+
+def _shell(attr: str, time_value: bool = False) -> V:
+    """A pane's shell-integration observation (hmux_core/shell.py); times are empty at 0."""
+    def fn(ctx: ModelContext) -> str | None:
+        from .shell import state
+
+        if ctx.wp is None:
+            return None
+        st = state(ctx.wp)
+        if st is None:
+            return None if time_value else ("0" if attr == "running" else None)
+        v = getattr(st, attr)
+        if time_value:
+            return str(v) if v else None
+        if attr == "running":
+            return _b(v)
+        return str(v) if v != -1 else None
+    return fn
+
+
+def _pane_command_duration(ctx: ModelContext) -> str | None:
+    from .shell import state
+
+    st = state(ctx.wp) if ctx.wp is not None else None
+    if st is None:
+        return None
+    d = st.duration(int(time.time()))
+    return None if d is None else str(d)
+
+
+def _client_colours(ctx: ModelContext) -> str | None:
+    """client_colours: what the client's terminal shows: 16777216 with RGB, 256, else 16, 8
+    or 2 from terminfo's colors (nothing without a terminal)."""
+    c = ctx.c
+    a = getattr(c, "attached", None) if c is not None else None
+    caps = getattr(a, "term_caps", None) if a is not None else None
+    if not caps:
+        return None
+    from .tty_term import colour_depth
+
+    rgb, n = colour_depth(caps)
+    if rgb:
+        return "16777216"
+    if n >= 256:
+        return "256"
+    return "2" if n < 8 else "8" if n < 16 else "16"
+
+
+def _pane_last_output_time(ctx: ModelContext) -> str | None:
+    t = getattr(ctx.wp, "last_output_time", 0) if ctx.wp is not None else 0
+    return str(int(t)) if t else None
+
 
 def _plain_option_names() -> frozenset[str]:
     from .options_table import OPTIONS_BY_NAME
@@ -965,3 +1065,13 @@ def _history_all_bytes(ctx: ModelContext) -> str | None:
     lines = sc.history_size + sc.rows
     cells = getattr(sc, "used_cells", lambda: 0)()
     return f"{lines},{lines * 64},{cells},{cells * 4},0,0"
+
+
+VARIABLES["pane_last_output_time"] = _pane_last_output_time
+VARIABLES["pane_last_prompt_time"] = _shell("last_prompt_time", True)
+VARIABLES["pane_command_start_time"] = _shell("command_start_time", True)
+VARIABLES["pane_command_end_time"] = _shell("command_end_time", True)
+VARIABLES["pane_command_running"] = _shell("running")
+VARIABLES["pane_command_status"] = _shell("status")
+VARIABLES["pane_command_duration"] = _pane_command_duration
+VARIABLES["client_colours"] = _client_colours

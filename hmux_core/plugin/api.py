@@ -102,7 +102,11 @@ class Event:
     ``window-layout-changed``, ``session-created``, ``session-renamed``, ``session-closed``,
     ``session-window-changed``, ``client-attached``, ``client-detached``, plus whatever plugins
     :meth:`Host.emit`. Ids are tmux's (``%N @N $N``, client names); ``values`` carries the
-    rest (``old``/``new`` for changes), all strings.
+    rest (``old``/``new`` for changes), all strings. A shell marking its prompts and commands
+    (OSC 133, docs/extensions.md) raises ``pane-shell-prompt``, ``pane-command-started`` and
+    ``pane-command-finished``; the command events carry ``command_status`` (once known),
+    ``command_start_time``, ``command_end_time`` (epoch seconds), ``command_duration``
+    (seconds) and ``window_index``.
     """
 
     name: str
