@@ -6,10 +6,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hmux_core import format as F
+from hmux_core import fuzzy
 
 TOKENS = list("#{}(),:;?=/|%ab@1-0[]semptqblEwnNCSWPcdTh!&*.\\2 <>^$~+日") + [
     "#{", "#{@a}", "#{?", "#[", "##", "@a", "@q", "@r", "s/", "e|", "m/", "=/", "#(", "t/p:",
-    "#{W:", "#{P:", "#{S:", "#{E:", "#{T:", "\x00", "\udcff", "\n"]
+    "#{W:", "#{P:", "#{S:", "#{E:", "#{T:", "\x00", "\udcff", "\n",
+    # the syntax beyond 3.7b (docs/extensions.md)
+    "m/z:", "m/p:", "#{m/z:", "#{m/p:", "t/d:", "t/r:", "q/s:", "c/f:", "c/b:", "#{c/f:",
+    "I/f:", "I/c:", "I/e:", "#{P/i:", "#{P/z:", "#{loop_index}", "'", "!", "themered", "none"]
 
 formats = st.lists(st.sampled_from(TOKENS), max_size=40).map("".join)
 anytext = st.text(max_size=60)
@@ -117,3 +121,50 @@ def test_huge_widths_stay_bounded(mod: str, n: str, var: str) -> None:
     out = F.expand(f"#{{{mod}{n}:{var}}}", CTX)
     # Padding is capped (format.py's bound), never a width that fills memory.
     assert isinstance(out, str) and len(out) <= 1 << 20
+
+
+# -- the fuzzy matcher (m/z, m/p) ----------------------------------------------------------------
+
+QUERY = st.lists(st.sampled_from(list("ab c|'^$!A日#[") + ["x", "ab", " | ", "!a", "^a", "b$"]),
+                 max_size=12).map("".join)
+TEXT = st.lists(st.sampled_from(list("abcAB -_/.:日本#") + ["#[fg=red]", "#[align=right]",
+                                                          "#[align=centre]", "##", "#[",
+                                                          "\x01", "\udcff", "\u0301"]),
+                max_size=20).map("".join)
+
+
+@SETTINGS
+@given(QUERY, TEXT, st.integers(min_value=0, max_value=40))
+def test_fuzzy_never_raises_and_stays_in_width(query: str, text: str, width: int) -> None:
+    result = fuzzy.match(query, text, width)
+    if result is None:
+        return
+    assert all(0 <= c < width for c in result.columns)
+    assert list(result.columns) == sorted(set(result.columns))
+    assert result.score >= 0
+
+
+@SETTINGS
+@given(QUERY, TEXT)
+def test_fuzzy_format_answers(query: str, text: str) -> None:
+    z = fuzzy.match_format(query, text, False)
+    p = fuzzy.match_format(query, text, True)
+    assert z in ("0", "1")
+    # m/p gives columns exactly when m/z matches (an empty column list is a match too)
+    if z == "0":
+        assert p == ""
+    else:
+        assert p == "" or all(part.isdigit() for part in p.split(","))
+
+
+@SETTINGS
+@given(st.text(alphabet="abcdef xyz", min_size=1, max_size=15))
+def test_fuzzy_matches_itself_and_subsequences(text: str) -> None:
+    """A text matches its own words exactly and any subsequence of a word fuzzily."""
+    words = text.split()
+    if not words:
+        return
+    assert fuzzy.match(" ".join("'" + w for w in words), text, len(text)) is not None
+    w = words[0]
+    assert fuzzy.match(w[::2], text, len(text)) is not None
+    assert fuzzy.match("!" + w, text, len(text)) is None
