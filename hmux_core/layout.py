@@ -400,6 +400,13 @@ def lookup_preset(name: str) -> int:
 
 # ---------------------------------------------------------------------------------------------
 
+def _scrollbar_minimum(pane: Any) -> int:
+    """The columns a pane keeps for a scrollbar while ``pane-scrollbars`` is on or modal (the
+    pane's ``scrollbar_minimum``; 0 for panes without one)."""
+    f = getattr(pane, "scrollbar_minimum", None)
+    return f() if f is not None else 0
+
+
 def _pid(pane: Any) -> int:
     return pane.id
 
@@ -626,6 +633,21 @@ class Layout:
                 sx, sy = lc.sx, _u32(lc.sy - 1)
             else:
                 sx, sy = lc.sx, lc.sy
+            cols = getattr(wp, "scrollbar_columns", None)
+            sb = cols() if cols is not None else None
+            if sb is not None:  # a pane scrollbar takes its columns from the cell
+                sb_w, sb_pad, sb_left = sb
+                if sb_left:
+                    if _i32(sx) - sb_w < PANE_MINIMUM:
+                        g[0] = _i32(g[0] + _i32(sx) - PANE_MINIMUM)
+                        sx = PANE_MINIMUM
+                    else:
+                        sx = _u32(sx - sb_w - sb_pad)
+                        g[0] = _i32(g[0] + sb_w + sb_pad)
+                elif _i32(sx) - sb_w - sb_pad < PANE_MINIMUM:
+                    sx = PANE_MINIMUM
+                else:
+                    sx = _u32(sx - sb_w - sb_pad)
             if g[2] != sx or g[3] != sy:
                 g[2] = sx
                 g[3] = sy
@@ -638,7 +660,7 @@ class Layout:
         if lc.type == WINDOWPANE:
             if type_ == LEFTRIGHT:
                 available = lc.sx
-                minimum = PANE_MINIMUM
+                minimum = PANE_MINIMUM + _scrollbar_minimum(lc.pane)
             else:
                 available = lc.sy
                 minimum = PANE_MINIMUM + 1 if self._add_border(lc) else PANE_MINIMUM
@@ -954,7 +976,8 @@ class Layout:
         sx, sy, xoff, yoff = lc.sx, lc.sy, lc.xoff, lc.yoff
 
         if type_ == LEFTRIGHT:
-            if sx < PANE_MINIMUM * 2 + 1:
+            sb_min = _scrollbar_minimum(wp)  # with pane-scrollbars, its columns not a border's
+            if sx < PANE_MINIMUM * 2 + (sb_min if sb_min else 1):
                 return None
         else:
             minimum = PANE_MINIMUM * 2 + (2 if self._add_border(lc) else 1)

@@ -344,6 +344,18 @@ class Pane:
                     gens[y] = g
         return gens
 
+    def scrollbar_columns(self) -> tuple[int, int, bool] | None:
+        """What the layout takes from this pane's cell for its scrollbar (scrollbars.py)."""
+        from . import scrollbars
+
+        return scrollbars.columns(self)
+
+    def scrollbar_minimum(self) -> int:
+        """The columns beyond PANE_MINIMUM the layout keeps for a scrollbar (scrollbars.py)."""
+        from . import scrollbars
+
+        return scrollbars.minimum(self)
+
     def resize(self, sx: int, sy: int) -> None:
         """The layout's size is kept as tmux computes it, wrapped unsigned arithmetic included
         (a tiled layout in a too narrow window gives panes ~2**31 columns); the emulator is

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import borders, status, tty_attrs
+from . import borders, scrollbars, status, tty_attrs
 from .options import Style as OptStyle
 from .prompt import draw_line, message_line
 from .screen.cells import (
@@ -260,34 +260,15 @@ def _zorder(w: Any) -> list[Any]:
     return sorted(w.panes, key=lambda p: p.id)
 
 
-def scrollbar_size(p: Any) -> tuple[int, int]:
-    """style_set_scrollbar_style_from_option: a pane's scrollbar width and padding."""
-    sy = p.options.get_style("pane-scrollbars-style")
-    if sy is None:
-        return 1, 0
-    return (sy.width if sy.width >= 1 else 1), (sy.pad if sy.pad >= 0 else 0)
-
-
-def show_scrollbar(w: Any, p: Any) -> bool:
-    """window_pane_show_scrollbar: ``on``, or ``modal`` while the pane is in a mode; never
-    on the alternate screen."""
-    mode = w.options.get("pane-scrollbars")
-    if mode == "off" or getattr(p.screen, "alternate_on", False):
-        return False
-    return mode == "on" or (mode == "modal" and bool(p.modes))
-
-
-def scrollbars(w: Any) -> borders.Scrollbars:
-    """The window's scrollbars for the border geometry."""
-    mode = w.options.get("pane-scrollbars")
-    left = mode != "off" and w.options.get("pane-scrollbars-position") == "left"
+def scrollbar_geometry(w: Any) -> borders.Scrollbars:
+    """The window's scrollbars as the border geometry needs them."""
     box, shown = {}, {}
     for p in w.panes:
-        width, pad = scrollbar_size(p)
+        width, pad = scrollbars.size(p)
         box[p.id] = width + pad
-        if mode != "off" and show_scrollbar(w, p):
+        if scrollbars.shown(p):
             shown[p.id] = width + pad
-    return borders.Scrollbars(left, box, shown)
+    return borders.Scrollbars(scrollbars.left(w), box, shown)
 
 
 def window_offset(w: Any, sx: int, area_h: int, client: Any = None) -> tuple[int, int]:
@@ -455,6 +436,8 @@ class Renderer:
                         out.append(f"\x1b[{y0 + y + 1}{pos}")
                         out.append(strings[y])
             segs = panned + self._border_cells(server, client, w, panes, sx, area_y, area_h)
+            if w.options.get("pane-scrollbars") != "off":
+                segs += self._scrollbar_segs(panes, sx, area_y, area_h)
         if n:
             segs = segs + [(first + i, 0, text) for i, text in enumerate(status_texts)]
         shown = self.shown
@@ -550,7 +533,7 @@ class Renderer:
         ox, oy = self.offset
         sx, area_h = sx + ox, area_h + oy  # the geometry is in window coordinates
         zorder = _zorder(w)
-        sbars = scrollbars(w)
+        sbars = scrollbar_geometry(w)
         gkey = (sx, area_h, ox, oy, w.sx, w.sy, ap.id if ap is not None else None, pstatus,
                 indicators in ("colour", "both"), w.zoomed,
                 [(p.id, p.xoff, p.yoff, p.sx, p.sy) for p in w.panes],
@@ -630,6 +613,36 @@ class Renderer:
             self._pstatus_time = now
         return self._border_segs + self._pstatus_segs
 
+    def _scrollbar_cells(self, panes: list[Any], sx: int,
+                         area_h: int) -> list[tuple[int, int, list[Cell]]]:
+        """screen_redraw_draw_pane_scrollbars: each visible pane's scrollbar as (row, column,
+        cells) in the view. As tmux 3.7b draws them: a panned view (``ox``) moves the bars the
+        other way (it adds the view's column where it means to take it away), and only the
+        first column of each row is written (each cell drawn narrows the visible range the
+        next one is checked against to the cell before it), so a wider bar or its padding
+        leaves the other columns as they were."""
+        ox, oy = self.offset
+        out = []
+        for p in panes:
+            if not scrollbars.shown(p):
+                continue
+            for wy, x0, cells in scrollbars.rows(p):
+                y = wy - oy
+                if y < 0 or y >= area_h:
+                    continue
+                x = x0 + ox
+                if x < 0:
+                    cells, x = cells[-x:], 0
+                if 0 <= x < sx and cells:
+                    out.append((y, x, cells[:1]))
+        return out
+
+    def _scrollbar_segs(self, panes: list[Any], sx: int, area_y: int,
+                        area_h: int) -> list[tuple[int, int, str]]:
+        """The scrollbars as segments (drawn again only where a slider moved)."""
+        return [(area_y + y, x, _row_string(cells, self.depth))
+                for y, x, cells in self._scrollbar_cells(panes, sx, area_h)]
+
     @staticmethod
     def _pane_border_style(server: Any, client: Any, w: Any, p: Any,
                            active: bool | None = None) -> OptStyle | None:
@@ -697,6 +710,9 @@ class Renderer:
                 del wrows[y][wsx:]
         for y in range(max(area_h, 0)):
             rows[area_y + y] = wrows[oy + y][ox:ox + sx]
+        if w.options.get("pane-scrollbars") != "off":
+            for y, x, cells in self._scrollbar_cells(panes, sx, area_h):
+                rows[area_y + y][x:x + len(cells)] = cells
         overlay.draw(server, client, rows, area_y, sx, area_h)
         return [(y, 0, _row_string(_tty_empties(row, False), self.depth))
                 for y, row in enumerate(rows) if y not in status_rows]

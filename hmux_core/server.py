@@ -1171,6 +1171,13 @@ class Server:
             else:
                 escapes.apply(self, pane, name, value)
         w = pane.window
+        alt = pane.screen.alternate_on
+        if alt != getattr(pane, "scrollbar_alt", False):  # no scrollbar on the alternate screen
+            pane.scrollbar_alt = alt
+            if w.options.get("pane-scrollbars") != "off":
+                from . import scrollbars
+
+                scrollbars.refit(self, w)
         for c in self.clients:  # those showing the window draw (now, or at their next frame)
             a = c.attached
             if a is not None and c.session is not None and c.session.curw is not None \
@@ -1238,10 +1245,11 @@ class Server:
 
     def option_changed(self, name: str) -> None:
         """Side effects of set-option that the model must see at once (options_push_changes)."""
-        if name == "pane-border-status":
+        if name in ("pane-border-status", "pane-scrollbars", "pane-scrollbars-position",
+                    "pane-scrollbars-style"):  # panes gain or lose a row or their scrollbar
             for w in self.model.windows.values():
                 if w.layout is not None:
-                    w.layout.set_border_status(str(w.options.get(name)))
+                    w.layout.set_border_status(str(w.options.get("pane-border-status")))
                     from .model import apply_layout
 
                     apply_layout(w)

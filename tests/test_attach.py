@@ -381,3 +381,41 @@ def test_display_message_on_the_status_line(outer, hmux, tmux, muxdir):
         outer.keys(target, "x")
         wait_for(lambda target=target: "[m]" in outer.screen(target)[-1])
     wait_for(lambda: cursor(h) == cursor(t) == "1")
+
+
+def test_pane_scrollbars(outer, hmux, tmux):
+    """pane-scrollbars (tmux 3.6+): a shown bar takes a column from its pane, beside it inside
+    the borders, its slider where the view is (at the bottom out of a mode, where copy mode
+    scrolled to); left or right, in the style's colours; modal: only in copy mode; none on the
+    alternate screen. (With a style wider than one column or with pad=, tmux 3.7b writes only
+    each row's first column and leaves the rest as it was, so only one-column bars are
+    compared.)"""
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
+        m.ok("split-window", "-h", "-t", "w", "cat")
+        m.ok("split-window", "-v", "-t", "w", "cat")
+        m.ok("set", "-g", "status-right", "R")
+        m.ok("run-shell", "-t", "w.0", "seq 1 60 > #{pane_tty}")
+    argv = ["attach-session", "-t", "w"]
+    h = outer.run(HMUX + hmux.socket_args + argv, "h")
+    t = outer.run([TMUX] + tmux.socket_args + argv, "t")
+    wait_for(lambda: "[w]" in outer.screen(h)[-1] and "[w]" in outer.screen(t)[-1])
+    geometry = "#{pane_index} #{pane_left},#{pane_top} #{pane_width}x#{pane_height}"
+    for step in (["set", "-g", "pane-scrollbars", "on"],
+                 ["set", "-g", "pane-border-status", "top"],
+                 ["set", "-g", "pane-scrollbars-style", "bg=red,fg=blue"],
+                 ["set", "-g", "pane-scrollbars-position", "left"],
+                 ["copy-mode", "-t", "w.0"],
+                 ["send-keys", "-t", "w.0", "-X", "page-up"],
+                 ["set", "-g", "pane-scrollbars", "modal"],
+                 ["send-keys", "-t", "w.0", "-X", "cancel"],
+                 ["set", "-g", "pane-scrollbars", "on"],
+                 ["run-shell", "-t", "w.2", "printf '\\033[?1049hfull' > #{pane_tty}"]):
+        for m in (hmux, tmux):
+            m.ok(*step)
+        try:
+            _same_screen(outer, h, t)
+        except AssertionError as e:
+            raise AssertionError(f"{step}\n{e}") from None
+        assert hmux.ok("list-panes", "-t", "w", "-F", geometry) == \
+            tmux.ok("list-panes", "-t", "w", "-F", geometry), step

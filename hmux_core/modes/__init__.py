@@ -116,6 +116,10 @@ def source(wp: Any) -> Any:
 
 def _changed(server: Any, wp: Any) -> None:
     wp.changed = True  # PANE_CHANGED: automatic-rename looks again ([tmux] while in a mode)
+    if wp.window.options.get("pane-scrollbars") != "off":  # a mode may show the scrollbar
+        from ..scrollbars import refit
+
+        refit(server, wp.window)
     server.notify("pane-mode-changed", {"pane": wp})
     server.redraw_clients(wp.window)
 
