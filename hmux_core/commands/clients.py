@@ -100,6 +100,11 @@ def cmd_detach_client(item: CmdItem) -> int:
             server.detach_with_message(c, kill)
 
     tc = item.target_client
+    c = item.client
+    # 3.7: a read-only client may detach only itself.
+    if c is not None and not c.is_config and c.readonly and (
+            args.has("s") or args.has("a") or c is not tc):
+        return item.error("client is read-only")
     if args.has("s"):
         s = item.source.s if item.source is not None else None
         for c in list(server.clients):
