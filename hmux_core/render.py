@@ -251,6 +251,19 @@ def _clipped(runs: list[tuple[str, Style]], width: int, depth: Depth = None) -> 
     return _row_string(row, depth)
 
 
+def _default_colours(p: Any) -> tuple[int, int]:
+    """tty_default_colours: the colours a pane's default cells are drawn in, from
+    window-active-style (the active pane) or window-style over the pane's own OSC 10/11."""
+    opts = p.options
+    if opts.get("window-style") == "default" and opts.get("window-active-style") == "default":
+        scr = p.screen
+        return getattr(scr, "default_fg", 8), getattr(scr, "default_bg", 8)
+    from .escapes import default_colours
+
+    scr = p.screen
+    return default_colours(p, getattr(scr, "default_fg", 8), getattr(scr, "default_bg", 8))
+
+
 def _zorder(w: Any) -> list[Any]:
     """The window's panes in tmux's z-order (``w->z_index``): the layout's when it keeps one,
     else the order they were made in, which is where tmux puts new tiled panes."""
@@ -467,7 +480,9 @@ class Renderer:
         base = getattr(src, "default_palette", None)
         if base:
             pal = {**base, **pal} if pal else base
-        pkey = tuple(sorted(pal.items())) if pal else ()  # a new palette redraws the pane
+        dflt = _default_colours(p)
+        # a new palette or new window-style colours redraw the pane
+        pkey = (tuple(sorted(pal.items())) if pal else (), dflt)
         if cache is None or cache.src is not src or cache.width != width or cache.edge != edge \
                 or cache.palette != pkey:
             cache = self._panes[p.id] = _PaneRows(src, width, edge, pkey)
@@ -494,7 +509,8 @@ class Renderer:
                 found = row_links(y)
                 if found:
                     runs, links = _split_links(runs, found)
-            runs, links = tty_attrs.tty_line(runs, p.xoff == 0, edge, self.pen, False, links)
+            runs, links = tty_attrs.tty_line(runs, p.xoff == 0, edge, self.pen, False, links,
+                                             dflt)
             text = (_runs_string(runs, edge, self.depth, links) if full
                     else _clipped(runs, width, self.depth))
             if text != strings[y]:
@@ -516,9 +532,12 @@ class Renderer:
         src = p.modes[0] if p.modes else p.screen
         skip, width = x0 - p.xoff, x1 - x0
         segs = []
+        dflt = _default_colours(p)
         for wy in range(y0, y1):
             row = [BLANK] * (skip + width)
-            _place_runs(row, 0, skip + width, src.row_runs(wy - p.yoff))
+            runs = tty_attrs.tty_line(src.row_runs(wy - p.yoff), False, False, self.pen,
+                                      False, None, dflt)[0]
+            _place_runs(row, 0, skip + width, runs)
             segs.append((area_y + wy - oy, x0 - ox, _row_string(row[skip:], self.depth)))
         return segs
 
@@ -699,9 +718,11 @@ class Renderer:
             src = p.modes[0] if getattr(p, "modes", None) else p.screen
             if p.xoff >= wsx:
                 continue
+            dflt = _default_colours(p)
             for y in range(min(p.sy, wsy - p.yoff)):
-                _place_runs(wrows[p.yoff + y], p.xoff, min(p.sx, wsx - p.xoff),
-                            src.row_runs(y))
+                runs = tty_attrs.tty_line(src.row_runs(y), False, False, self.pen, True, None,
+                                          dflt)[0]
+                _place_runs(wrows[p.yoff + y], p.xoff, min(p.sx, wsx - p.xoff), runs)
         geo, _key, args = self._border_setup(server, client, w, panes, sx, area_h)
         if args is not None:
             borders.draw(geo, wrows, 0, *args)

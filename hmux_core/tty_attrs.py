@@ -210,7 +210,8 @@ _BLANKS = re.compile(r" +")
 
 
 def tty_line(runs: list[Run], at_start: bool, at_end: bool, pen: Pen, overlay: bool = False,
-             run_links: list[Any] | None = None) -> tuple[list[Run], list[Any] | None]:
+             run_links: list[Any] | None = None, defaults: tuple[int, int] = (8, 8)
+             ) -> tuple[list[Run], list[Any] | None]:
     """tty_draw_line's effect on a row: the runs with the styles the terminal ends up with.
 
     Empty cells (spaces without attributes or a hyperlink, on the background of the cell
@@ -220,8 +221,11 @@ def tty_line(runs: list[Run], at_start: bool, at_end: bool, pen: Pen, overlay: b
     it starts the line at the terminal's first column (``at_start``), ECH anywhere), else
     with spaces in the last empty cell's colours. Cells that look equal but for their
     underline colour are drawn in the last one's. ``run_links`` gives each run's hyperlink
-    (None: none), and the runs returned come with theirs."""
-    if run_links is None and not _blanks_change(runs):
+    (None: none), and the runs returned come with theirs. ``defaults`` are the pane's
+    colours (tty_default_colours: window-style, window-active-style): the default colours of
+    cells are drawn in them, but an erase leaves the terminal's own foreground."""
+    def_fg, def_bg = defaults
+    if run_links is None and def_bg == 8 and def_fg == 8 and not _blanks_change(runs):
         return runs, None  # every blank comes out as it is in the pane
     has_us = any(st[3] for _text, st in runs)
     out: list[Run] = []
@@ -229,7 +233,8 @@ def tty_line(runs: list[Run], at_start: bool, at_end: bool, pen: Pen, overlay: b
     empty: list[bool] | None = [] if has_us else None
     pend: list[Run] = []  # the empty cells of the run being collected
     pend_start = False
-    last_bg = 8
+    last_bg = def_bg
+    erased: list[int] = []
 
     def flush(end: bool) -> None:
         cells = 0
@@ -237,8 +242,9 @@ def tty_line(runs: list[Run], at_start: bool, at_end: bool, pen: Pen, overlay: b
             cells += len(text)
         st = pend[-1][1]
         bg = st[2]
-        if not overlay and cells >= 10 and (pen.bce or bg == 8) and (
+        if not overlay and cells >= 10 and (pen.bce or (bg == 8 and def_bg == 8)) and (
                 (end and pen.el) or (pend_start and pen.el1) or pen.ech):
+            erased.append(len(out))
             out.append((" " * cells, (0, 8, bg, 0)))
         else:
             out.append((" " * cells, (0, st[1], bg, st[3])))
@@ -301,6 +307,14 @@ def tty_line(runs: list[Run], at_start: bool, at_end: bool, pen: Pen, overlay: b
         flush(at_end)
     if empty is not None:
         _merge_us(out, empty, olinks)
+    if def_fg != 8 or def_bg != 8:
+        for i, (text, st) in enumerate(out):
+            attr, fg, bg, us = st
+            if fg == 8 and (not erased or i not in erased):
+                fg = def_fg
+            if bg == 8:
+                bg = def_bg
+            out[i] = (text, (attr, fg, bg, us))
     return out, olinks
 
 

@@ -419,3 +419,28 @@ def test_pane_scrollbars(outer, hmux, tmux):
             raise AssertionError(f"{step}\n{e}") from None
         assert hmux.ok("list-panes", "-t", "w", "-F", geometry) == \
             tmux.ok("list-panes", "-t", "w", "-F", geometry), step
+
+
+def test_window_styles(outer, hmux, tmux):
+    """window-style and window-active-style colour what panes leave in default colours
+    (tty_default_colours), blanks included, the active pane in its own style."""
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
+        m.ok("split-window", "-h", "-t", "w", "cat")
+        m.ok("set", "-g", "status-right", "R")
+        m.ok("run-shell", "-t", "w.0", "printf 'hello \\033[31mred\\033[0m x\\n"
+             "\\033[44m  blue  \\033[0m\\n' > #{pane_tty}")
+    argv = ["attach-session", "-t", "w"]
+    h = outer.run(HMUX + hmux.socket_args + argv, "h")
+    t = outer.run([TMUX] + tmux.socket_args + argv, "t")
+    wait_for(lambda: "[w]" in outer.screen(h)[-1] and "[w]" in outer.screen(t)[-1])
+    for step in (["set", "-g", "window-style", "bg=blue,fg=yellow"],
+                 ["set", "-g", "window-active-style", "bg=green"],
+                 ["select-pane", "-t", "w.0"],
+                 ["set", "-g", "window-active-style", "default"]):
+        for m in (hmux, tmux):
+            m.ok(*step)
+        try:
+            _same_screen(outer, h, t)
+        except AssertionError as e:
+            raise AssertionError(f"{step}\n{e}") from None
