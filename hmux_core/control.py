@@ -163,8 +163,10 @@ class Hub:
         return attached > 0
 
     async def read_hold(self, pane: Any) -> None:
-        """Awaited by the pane before each read: returns once someone can take its output."""
-        while self.pane_off(pane) and not pane.destroyed:
+        """Awaited by the pane before each read: returns when someone can take its output.
+        Output written while the pane is held stays in the PTY, as in tmux, whose pane read
+        event is off then (a pane turned off while it waits is interrupted, ``set_pane_off``)."""
+        while self.pane_off(pane) and not pane.destroyed and pane.fd >= 0:
             with trio.move_on_after(0.25):  # a missed wake costs a quarter second, not a hang
                 await self._drained.wait()
 
@@ -396,7 +398,7 @@ class ControlState:
             return False
         if cp.flags & PANE_OFF:
             return True
-        return len(self.out) >= LOW or bool(cp.blocks)
+        return len(self.out) >= LOW
 
     def _add_pane(self, pane_id: int) -> _CPane:
         cp = self.panes.get(pane_id)
@@ -482,6 +484,9 @@ class ControlState:
         self._discard_pane(cp)
         self._flush_lines()
         cp.flags |= PANE_OFF
+        interrupt = getattr(wp, "interrupt_read", None)
+        if interrupt is not None:
+            interrupt()  # a read already waiting would take output this client turned off
 
     def continue_pane(self, wp: Any) -> None:
         cp = self.panes.get(wp.id)
@@ -597,6 +602,9 @@ class ControlState:
         elif time.monotonic() - self._exit_started > DRAIN_LIMIT:
             self._drop_all()
             return False
+        if self.server.hooks.busy():  # the notifications before it are not written yet
+            self.wake()
+            return True
         return not self.all_done()
 
     async def _writer(self) -> None:
@@ -607,7 +615,10 @@ class ControlState:
                 self._fill()
             if not self.out or self.broken:
                 self.hub.drained()
-                if c.exiting:
+                if c.exiting and not c.exited:
+                    await self.server.hooks.settle()  # server_client_check_exit runs after
+                    if self.out and not self.broken:  # the queues: their lines go first
+                        continue
                     c._wake.set()  # the exit message can go now
                 self._wake = trio.Event()
                 with trio.move_on_after(1.0):
@@ -681,7 +692,11 @@ class ControlState:
                 continue
             lines = buf.split(b"\n")
             buf = bytearray(lines.pop())
+            await self.server.hooks.settle()  # what the last lines caused goes out first
             for line in lines:
+                nul = line.find(b"\0")
+                if nul >= 0:
+                    del line[nul:]  # a C string: the line ends at a NUL
                 if not line:
                     c.request_exit()
                     return
@@ -712,21 +727,23 @@ class ControlState:
         c = self.c
         c.sx, c.sy = sx, sy
         self.size_changed = True
-        if c.session is not None:
-            self.server.resize_session_windows(c.session)
+        self._recalculate()
+
+    def _recalculate(self) -> None:
+        """recalculate_sizes_now: this client's session's windows, at once."""
+        if self.c.session is not None:
+            self.server.resize_session_windows(self.c.session, now=True)
 
     def set_window_size(self, wid: int, sx: int, sy: int) -> None:
         self.windows[wid] = [sx, sy]
         self.window_size_changed = True
-        if self.c.session is not None:
-            self.server.resize_session_windows(self.c.session)
+        self._recalculate()
 
     def clear_window_size(self, wid: int) -> None:
         cw = self.windows.get(wid)
         if cw is not None:
             cw[0] = cw[1] = 0
-            if self.c.session is not None:
-                self.server.resize_session_windows(self.c.session)
+            self._recalculate()
 
     def window_size(self, wid: int) -> tuple[int, int] | None:
         cw = self.windows.get(wid)

@@ -116,6 +116,7 @@ class Pane:
         #: returns when someone can take it (control clients that are behind, or have turned
         #: it off, hold a pane only they see: what it writes stays in the PTY).
         self.read_hold: Callable[[Pane], Awaitable[None]] | None = None
+        self._read_scope: trio.CancelScope | None = None
         self._stream: trio.lowlevel.FdStream | None = None
         self._out = bytearray()
         self._out_event = trio.Event()
@@ -220,10 +221,16 @@ class Pane:
         while True:
             if self.read_hold is not None:
                 await self.read_hold(self)
-            try:
-                data = await stream.receive_some(size)
-            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                data = b""
+            data: bytes | None = None
+            with trio.CancelScope() as scope:
+                self._read_scope = scope  # interrupt_read: back to the hold before reading
+                try:
+                    data = await stream.receive_some(size)
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    data = b""
+            self._read_scope = None
+            if data is None:
+                continue
             if not data:
                 break
             if self.on_data is not None:
@@ -246,6 +253,12 @@ class Pane:
         self.eof = True
         if self.exited:
             self._finish()
+
+    def interrupt_read(self) -> None:
+        """A read waiting for output goes back to ``read_hold`` first (a control client
+        turned the pane's output off: what comes next must stay in the PTY)."""
+        if self._read_scope is not None:
+            self._read_scope.cancel()
 
     async def _wait_child(self, proc: subprocess.Popen) -> None:
         try:

@@ -756,8 +756,10 @@ class Server:
                 sy -= 1 if value == "on" else int(value)
         return max(sx, 1), max(sy, 1)
 
-    def resize_session_windows(self, s: Session) -> None:
-        """Size every window of ``s`` for the clients viewing it (tmux's recalculate_size)."""
+    def resize_session_windows(self, s: Session, now: bool = False) -> None:
+        """Size every window of ``s`` for the clients viewing it (tmux's recalculate_size).
+        ``now`` (recalculate_sizes_now, refresh-client -C): windows not current are sized too,
+        and a window is resized (and its layout reported) even at the size it has."""
         from .model import apply_layout
 
         for wl in s.sorted_winlinks():
@@ -773,8 +775,8 @@ class Server:
                 continue
             # tmux applies a new size only to a window current in an attached session (its
             # server_client_check_window_resize); the others wait until they are selected.
-            if not any(c.session.curw is not None and c.session.curw.window is w
-                       for c in viewers):
+            if not now and not any(c.session.curw is not None and c.session.curw.window is w
+                                   for c in viewers):
                 continue
             sizes = [self.client_size(c, w) for c in viewers]
             if policy == "smallest":
@@ -790,7 +792,7 @@ class Server:
                 from . import control
 
                 sx, sy = control.clamp_window_size(self, w, viewers, sx, sy)
-            if (sx, sy) != (w.sx, w.sy):
+            if now or (sx, sy) != (w.sx, w.sy):
                 w.layout.resize_window(sx, sy)
                 apply_layout(w)
                 self.notify("window-layout-changed", {"window": w})
