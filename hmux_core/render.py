@@ -68,7 +68,7 @@ def _place_runs(row: list[Cell], x0: int, width: int, runs: list[tuple[str, Any]
                 x += 1
 
 
-def _row_string(row: list[Cell], depth: Depth = None) -> str:
+def _row_string(row: list[Cell], depth: Depth = 0) -> str:
     out: list[str] = ["\x1b[0m"]
     last = DEFAULT_STYLE
     for ch, style in row:
@@ -243,7 +243,7 @@ def _split_links(runs: list[tuple[str, Style]], links: list[tuple[int, int, str,
     return out, out_links
 
 
-def _clipped(runs: list[tuple[str, Style]], width: int, depth: Depth = None) -> str:
+def _clipped(runs: list[tuple[str, Style]], width: int, depth: Depth = 0) -> str:
     """A pane row cut to the ``width`` columns the terminal has room for (slow path: a window
     larger than this client)."""
     row = [BLANK] * width
