@@ -139,11 +139,12 @@ class ModelContext:
         if self.w is None:
             return {}
         out = {}
-        for name in self.w.options.local_names():
-            if name.startswith("@"):
-                value = self.w.options.to_string(name, numeric=True, local=True)
-                if value is not None:
-                    out[name] = value
+        oo = self.w.options
+        # Only @names: no walk over the option table per window of a W: loop.
+        for name in sorted(n for n in oo._values if n.startswith("@")):
+            value = oo.to_string(name, numeric=True, local=True)
+            if value is not None:
+                out[name] = value
         return out
 
     def loop_windows(self) -> list[tuple[ModelContext, bool]] | None:

@@ -21,6 +21,7 @@ never regular expressions (those stay with ``m/r`` and ``s///``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["FuzzyResult", "match", "match_format"]
 
@@ -46,27 +47,48 @@ class FuzzyResult:
     score: int
 
 
-def _eq(a: str, b: str, fold: bool) -> bool:
-    if a == b:
-        return True
-    return fold and a < "\x80" and b < "\x80" and a.lower() == b.lower()
+#: ASCII-only case folding (other characters compare exactly, as tmux's tolower on bytes).
+_FOLD = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 
 
-def _scan(text: str) -> tuple[list[tuple[str, str, int, int]], dict[str, int]]:
-    """fuzzy_scan: the visible characters as (char, align, width, offset in its alignment) and
-    the width of each alignment."""
+class _Text:
+    """The visible characters of a text (one code point each) as one string, with the
+    alignment, width and offset in its alignment of each, and each alignment's width."""
+
+    __slots__ = ("chars", "aligns", "widths", "offsets", "totals")
+
+    def __init__(self, chars: str, aligns: list[str] | None, widths: list[int] | None,
+                 offsets: list[int] | None, totals: dict[str, int]) -> None:
+        self.chars = chars
+        self.aligns = aligns  # None: every character left-aligned, one column, in order
+        self.widths = widths
+        self.offsets = offsets
+        self.totals = totals
+
+
+def _scan(text: str) -> _Text:
+    """fuzzy_scan: styles skipped (their align= remembered), ## as #, controls dropped."""
+    if "#" not in text and text.isascii() and text.isprintable():
+        return _Text(text, None, None, None, {"left": len(text), "centre": 0, "right": 0,
+                                              "absolute-centre": 0})
     from .format import _cw, _skip
     from .options import Style, parse_style
 
-    widths = dict.fromkeys(_ALIGNS, 0)
-    out: list[tuple[str, str, int, int]] = []
+    totals = dict.fromkeys(_ALIGNS, 0)
+    chars: list[str] = []
+    aligns: list[str] = []
+    widths: list[int] = []
+    offsets: list[int] = []
     current = "left"
     sy = Style()
     i, n = 0, len(text)
 
     def add(ch: str, w: int) -> None:
-        out.append((ch, current, w, widths[current]))
-        widths[current] += w
+        chars.append(ch)
+        aligns.append(current)
+        widths.append(w)
+        offsets.append(totals[current])
+        totals[current] += w
 
     while i < n:
         c = text[i]
@@ -103,64 +125,62 @@ def _scan(text: str) -> tuple[list[tuple[str, str, int, int]], dict[str, int]]:
         w = _cw(c)
         if w >= 0:
             add(c, w)
-    return out, widths
+    return _Text("".join(chars), aligns, widths, offsets, totals)
 
 
-def _score_positions(pos: list[int], cs: list[tuple[str, str, int, int]]) -> int:
+def _boundary(chars: str, i: int) -> bool:
+    return chars[i] in _BOUNDARY
+
+
+def _score_positions(pos: list[int], chars: str) -> int:
     if not pos:
         return 0
     score = 0
     if pos[0] == 0:
         score += _BONUS_START
     else:
-        if cs[pos[0] - 1][0] in _BOUNDARY:
+        if chars[pos[0] - 1] in _BOUNDARY:
             score += _BONUS_BOUNDARY
         score -= min(pos[0], _PENALTY_LEADING_MAX) * _PENALTY_LEADING
     for a, b in zip(pos, pos[1:], strict=False):
         if b == a + 1:
             score += _BONUS_CONSECUTIVE
-        elif cs[b - 1][0] in _BOUNDARY:
+        elif chars[b - 1] in _BOUNDARY:
             score += _BONUS_BOUNDARY
     span = pos[-1] - pos[0] + 1
     return score - (span - len(pos)) * _PENALTY_GAP
 
 
-def _match_fuzzy(tok: str, cs: list[tuple[str, str, int, int]], fold: bool,
-                 matched: list[bool] | None) -> int | None:
+def _match_fuzzy(tok: str, chars: str, matched: list[bool] | None) -> int | None:
     """A subsequence found from the start, then pulled back to the shortest span ending at its
-    last character; its score, None when the term is not a subsequence."""
-    ncs = len(cs)
-    if not tok or not ncs:
+    last character; its score, None when the term is not a subsequence (``tok`` and
+    ``chars`` already case-folded as the query wants)."""
+    if not tok or not chars:
         return None
-    pos = [0] * len(tok)
+    pos = []
     ci = 0
-    for pi, t in enumerate(tok):
-        while ci < ncs and not _eq(t, cs[ci][0], fold):
-            ci += 1
-        if ci == ncs:
+    for t in tok:
+        ci = chars.find(t, ci)
+        if ci < 0:
             return None
-        pos[pi] = ci
+        pos.append(ci)
         ci += 1
     ci = pos[-1]
     for pi in range(len(tok) - 1, -1, -1):
-        while not _eq(tok[pi], cs[ci][0], fold):
-            if ci == 0:
-                return None
-            ci -= 1
+        ci = chars.rfind(tok[pi], 0, ci + 1)
+        if ci < 0:
+            return None
         pos[pi] = ci
-        if pi != 0:
-            if ci == 0:
-                return None  # no room left for the earlier characters
+        if pi:
             ci -= 1
-    score = _score_positions(pos, cs)
+    score = _score_positions(pos, chars)
     if matched is not None:
         for p in pos:
             matched[p] = True
     return score
 
 
-def _score_exact(start: int, toklen: int, cs: list[tuple[str, str, int, int]], prefix: bool,
-                 suffix: bool) -> int:
+def _score_exact(start: int, toklen: int, chars: str, prefix: bool, suffix: bool) -> int:
     score = _BONUS_EXACT + toklen * _BONUS_CONSECUTIVE
     if prefix:
         score += _BONUS_PREFIX
@@ -168,37 +188,38 @@ def _score_exact(start: int, toklen: int, cs: list[tuple[str, str, int, int]], p
         score += _BONUS_SUFFIX
     if start == 0:
         score += _BONUS_START
-    elif cs[start - 1][0] in _BOUNDARY:
+    elif chars[start - 1] in _BOUNDARY:
         score += _BONUS_BOUNDARY
     score -= min(start, _PENALTY_LEADING_MAX) * _PENALTY_LEADING
     if not prefix and not suffix:
-        score -= len(cs) - (start + toklen)
+        score -= len(chars) - (start + toklen)
     return score
 
 
-def _match_exact(tok: str, cs: list[tuple[str, str, int, int]], fold: bool, prefix: bool,
-                 suffix: bool, matched: list[bool] | None) -> int | None:
+def _match_exact(tok: str, chars: str, prefix: bool, suffix: bool,
+                 matched: list[bool] | None) -> int | None:
     """The best-scoring place an exact (or anchored) term occurs; None when it does not."""
-    ncs, toklen = len(cs), len(tok)
+    ncs, toklen = len(chars), len(tok)
     if not toklen or toklen > ncs:
         return None
     if prefix and suffix:
-        if toklen != ncs:
-            return None
-        starts = range(0, 1)
+        starts: list[int] = [0] if chars == tok else []
     elif prefix:
-        starts = range(0, 1)
+        starts = [0] if chars.startswith(tok) else []
     elif suffix:
-        starts = range(ncs - toklen, ncs - toklen + 1)
+        starts = [ncs - toklen] if chars.endswith(tok) else []
     else:
-        starts = range(0, ncs - toklen + 1)
+        starts = []
+        i = chars.find(tok)
+        while i >= 0:
+            starts.append(i)
+            i = chars.find(tok, i + 1)
     best = -1
     bestscore = 0
     for i in starts:
-        if all(_eq(tok[j], cs[i + j][0], fold) for j in range(toklen)):
-            value = _score_exact(i, toklen, cs, prefix, suffix)
-            if best < 0 or value > bestscore:
-                best, bestscore = i, value
+        value = _score_exact(i, toklen, chars, prefix, suffix)
+        if best < 0 or value > bestscore:
+            best, bestscore = i, value
     if best < 0:
         return None
     if matched is not None:
@@ -231,24 +252,35 @@ def _parse_term(word: str) -> tuple[bool, bool, bool, bool, str] | None:
     return inverse, exact or inverse, prefix, suffix, word
 
 
-def _match_group(group: str, cs: list[tuple[str, str, int, int]], fold: bool,
-                 matched: list[bool]) -> int | None:
-    """All terms of one AND group; its score, None when it fails (or holds no term)."""
-    score = 0
-    any_term = False
-    for word in group.split(" "):
-        if not word:
+_Term = tuple[bool, bool, bool, bool, str]
+
+
+@lru_cache(maxsize=256)
+def _compile(pattern: str) -> tuple[bool, tuple[tuple[_Term, ...] | None, ...]]:
+    """A query once parsed: whether it folds case, and its groups of terms (None for a group
+    holding a term with nothing left, which never matches; empty groups are left out)."""
+    fold = not any("A" <= ch <= "Z" for ch in pattern)
+    if fold:
+        pattern = pattern.translate(_FOLD)
+    groups: list[tuple[_Term, ...] | None] = []
+    for group in pattern.split("|"):
+        words = [w for w in group.split(" ") if w]
+        if not words:
             continue
-        term = _parse_term(word)
-        if term is None:
-            return None
-        any_term = True
-        inverse, exact, prefix, suffix, tok = term
+        terms = [_parse_term(w) for w in words]
+        groups.append(None if any(t is None for t in terms) else tuple(terms))  # type: ignore
+    return fold, tuple(groups)
+
+
+def _match_group(terms: tuple[_Term, ...], chars: str, matched: list[bool]) -> int | None:
+    """All terms of one AND group; its score, None when it fails."""
+    score = 0
+    for inverse, exact, prefix, suffix, tok in terms:
         keep = None if inverse else matched
         if exact:
-            value = _match_exact(tok, cs, fold, prefix, suffix, keep)
+            value = _match_exact(tok, chars, prefix, suffix, keep)
         else:
-            value = _match_fuzzy(tok, cs, fold, keep)
+            value = _match_fuzzy(tok, chars, keep)
         if inverse:
             if value is not None:
                 return None
@@ -256,7 +288,7 @@ def _match_group(group: str, cs: list[tuple[str, str, int, int]], fold: bool,
         if value is None:
             return None
         score += value
-    return score if any_term else None
+    return score
 
 
 def match(pattern: str, text: str, width: int) -> FuzzyResult | None:
@@ -266,24 +298,34 @@ def match(pattern: str, text: str, width: int) -> FuzzyResult | None:
     """
     if width <= 0:
         return None
-    if not pattern.strip(" |"):
+    fold, groups = _compile(pattern)
+    if not groups:
         return FuzzyResult((), 0)
-    fold = not any("A" <= ch <= "Z" for ch in pattern)
-    cs, widths = _scan(text)
+    vis = _scan(text)
+    chars = vis.chars.translate(_FOLD) if fold else vis.chars
     best: list[bool] | None = None
     bestscore = 0
-    for group in pattern.split("|"):
-        if not group.strip(" "):
+    n = len(chars)
+    for terms in groups:
+        if terms is None:
             continue
-        matched = [False] * len(cs)
-        score = _match_group(group, cs, fold, matched)
+        matched = [False] * n
+        score = _match_group(terms, chars, matched)
         if score is not None and (best is None or score > bestscore):
             best, bestscore = matched, score
     if best is None:
         return None
-    # The columns of each alignment as format_draw_none lays them out in ``width``.
-    wl, wc, wr = widths["left"], widths["centre"], widths["right"]
-    wa = min(widths["absolute-centre"], width)
+    return FuzzyResult(_columns(vis, best, width), max(bestscore, 0))
+
+
+def _columns(vis: _Text, best: list[bool], width: int) -> tuple[int, ...]:
+    """The display columns of the matched characters, each alignment placed in ``width`` as
+    format_draw_none lays it out (trimmed from the centre, then the right, then the left)."""
+    totals = vis.totals
+    if vis.aligns is None:
+        return tuple(i for i, hit in enumerate(best) if hit and i < width)
+    wl, wc, wr = totals["left"], totals["centre"], totals["right"]
+    wa = min(totals["absolute-centre"], width)
     while wl + wc + wr > width:
         if wc > 0:
             wc -= 1
@@ -293,18 +335,22 @@ def match(pattern: str, text: str, width: int) -> FuzzyResult | None:
             wl -= 1
     start = {"left": 0, "right": width - wr, "centre": wl + ((width - wr) - wl) // 2 - wc // 2,
              "absolute-centre": (width - wa) // 2}
-    src = {"left": 0, "right": widths["right"] - wr, "centre": widths["centre"] // 2 - wc // 2,
+    src = {"left": 0, "right": totals["right"] - wr, "centre": totals["centre"] // 2 - wc // 2,
            "absolute-centre": 0}
-    vis = {"left": wl, "right": wr, "centre": wc, "absolute-centre": wa}
+    shown = {"left": wl, "right": wr, "centre": wc, "absolute-centre": wa}
     columns: set[int] = set()
-    for hit, (_ch, align, w, offset) in zip(best, cs, strict=False):
-        if not hit or offset < src[align] or offset >= src[align] + vis[align]:
+    assert vis.widths is not None and vis.offsets is not None
+    for i, hit in enumerate(best):
+        if not hit:
+            continue
+        align, offset = vis.aligns[i], vis.offsets[i]
+        if offset < src[align] or offset >= src[align] + shown[align]:
             continue
         column = start[align] + offset - src[align]
-        for j in range(w):
+        for j in range(vis.widths[i]):
             if column + j < width:
                 columns.add(column + j)
-    return FuzzyResult(tuple(sorted(columns)), max(bestscore, 0))
+    return tuple(sorted(columns))
 
 
 def match_format(pattern: str, text: str, positions: bool) -> str:
