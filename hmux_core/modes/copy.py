@@ -134,7 +134,13 @@ class CopyMode(Mode):
         self.hide_position = args is not None and args.has("H")
         self.mx, self.my = self.cx, b.hsize + self.cy - self.oy
         self.showmark = False
-        self.line_numbers = True  # copy-mode-line-numbers applies (not when the mouse began)
+        # copy-mode-line-numbers applies (not when the mouse began): 1, 0, or 2 when
+        # line-numbers-on forced the default gutter with the option off (an extension)
+        self.line_numbers: int | bool = True
+        # Beyond 3.7b (docs/extensions.md): refresh-on follows the pane's new output.
+        self.refresh_active = False
+        self.source_pane = source or wp
+        self.seen_revision = getattr(self.source_pane, "output_revision", 0)
         self.recentre_state = RECENTRE_MIDDLE
         self.recentre_line = 0
         self._wargs: Any = None  # the parsed arguments of the command running
@@ -214,7 +220,10 @@ class CopyMode(Mode):
         if not self.line_numbers:
             return LN_OFF
         value = option(self.wp.window.options, "copy-mode-line-numbers")
-        return _LN_MODES.get(str(value), LN_OFF)
+        mode = _LN_MODES.get(str(value), LN_OFF)
+        if self.line_numbers == 2 and mode == LN_OFF:
+            return LN_DEFAULT  # line-numbers-on with the option off
+        return mode
 
     def _ln_absolute(self) -> bool:
         return self._ln_mode() in (LN_ABSOLUTE, LN_RELATIVE, LN_HYBRID)
@@ -348,6 +357,52 @@ class CopyMode(Mode):
         if py == self.cy and self.cx >= nx:
             row[self.cursor_offset(self.cx)] = ("$", DEFAULT_STYLE)
         return row
+
+    def _link_of(self, sid: int) -> int:
+        """The hyperlink a style id of the frozen copy carries in the pane's engine."""
+        links = getattr(self.source, "_links", None)
+        return links[sid] if links is not None and 0 <= sid < len(links) else 0
+
+    def row_links(self, y: int) -> list[tuple[int, int, str, str]]:
+        """The hyperlinks on row ``y`` as the engine gives them (first and end column, URI,
+        id): copy mode shows the links of the lines it shows (tmux 3.5)."""
+        eng = self.source
+        hl = getattr(eng, "hyperlinks", None)
+        b = self.back
+        fy = b.hsize - self.oy + y
+        if hl is None or not 0 <= fy < len(b):
+            return []
+        width = self._ln_width()
+        chars = b.chars(fy)[:self._content_sx(width)]
+        sids = b.style_ids(fy)
+        out: list[tuple[int, int, str, str]] = []
+        cur = start = 0
+        for x in range(len(chars) + 1):
+            if x < len(chars) and chars[x] == "":
+                continue  # the rest of a wide character goes with it
+            link = self._link_of(sids[x]) if x < len(chars) and x < len(sids) else 0
+            if link != cur:
+                if cur:
+                    got, ext = hl.get(cur), hl.external_id(cur)
+                    if got is not None and ext is not None:
+                        out.append((start + width, x + width, got[0], ext))
+                cur, start = link, x
+        return out
+
+    def _cursor_hyperlink(self) -> str:
+        """format_grid_hyperlink at the cursor: the URI of the link under it."""
+        hl = getattr(self.source, "hyperlinks", None)
+        b = self.back
+        fy = b.hsize - self.oy + self.cy
+        if hl is None or not 0 <= fy < len(b):
+            return ""
+        chars, sids = b.chars(fy), b.style_ids(fy)
+        x = self.cx
+        while 0 < x < len(chars) and chars[x] == "":
+            x -= 1
+        link = self._link_of(sids[x]) if x < len(sids) else 0
+        got = hl.get(link) if link else None
+        return got[0] if got is not None else ""
 
     _frame_styles: tuple[Style, ...] | None = None
 
@@ -2632,6 +2687,115 @@ def _select_cell(sel: Style, cell: Style) -> Style:
 
 _SELFLAGS = {SEL_CHAR: "char", SEL_WORD: "word", SEL_LINE: "line"}
 
+# -- beyond 3.7b: refresh-now/-on/-off/-toggle and line-numbers-on/-off/-toggle -----------------
+# (tmux's development tree; no default key binds them, so list-keys stays 3.7b's)
+
+_REFRESH_INTERVAL = 0.05  # WINDOW_COPY_REFRESH_INTERVAL
+
+
+def _refresh_allowed(cm: CopyMode) -> bool:
+    """window_copy_refresh_allowed: a pane's own copy mode only (not view mode, not -s)."""
+    return not isinstance(cm, ViewMode) and cm.source_pane is cm.wp
+
+
+def _do_refresh(cm: CopyMode, follow: bool) -> None:
+    """window_copy_do_refresh: a new copy of the pane, the top line kept, or the bottom
+    followed when the cursor was on the last line."""
+    cm.oy = min(cm.oy, cm.back.hsize)
+    from_top = cm.back.hsize - cm.oy
+    cm.back = cm.source.snapshot()
+    cm.seen_revision = getattr(cm.source_pane, "output_revision", 0)
+    if follow:
+        cm.cy = cm.sy - 1
+        cm.oy = 0
+    elif from_top <= cm.back.hsize:
+        cm.oy = cm.back.hsize - from_top
+    else:
+        cm.cy, cm.oy = 0, cm.back.hsize
+    cm._size_changed()
+
+
+def _c_refresh_now(cm: CopyMode, item: Any, argv: list[str]) -> int:
+    if not _refresh_allowed(cm):
+        return NOTHING
+    _do_refresh(cm, cm.oy == 0 and cm.cy == cm.sy - 1)
+    return REDRAW
+
+
+def _refresh_start(cm: CopyMode) -> None:
+    if not _refresh_allowed(cm) or cm.refresh_active:
+        return
+    cm.refresh_active = True
+    nursery = getattr(cm.server, "nursery", None)
+    if nursery is not None:
+        nursery.start_soon(_refresh_timer, cm)
+
+
+async def _refresh_timer(cm: CopyMode) -> None:
+    """window_copy_refresh_timer: new output is taken in unless a selection or a drag is in
+    progress; the view follows it only with the cursor at the bottom."""
+    import trio
+
+    while cm.refresh_active and cm.wp.modes and cm.wp.modes[0] is cm:
+        await trio.sleep(_REFRESH_INTERVAL)
+        if not cm.refresh_active or not cm.wp.modes or cm.wp.modes[0] is not cm:
+            break
+        if getattr(cm.source_pane, "output_revision", 0) == cm.seen_revision:
+            continue
+        if cm.sel is not None or cm.cursordrag != DRAG_NONE:
+            continue
+        _do_refresh(cm, cm.oy == 0 and cm.cy == cm.sy - 1)
+        cm._rev += 1
+        redraw(cm)
+    cm.refresh_active = False
+
+
+def _c_refresh(state: int) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        if state == 1 or (state == -1 and not cm.refresh_active):
+            _refresh_start(cm)
+        else:
+            cm.refresh_active = False
+        return NOTHING
+    return run
+
+
+def _set_line_numbers1(cm: CopyMode, enabled: bool, force: bool) -> None:
+    """window_copy_set_line_numbers1: on with the option off shows the default gutter."""
+    active = cm._ln_mode() != LN_OFF
+    if not enabled:
+        want: int | bool = 0
+    elif force and option(cm.wp.window.options, "copy-mode-line-numbers") == "off":
+        want = 2
+    else:
+        want = 1
+    if cm.line_numbers == want and active == enabled:
+        return
+    cm.line_numbers = want
+    cm._rev += 1
+    redraw(cm)
+
+
+def _c_line_numbers(state: int) -> Any:
+    def run(cm: CopyMode, item: Any, argv: list[str]) -> int:
+        if state == -1:
+            _set_line_numbers1(cm, cm._ln_mode() == LN_OFF, True)
+        else:
+            _set_line_numbers1(cm, bool(state), bool(state))
+        return NOTHING
+    return run
+
+
+_COMMANDS.update({
+    "line-numbers-on": ("", 0, 0, R, N, _c_line_numbers(1)),
+    "line-numbers-off": ("", 0, 0, R, N, _c_line_numbers(0)),
+    "line-numbers-toggle": ("", 0, 0, R, N, _c_line_numbers(-1)),
+    "refresh-now": ("", 0, 0, R, N, _c_refresh_now),
+    "refresh-on": ("", 0, 0, R, N, _c_refresh(1)),
+    "refresh-off": ("", 0, 0, R, N, _c_refresh(0)),
+    "refresh-toggle": ("", 0, 0, R, N, _c_refresh(-1)),
+})
+
 # window_copy_formats: each variable copy mode adds, from the mode.
 _FORMATS: dict[str, Any] = {
     "top_line_time": lambda cm: str(cm.line_time(cm.back.hsize - cm.oy)),
@@ -2639,6 +2803,8 @@ _FORMATS: dict[str, Any] = {
     "copy_position": lambda cm: str(cm._format_position()[0]),
     "copy_position_limit": lambda cm: str(cm._format_position()[1]),
     "rectangle_toggle": lambda cm: str(int(cm.rectflag)),
+    "copy_line_numbers": lambda cm: str(int(cm._ln_mode() != LN_OFF)),  # beyond 3.7b
+    "refresh_active": lambda cm: str(int(cm.refresh_active)),  # beyond 3.7b
     "copy_cursor_x": lambda cm: str(cm.cx),
     "copy_cursor_y": lambda cm: str(cm.cy),
     "selection_start_x": lambda cm: cm._format_selection("selection_start_x"),
@@ -2656,7 +2822,7 @@ _FORMATS: dict[str, Any] = {
     "search_match": lambda cm: cm._match_at_cursor() or "",
     "copy_cursor_word": lambda cm: cm._screen_word(cm.cx, cm.cy) or "",
     "copy_cursor_line": lambda cm: cm._screen_line(cm.cy) or "",
-    "copy_cursor_hyperlink": lambda cm: "",
+    "copy_cursor_hyperlink": lambda cm: cm._cursor_hyperlink(),
 }
 
 #: The variables of copy mode's formats (formats_vars asks the pane's mode for these).
