@@ -23,8 +23,9 @@ Panes are opaque: anything with an integer ``id`` attribute.
 tmux 3.7b keeps floating panes' cells in the same tree: a floating cell is a child of the root
 flagged ``LAYOUT_CELL_FLOATING``, which the tiled arithmetic skips (offsets, resizing, the first
 and last cell of a column) and which layout strings list a second time after the tree, in
-``<...>``.  hmux has no floating panes yet; the flag and the skips are here so that tiled
-results keep 3.7b's structure when they arrive.
+``<...>``.  ``z_index`` is the window's stacking order (tmux's ``w->z_index``), topmost first:
+a new floating pane goes on top, a new tiled one at the bottom, and selecting a floating pane
+raises it; drawing, mouse hits and the ``<...>`` part follow it.
 
 Every mutating operation unzooms first, as every tmux caller does (``server_unzoom_window`` /
 ``window_push_zoom``); only :meth:`Layout.resize_window` re-zooms afterwards (as tmux's
@@ -34,11 +35,17 @@ Every mutating operation unzooms first, as every tmux caller does (``server_unzo
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from enum import IntEnum
 from typing import Any, NamedTuple
 
 from .options import strtonum
+
+# A layout may nest LEGACY_MAX_DEPTH containers and the tree walks recurse once per level, on
+# top of the server's own frames: make room for that.
+if sys.getrecursionlimit() < 6000:
+    sys.setrecursionlimit(6000)
 
 __all__ = [
     "LEFTRIGHT",
@@ -286,6 +293,11 @@ def _construct_cell(parent: LayoutCell | None, text: str,
     return lc, pos
 
 
+#: How deeply containers may nest in a layout string (the seed's limit for legacy layouts):
+#: deeper ones are refused as invalid instead of exhausting the parser's stack.
+LEGACY_MAX_DEPTH = 1000
+
+
 def _construct(parent: LayoutCell | None, text: str,
                pos: int) -> tuple[int, LayoutCell | None, int]:
     """``layout_construct``: (outcome, cell, new pos).
@@ -293,31 +305,74 @@ def _construct(parent: LayoutCell | None, text: str,
     In tmux 3.7b a cell that does not parse is not an error by itself: before ``,`` ``}`` ``]``
     ``>`` or the end it is returned as nothing (a layout of nothing is an empty window), and a
     container then inserts that nothing into its list, and ``{``/``[`` after it give it a type:
-    both dereference a null pointer.  Those outcomes are ``_CRASHES``; hmux refuses them."""
-    lc, pos = _construct_cell(parent, text, pos)
-    ch = text[pos] if pos < len(text) else "\0"
-    if ch in ",}]>\0":
-        return _PARSED, lc, pos
-    if ch not in "{[":
-        return _FAILED, None, pos
-    if lc is None:
-        return _CRASHES, None, pos
-    lc.type = LEFTRIGHT if ch == "{" else TOPBOTTOM
+    both dereference a null pointer.  Those outcomes are ``_CRASHES``; hmux refuses them.
+
+    tmux recurses once per container; this walks with a stack of the open containers, so a
+    hostile string cannot exhaust the interpreter's, and nesting beyond
+    :data:`LEGACY_MAX_DEPTH` fails."""
     n = len(text)
+    stack: list[LayoutCell] = []
     while True:
-        pos += 1
-        outcome, child, pos = _construct(lc, text, pos)
-        if outcome != _PARSED:
-            return outcome, None, pos
-        if child is None:
-            return _CRASHES, None, pos
-        lc.children.append(child)
-        if not (pos < n and text[pos] == ","):
-            break
-    closing = "}" if lc.type == LEFTRIGHT else "]"
-    if pos >= n or text[pos] != closing:
-        return _FAILED, None, pos
-    return _PARSED, lc, pos + 1
+        lc, pos = _construct_cell(stack[-1] if stack else parent, text, pos)
+        ch = text[pos] if pos < n else "\0"
+        if ch in "{[":
+            if lc is None:
+                return _CRASHES, None, pos
+            if len(stack) >= LEGACY_MAX_DEPTH:
+                return _FAILED, None, pos
+            lc.type = LEFTRIGHT if ch == "{" else TOPBOTTOM
+            stack.append(lc)
+            pos += 1
+            continue
+        if ch not in ",}]>\0":
+            return _FAILED, None, pos
+        # lc is complete: hand it to the open containers, closing those that end here
+        while stack:
+            top = stack[-1]
+            if lc is None:
+                return _CRASHES, None, pos
+            top.children.append(lc)
+            if pos < n and text[pos] == ",":
+                pos += 1
+                break
+            closing = "}" if top.type == LEFTRIGHT else "]"
+            if pos >= n or text[pos] != closing:
+                return _FAILED, None, pos
+            pos += 1
+            lc = stack.pop()
+        else:
+            return _PARSED, lc, pos
+
+
+def _construct_floating(text: str, pos: int) -> tuple[list[LayoutCell] | None, int]:
+    """The ``<cell,cell,…>`` part after a layout string's tree: single cells (floating panes
+    are not split), or None if it is not one."""
+    n = len(text)
+    cells: list[LayoutCell] = []
+    pos += 1
+    while True:
+        lc, pos = _construct_cell(None, text, pos)
+        if lc is None:
+            return None, pos
+        cells.append(lc)
+        if pos < n and text[pos] == ",":
+            pos += 1
+            continue
+        if pos < n and text[pos] == ">":
+            return cells, pos + 1
+        return None, pos
+
+
+def _sizes_sane(lc: LayoutCell) -> bool:
+    """No cell wider or taller than a window can be (tmux 3.7b takes a single cell of any
+    size, and crashes on some)."""
+    stack = [lc]
+    while stack:
+        c = stack.pop()
+        if c.sx > WINDOW_MAXIMUM or c.sy > WINDOW_MAXIMUM:
+            return False
+        stack.extend(c.children)
+    return True
 
 
 def _check(lc: LayoutCell) -> bool:
@@ -420,6 +475,15 @@ class Layout:
         self.sy = sy
         self.root: LayoutCell | None = None
         self.panes: list[Any] = []
+        #: Every pane, topmost first (tmux's ``w->z_index``): floating panes come before the
+        #: tiled ones except after a preset turned them tiled.
+        self.z_index: list[Any] = []
+        # floating pane id -> (tiled pane id, direction, before): where tiling it puts it
+        self._homes: dict[int, tuple[int, LayoutType, bool]] = {}
+        self._pending_home: tuple[int, LayoutType, bool] | None = None
+        # Where the next floating pane without -X/-Y goes (w->last_new_pane_x/_y).
+        self.last_new_pane_x = 0
+        self.last_new_pane_y = 0
         self.last_preset = -1  # w->lastlayout
         self._status = self._status_value(border_status)
         self._geom: dict[int, list[int]] = {}
@@ -471,6 +535,7 @@ class Layout:
     def init(self, pane: Any) -> None:
         """Root leaf for the first pane of a window (``window_add_pane`` + ``layout_init``)."""
         self.panes = [pane]
+        self.z_index = [pane]
         self._new_geometry(pane)
         self._layout_init(pane)
 
@@ -538,12 +603,26 @@ class Layout:
         return dump(self.root, self._floating_cells())
 
     def _floating_cells(self) -> list[LayoutCell]:
-        """The floating cells (children of the root), topmost first: a new floating pane goes
-        on top of the others."""
-        root = self.root
-        if self.zoomed or root is None or root.type == WINDOWPANE:
+        """The floating cells in z-order, topmost first, as ``layout_dump`` lists them: the
+        panes at the front of the z-order as long as they float (none while zoomed)."""
+        if self.zoomed:
             return []
-        return [c for c in reversed(root.children) if c.flags & LAYOUT_CELL_FLOATING]
+        cells = self._floating_map()
+        out = []
+        for p in self.z_index:
+            lc = cells.get(_pid(p))
+            if lc is None:
+                break
+            out.append(lc)
+        return out
+
+    def _floating_map(self) -> dict[int, LayoutCell]:
+        """The floating cells by pane id (they are always children of the visible root)."""
+        root = self.root
+        if root is None or root.type == WINDOWPANE:
+            return {}
+        return {_pid(c.pane): c for c in root.children
+                if c.flags & LAYOUT_CELL_FLOATING and c.pane is not None}
 
     # -- border helpers ---------------------------------------------------------------------
 
@@ -867,7 +946,12 @@ class Layout:
     def add_pane(self, pane: Any, other: Any = None, before: bool = False,
                  full: bool = False, floating: bool = False) -> None:
         """Insert a pane into the pane list as ``window_add_pane`` does (no cell yet): a
-        floating pane goes last."""
+        floating pane goes last in the list and on top of the z-order, a tiled one at its
+        bottom."""
+        if floating:
+            self.z_index.insert(0, pane)
+        else:
+            self.z_index.append(pane)
         if not self.panes:
             self.panes.insert(0, pane)
         elif before:
@@ -885,6 +969,9 @@ class Layout:
     def remove_pane(self, pane: Any) -> None:
         """Drop a pane from the list and forget its geometry (after its cell is closed)."""
         del self.panes[self._index(pane)]
+        pid = _pid(pane)
+        self.z_index = [p for p in self.z_index if _pid(p) != pid]
+        self._homes.pop(pid, None)
         self._geom.pop(_pid(pane), None)
         self._resized.pop(_pid(pane), None)
         if self._zoom_pane is not None and _pid(self._zoom_pane) == _pid(pane):
@@ -939,11 +1026,14 @@ class Layout:
             self.assign(lc, new_pane)
         return lc
 
-    def floating_cell(self, sx: int, sy: int, xoff: int, yoff: int) -> LayoutCell:
+    def floating_cell(self, sx: int, sy: int, xoff: int, yoff: int,
+                      anchor: Any = None) -> LayoutCell:
         """``layout_floating_pane``: a cell for a floating pane, a child of the root flagged
         floating (a single-cell root first becomes a top-bottom container of the window's
-        size); follow with :meth:`assign`."""
+        size); follow with :meth:`assign`.  anchor is the tiled pane the new one was made
+        over, where :meth:`tile_pane` puts it back."""
         self.unzoom()
+        self._pending_home = self._home_beside(anchor)
         lc = self.root
         assert lc is not None
         if lc.type == WINDOWPANE:
@@ -961,8 +1051,276 @@ class Layout:
         new.set_size(sx, sy, xoff, yoff)
         return new
 
+    # -- floating panes beyond tmux 3.7b (its development tree) ------------------------------
+
+    def floating_box(self, pane: Any) -> LayoutCell:
+        """A floating pane's cell (its size and place are the pane's own); LayoutError
+        "pane is not floating" otherwise."""
+        lc = self._floating_map().get(_pid(pane))
+        if lc is None:
+            raise LayoutError("pane is not floating")
+        return lc
+
+    def move_floating(self, pane: Any, xoff: int, yoff: int) -> bool:
+        """Put a floating pane at xoff,yoff (move-pane -X/-Y/-U/-D/-L/-R, dragging its top
+        border); False if it was there already."""
+        lc = self.floating_box(pane)
+        if (lc.xoff, lc.yoff) == (xoff, yoff):
+            return False
+        lc.xoff, lc.yoff = _i32(xoff), _i32(yoff)
+        self._fix_panes()
+        return True
+
+    def resize_floating(self, pane: Any, type_: LayoutType, change: int,
+                        opposite: bool) -> None:
+        """``resize-pane -L/-R/-U/-D`` on a floating pane: grow by change (shrink if
+        negative) on the right or bottom, or with opposite on the left or top
+        (layout_resize_floating_pane)."""
+        lc = self.floating_box(pane)
+        if change == 0:
+            return
+        size = (lc.sy if type_ == TOPBOTTOM else lc.sx) + change
+        if size < PANE_MINIMUM or size > WINDOW_MAXIMUM:
+            raise LayoutError("change is too big or too small")
+        if type_ == TOPBOTTOM:
+            lc.sy = size
+            if opposite:
+                lc.yoff = _i32(lc.yoff - change)
+        else:
+            lc.sx = size
+            if opposite:
+                lc.xoff = _i32(lc.xoff - change)
+        self._fix_panes()
+
+    def resize_floating_to(self, pane: Any, type_: LayoutType, size: int) -> None:
+        """``resize-pane -x/-y`` on a floating pane: the size counts its borders
+        (layout_resize_floating_pane_to)."""
+        lc = self.floating_box(pane)
+        if size >= PANE_MINIMUM + 2:
+            size -= 2
+        if size < PANE_MINIMUM or size > WINDOW_MAXIMUM:
+            raise LayoutError("size is too big or too small")
+        if type_ == TOPBOTTOM:
+            lc.sy = size
+        else:
+            lc.sx = size
+        self._fix_panes()
+
+    def set_floating_size(self, pane: Any, sx: int, sy: int, xoff: int, yoff: int) -> None:
+        """A floating pane's new box (a mouse drag on its borders)."""
+        lc = self.floating_box(pane)
+        lc.set_size(sx, sy, _i32(xoff), _i32(yoff))
+        self._fix_panes()
+
+    def float_pane(self, pane: Any, sx: int, sy: int, xoff: int, yoff: int) -> None:
+        """``break-pane -W``: a tiled pane leaves the tiled layout (its space goes to a
+        neighbour, as when it is closed) and floats on top at the size and place given."""
+        self.unzoom()
+        if self.is_floating(pane):
+            raise LayoutError("pane is already floating")
+        lc = self._cell(pane)
+        if lc.parent is None:
+            raise LayoutError("no space for a new pane")  # the only tiled pane stays tiled
+        sibs = [c for c in lc.parent.children if not c.flags & LAYOUT_CELL_FLOATING]
+        i = next(k for k, c in enumerate(sibs) if c is lc)
+        before = i + 1 < len(sibs)
+        nb = sibs[i + 1] if before else sibs[i - 1]
+        nb_leaf = next(iter(nb.leaves()))
+        home = (_pid(nb_leaf.pane), lc.parent.type, before) if nb.type == WINDOWPANE else None
+        self.root = self._destroy_cell(lc, self.root)
+        lc.pane = None
+        self._fix_offsets()
+        cell = self.floating_cell(sx, sy, xoff, yoff)
+        self._pending_home = None
+        cell.flags |= LAYOUT_CELL_FLOATING
+        cell.make_leaf(pane)
+        if home is not None:
+            self._homes[_pid(pane)] = home
+        self.z_move(pane)
+        self._fix_panes()
+
+    def tile_pane(self, pane: Any, anchor: Any = None) -> None:
+        """``join-pane`` of a floating pane with itself: it goes back into the tiled layout,
+        taking half of the anchor's cell (the active tiled pane, else the last tiled one)
+        the way split-window would, and drops to the bottom of the z-order."""
+        self.unzoom()
+        lc = self.floating_box(pane)
+        tiled = [p for p in self.tiled_panes() if _pid(p) != _pid(pane)]
+        if not tiled:
+            raise LayoutError("no space for a new pane")  # nothing tiled to share with
+        home = self._homes.get(_pid(pane))
+        before = False
+        by_id = {_pid(p): p for p in tiled}
+        if home is not None and home[0] in by_id:
+            anchor = by_id[home[0]]
+            horizontal, before = home[1] == LEFTRIGHT, home[2]
+        else:
+            if anchor is None or _pid(anchor) not in by_id:
+                anchor = tiled[-1]
+            g = self._geom[_pid(anchor)]
+            horizontal = g[2] > 2 * g[3] + 1  # across a wide pane, below a tall one
+        # the pane comes back with the larger half (layout_insert_tile's size1)
+        alc = self._cell(anchor)
+        ss = alc.sx if horizontal else alc.sy
+        half = max(((ss + 1) // 2) - 1, PANE_MINIMUM)
+        snapshot = _copy_tree(self.root)
+        try:
+            new = self.split(anchor, horizontal=horizontal, size=max(ss - 1 - half, 0),
+                             before=before)
+        except LayoutError:
+            self.root = snapshot
+            self._fix_panes()
+            raise
+        self.root = self._destroy_cell(lc, self.root)
+        lc.pane = None
+        self._homes.pop(_pid(pane), None)
+        new.make_leaf(pane)
+        self._fix_offsets()
+        self._fix_panes()
+        self.z_index = [p for p in self.z_index if _pid(p) != _pid(pane)] + [pane]
+
+    def z_place(self, pane: Any, position: str) -> None:
+        """``move-pane -P front|back|forward|backward|forward-loop|backward-loop`` on a
+        floating pane's stacking (cmd_join_pane_place's z-order positions)."""
+        self.floating_box(pane)
+        pid = _pid(pane)
+        z = self.z_index
+        i = next(k for k, p in enumerate(z) if _pid(p) == pid)
+        floating = {_pid(p) for p in self.floating_panes()}
+        rest = z[:i] + z[i + 1:]
+        first_tiled = next((k for k, p in enumerate(rest) if _pid(p) not in floating),
+                           len(rest))
+        if position == "front":
+            rest.insert(0, pane)
+        elif position == "back":
+            rest.insert(first_tiled, pane)
+        elif position == "forward":
+            rest.insert(max(i - 1, 0), pane)
+        elif position == "backward":
+            if i < len(rest) and _pid(rest[i]) in floating:
+                rest.insert(i + 1, pane)
+            else:
+                rest.insert(i, pane)
+        elif position == "forward-loop":
+            rest.insert(i - 1 if i > 0 else first_tiled, pane)
+        elif position == "backward-loop":
+            if i < len(rest) and _pid(rest[i]) in floating:
+                rest.insert(i + 1, pane)
+            else:
+                rest.insert(0, pane)
+        else:
+            raise LayoutError(f"unknown position: {position}")
+        self.z_index = rest
+
+    def z_set(self, pane: Any, z: int) -> None:
+        """``move-pane -z N``: the pane goes N floating panes down from the top."""
+        self.floating_box(pane)
+        pid = _pid(pane)
+        floating = {_pid(p) for p in self.floating_panes()}
+        rest = [p for p in self.z_index if _pid(p) != pid]
+        k = 0
+        while k < len(rest) and _pid(rest[k]) in floating and k < z:
+            k += 1
+        rest.insert(k, pane)
+        self.z_index = rest
+
+    def split_floating(self, pane: Any, horizontal: bool, before: bool,
+                       full: bool) -> tuple[int, int, int, int]:
+        """``split-window`` on a floating pane, beyond tmux 3.7b as its development tree does
+        it (layout_split_floating_cell): the pane is first moved inside the window's margins,
+        the new one goes beside it (right or below; left or above with before) and where
+        that leaves the window both share the space; with full it spans the margins.  The
+        target's cell changes; returns the new pane's (sx, sy, xoff, yoff), to make with
+        :meth:`floating_cell`.  Raises LayoutError("no space for a new pane")."""
+        self.unzoom()
+        lc = self._floating_map()[_pid(pane)]
+        border = 1
+        tb, bb, lb, rb = 1, self.sy - 1, 3, self.sx - 3
+        osx, osy, ox, oy = lc.sx, lc.sy, lc.xoff, lc.yoff
+        if lb > ox - border:
+            ox = lb + border
+        if rb < ox + osx + border:
+            ox = rb - osx - border
+        if tb > oy - border:
+            oy = tb + border
+        if bb < oy + osy + border:
+            oy = bb - osy - border
+        nsx, nsy, nx, ny = osx, osy, ox, oy
+        if horizontal:
+            nx += -(osx + 2 * border) if before else osx + 2 * border
+        else:
+            ny += -(osy + 2 * border) if before else osy + 2 * border
+
+        def half(space: int) -> int:  # C division towards zero
+            return int(space / 2)
+
+        if lb > nx - border:
+            space = ox + osx - lb - 3 * border + 1
+            nsx = osx = half(space)
+            nx = lb + border
+            ox = nx + nsx + 2 * border
+            if space % 2 == 0:
+                osx -= 1
+        elif rb < nx + nsx + border:
+            space = rb - ox - 3 * border + 1
+            nsx = osx = half(space)
+            nx = ox + osx + 2 * border
+            if space % 2 == 0:
+                nsx -= 1
+        elif tb > ny - border:
+            space = osy + oy - tb - 3 * border + 1
+            nsy = osy = half(space)
+            ny = tb + border
+            oy = ny + nsy + 2 * border
+            if space % 2 == 0:
+                osy -= 1
+        elif bb < ny + nsy + border:
+            space = bb - oy - 3 * border + 1
+            nsy = osy = half(space)
+            ny = oy + osy + 2 * border
+            if space % 2 == 0:
+                nsy -= 1
+        if full:
+            if horizontal:
+                ny = tb + border
+                nsy = bb - tb - 2 * border
+                if before:
+                    nx = lb + border
+                    nsx = ox - nx - 2 * border
+                else:
+                    nsx = rb - nx - border
+            else:
+                nx = lb + border
+                nsx = rb - lb - 2 * border
+                if before:
+                    ny = tb + border
+                    nsy = oy - ny - 2 * border
+                else:
+                    nsy = bb - ny - border
+        if min(nsx, nsy, osx, osy) < PANE_MINIMUM:
+            raise LayoutError("no space for a new pane")
+        lc.set_size(osx, osy, ox, oy)
+        self._fix_panes()
+        return nsx, nsy, nx, ny
+
+    def _home_beside(self, anchor: Any) -> tuple[int, LayoutType, bool] | None:
+        """Where a floating pane made over (or floated from beside) a tiled pane goes when it
+        is tiled again: after that pane, split along its container's direction, as tmux's
+        development tree keeps a floating cell in the tree after its target's cell."""
+        if anchor is None or self.is_floating(anchor):
+            return None
+        lc = self.cell_of(anchor)
+        if lc is None:
+            return None
+        type_ = lc.parent.type if lc.parent is not None else TOPBOTTOM
+        return (_pid(anchor), type_, False)
+
     def assign(self, cell: LayoutCell, pane: Any, do_not_resize: bool = False) -> None:
         """Put a pane into a freshly split cell (``layout_assign_pane``)."""
+        home = getattr(self, "_pending_home", None)
+        if home is not None:
+            self._homes[_pid(pane)] = home
+            self._pending_home = None
         cell.make_leaf(pane)
         if _pid(pane) not in self._geom:
             self._new_geometry(pane)
@@ -1363,9 +1721,45 @@ class Layout:
         return self.select_preset(idx, **options)
 
     def is_floating(self, pane: Any) -> bool:
-        """``window_pane_is_floating``: does the pane's cell float above the tiled ones?"""
-        lc = self.cell_of(pane)
-        return lc is not None and bool(lc.flags & LAYOUT_CELL_FLOATING)
+        """``window_pane_is_floating``: does the pane's cell float above the tiled ones?
+        (Floating cells are children of the root, or the root itself once every tiled pane
+        has gone, so this need not walk the tree.)"""
+        root = self.root
+        if root is None:
+            return False
+        pid = _pid(pane)
+        if root.type == WINDOWPANE:
+            return bool(root.flags & LAYOUT_CELL_FLOATING) and root.pane is not None \
+                and _pid(root.pane) == pid
+        for c in root.children:
+            if c.flags & LAYOUT_CELL_FLOATING and c.pane is not None and _pid(c.pane) == pid:
+                return True
+        return False
+
+    def floating_panes(self) -> list[Any]:
+        """The floating panes, topmost first."""
+        return [p for p in self.z_index if self.is_floating(p)]
+
+    def raise_pane(self, pane: Any) -> None:
+        """A floating pane being selected comes to the front (``window_redraw_active_switch``);
+        a tiled one keeps its place."""
+        if not self.is_floating(pane):
+            return
+        pid = _pid(pane)
+        self.z_index = [pane] + [p for p in self.z_index if _pid(p) != pid]
+
+    def z_move(self, pane: Any, before: Any = None, after: Any = None) -> None:
+        """Move pane in the z-order: just before (above) or after (below) another pane, else
+        to the front."""
+        pid = _pid(pane)
+        z = [p for p in self.z_index if _pid(p) != pid]
+        if before is not None:
+            z.insert(next(i for i, p in enumerate(z) if _pid(p) == _pid(before)), pane)
+        elif after is not None:
+            z.insert(next(i for i, p in enumerate(z) if _pid(p) == _pid(after)) + 1, pane)
+        else:
+            z.insert(0, pane)
+        self.z_index = z
 
     def tiled_panes(self) -> list[Any]:
         """The panes the presets arrange (``window_count_panes(w, 0)``), in pane order."""
@@ -1517,12 +1911,18 @@ class Layout:
     def parse(self, text: str) -> None:
         """``select-layout 'csum,WxH,…'``: apply a layout string to this window's panes.
 
-        Panes are assigned in pane-list order; surplus cells are dropped from the bottom right.
-        The window takes the layout's size, unless the layout is a single cell (the caller then
-        applies its window-size policy).  A floating part (``<...>``) is not accepted by tmux
-        3.7b.  Raises LayoutError with tmux's message ("invalid layout: …", "have N panes but
-        need M: …", "size mismatch after applying layout: …"); a layout that would crash tmux
-        3.7b is refused as invalid, with ``tmux_would_crash`` set."""
+        The tiled panes are assigned in pane-list order; surplus cells are dropped from the
+        bottom right.  The window takes the layout's size, unless the layout is a single cell
+        (the caller then applies its window-size policy).  Raises LayoutError with tmux's
+        message ("invalid layout: …", "have N panes but need M: …", "size mismatch after
+        applying layout: …") and changes nothing; a layout that would crash tmux 3.7b is
+        refused as invalid, with ``tmux_would_crash`` set.
+
+        Beyond 3.7b (which counts floating panes as tiled ones and refuses a ``<...>``
+        part): floating panes stay as they are, and a ``<...>`` part, as ``#{window_layout}``
+        writes it, gives them their places and stacking (topmost first), so a window's own
+        layout string can be applied back to it.  Containers nested deeper than
+        :data:`LEGACY_MAX_DEPTH` and cells larger than :data:`WINDOW_MAXIMUM` are invalid."""
 
         def fail(cause: str) -> LayoutError:
             return LayoutError(f"{cause}: {text}", cause)
@@ -1545,6 +1945,11 @@ class Layout:
             raise fail("invalid layout")
         if outcome == _FAILED:
             raise fail("invalid layout")
+        floats: list[LayoutCell] | None = None
+        if pos < len(body) and body[pos] == "<" and lc is not None:
+            floats, pos = _construct_floating(body, pos)
+            if floats is None:
+                raise fail("invalid layout")
         if lc is None:
             # nothing before the end: a stub cell for an empty window
             lc = LayoutCell(None)
@@ -1552,8 +1957,25 @@ class Layout:
             lc.set_size(self.sx, self.sy, 0, 0)
         if pos != len(body):
             raise fail("invalid layout")
+        if not _sizes_sane(lc) or any(not _sizes_sane(c) for c in floats or ()):
+            raise fail("invalid layout")
+        self.apply_cells(lc, floats, fail)
 
-        npanes = len(self.panes)
+    def apply_cells(self, lc: LayoutCell, floats: list[LayoutCell] | None,
+                    fail: Callable[[str], LayoutError],
+                    tiled: list[Any] | None = None, floating: list[Any] | None = None) -> None:
+        """The second half of ``layout_parse``: fit a parsed tiled tree to the tiled panes
+        (in pane order unless ``tiled`` says which, one per leaf) and, when ``floats`` is
+        given, the floating cells to the floating panes (in z-order unless ``floating`` says);
+        then make it the window's layout.  Nothing changes when it does not fit."""
+        if floating is None:
+            floating = self.floating_panes()
+        if tiled is None:
+            fids = {_pid(p) for p in floating}
+            tiled = [p for p in self.panes if _pid(p) not in fids]
+        if floats is not None and len(floats) != len(floating):
+            raise fail("invalid layout")  # 3.7b refuses any <...> part with this message
+        npanes = len(tiled)
         while True:
             ncells = lc.count_cells()
             if npanes > ncells:
@@ -1584,13 +2006,40 @@ class Layout:
         if not _check(lc):
             raise fail("size mismatch after applying layout")
 
+        # the floating cells: the ones given, else the panes' own
+        old = self._floating_map()
+        if floats is None:
+            floats = []
+            for p in floating:
+                c = old[_pid(p)]
+                new_c = LayoutCell(None)
+                new_c.set_size(c.sx, c.sy, c.xoff, c.yoff)
+                floats.append(new_c)
+
         if sx != 0 and sy != 0:
             self.sx = lc.sx
             self.sy = lc.sy
-        self.root = lc
-        it = iter(self.panes)
+        root = lc
+        if floats and lc.type == WINDOWPANE:
+            root = LayoutCell(None)
+            root.make_node(TOPBOTTOM)
+            root.set_size(lc.sx, lc.sy, 0, 0)
+            lc.parent = root
+            root.children.append(lc)
+        self.root = root
+        it = iter(tiled)
         for leaf in lc.leaves():
             leaf.make_leaf(next(it))
+        # below the tiled cells in tree order, the new floating cells last (as new-pane adds
+        # them), topmost last
+        for c, p in reversed(list(zip(floats, floating, strict=True))):
+            c.parent = root
+            c.flags |= LAYOUT_CELL_FLOATING
+            c.make_leaf(p)
+            root.children.append(c)
+        # layout_fix_zindexes: the floating panes on top in the order given, then the tiled
+        # ones in tree order
+        self.z_index = list(floating) + [leaf.pane for leaf in lc.leaves()]
         self._fix_offsets()
         self._fix_panes()
 
@@ -1830,6 +2279,21 @@ def swap_panes(src_layout: Layout, src: Any, dst_layout: Layout, dst: Any) -> No
     else:
         dpanes.insert(dst_layout._index(tmp) + 1, src)
 
+    # the z-orders the same way
+    dz, sz = dst_layout.z_index, src_layout.z_index
+    di = next(i for i, p in enumerate(dz) if _pid(p) == _pid(dst))
+    ztmp = dz[di - 1] if di > 0 else None
+    del dz[di]
+    sz[next(i for i, p in enumerate(sz) if _pid(p) == _pid(src))] = dst
+    if ztmp is not None and _pid(ztmp) == _pid(src):
+        ztmp = dst
+    if ztmp is None:
+        dz.insert(0, src)
+    else:
+        dz.insert(next(i for i, p in enumerate(dz) if _pid(p) == _pid(ztmp)) + 1, src)
+
+    # each pane takes the other's cell, floating or not (tmux's development tree; 3.7b
+    # refuses to swap a floating pane)
     src_lc = src_layout._cell(src)
     dst_lc = dst_layout._cell(dst)
     src_lc.pane = dst

@@ -126,6 +126,13 @@ class Pane:
         self._proc: subprocess.Popen | None = None
         self._cancel = trio.CancelScope()
 
+    @property
+    def floating(self) -> bool:
+        """window_pane_is_floating: the pane floats above the tiled ones (its window's layout
+        knows; while zoomed nothing floats)."""
+        lay = self.window.layout
+        return lay is not None and lay.is_floating(self)
+
     # -- process -----------------------------------------------------------------------------------
 
     def spawn(self, argv: list[str], shell: str, cwd: str, env: dict[str, str],

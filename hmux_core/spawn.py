@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .commands.grammar import stringify_argv
 from .formats_vars import hostname
-from .layout import Layout, LayoutError
+from .layout import Layout
 from .model import Environ, Session, Winlink, apply_layout, find_home
 from .options import Options, check_shell
 from .pane import Pane, window_name_from_command
@@ -176,18 +176,25 @@ def spawn_window(server: Server, sc: SpawnContext) -> Winlink:
     return wl
 
 
-def spawn_split(server: Server, sc: SpawnContext, wl: Winlink, target: Pane, horizontal: bool,
-                size: int | None, percent: int | None, before: bool, full: bool) -> Pane:
-    """split-window: a new pane next to ``target`` (or along the whole window with ``full``)."""
+def spawn_pane(server: Server, sc: SpawnContext, wl: Winlink, target: Pane, cell: Any, *,
+               floating: bool = False, before: bool = False, full: bool = False,
+               zoom: bool = False) -> Pane:
+    """spawn_pane for split-window and new-pane: a new pane in the cell the command made
+    (beside ``target``, or floating), its process started, made active unless detached.
+
+    With ``zoom`` (-Z) the pane keeps the window's size at 0,0 until the layout is next
+    fitted (layout_assign_pane's do_not_resize), as tmux 3.7b leaves a pane that a zoom
+    hides."""
+    from .layout import LAYOUT_CELL_FLOATING
+
     w = wl.window
-    assert w.layout is not None
+    lay = w.layout
+    assert lay is not None
     pane = new_pane(server, w, sc.s)
-    try:
-        w.layout.split(target, horizontal=horizontal, size=size, percent=percent, before=before,
-                       full=full, new_pane=pane)
-    except LayoutError:
-        server.model.panes.pop(pane.id, None)
-        raise SpawnError("no space for new pane") from None
+    lay.add_pane(pane, target, before, full, floating)
+    if floating:
+        cell.flags |= LAYOUT_CELL_FLOATING
+    lay.assign(cell, pane, do_not_resize=zoom)
     apply_layout(w)
     cwd = _resolve_cwd(server, sc)
     pane.cwd = cwd

@@ -33,9 +33,10 @@ def unzoom_window(w: Window) -> bool:
     return False
 
 
-def push_zoom(w: Window, flag: bool) -> bool:
-    """window_push_zoom(w, 0, flag): unzoom, remembering to zoom again if flag (``-Z``)."""
-    w._was_zoomed = bool(flag and w.zoomed)  # type: ignore[attr-defined]
+def push_zoom(w: Window, flag: bool, always: bool = False) -> bool:
+    """window_push_zoom(w, always, flag): unzoom, remembering to zoom again if flag (``-Z``)
+    and the window was zoomed, or with always (split-window -Z) whether it was or not."""
+    w._was_zoomed = bool(flag and (always or w.zoomed))  # type: ignore[attr-defined]
     return unzoom_window(w)
 
 

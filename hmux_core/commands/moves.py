@@ -163,13 +163,19 @@ def cmd_swap_pane(item: CmdItem) -> int:
     zoom = args.has("Z")
     push_zoom(dst_w, zoom)
     if args.has("D") or args.has("U"):
+        # Beyond 3.7b (which says "cannot swap floating panes"): as tmux's development tree,
+        # the next or previous tiled pane, and a floating target is an error.
+        down = args.has("D")
+        assert dst_w.layout is not None
+        if dst_w.layout.is_floating(dst_wp):
+            return item.error(f"cannot swap {'down' if down else 'up'} on floating pane")
         src_w = dst_w
         panes = dst_w.panes
+        tiled = [not dst_w.layout.is_floating(p) for p in panes]
         i = panes.index(dst_wp)
-        if args.has("D"):
-            src_wp = panes[i + 1] if i + 1 < len(panes) else panes[0]
-        else:
-            src_wp = panes[i - 1] if i > 0 else panes[-1]
+        order = list(range(i + 1, len(panes))) + list(range(i + 1)) if down \
+            else list(range(i - 1, -1, -1)) + list(range(len(panes) - 1, i - 1, -1))
+        src_wp = panes[next(k for k in order if tiled[k])]
     if src_w is not dst_w:
         push_zoom(src_w, zoom)
     if src_wp is not dst_wp:
@@ -215,6 +221,8 @@ def cmd_break_pane(item: CmdItem) -> int:
     wl, src_s, dst_s, wp = src_st.wl, src_st.s, dst_st.s, src_st.wp
     assert wl is not None and src_s is not None and dst_s is not None and wp is not None
     w = wl.window
+    if args.has("W"):
+        return _float_pane(item, w, wp)
     idx = dst_st.idx
     name = args.get("n")
     clean = None
@@ -272,6 +280,64 @@ def cmd_break_pane(item: CmdItem) -> int:
     return CMD_RETURN_NORMAL
 
 
+def _float_pane(item: CmdItem, w: Window, wp: Pane) -> int:
+    """``break-pane -W``, beyond 3.7b as tmux's development tree (cmd_break_pane_float): the
+    pane floats in its window at -x/-y (its size with its borders) and -X/-Y, by default
+    half the window's width and a quarter of its height where the next new floating pane
+    would go."""
+    from .panes import percentage_expand
+
+    args = item.args
+    lay = w.layout
+    assert lay is not None
+    if lay.is_floating(wp):
+        return item.error("pane is already floating")
+    if w.zoomed:
+        return item.error("can't float a pane while window is zoomed")
+    sx, sy = w.sx // 2, w.sy // 4
+    ox = oy = None
+    for flag in "xyXY":
+        if not args.has(flag):
+            continue
+        if flag in "xy":
+            lo, hi, cur = 0, 10000, (w.sx if flag == "x" else w.sy)
+        else:
+            cur = w.sx if flag == "X" else w.sy
+            lo, hi = -(sx if flag == "X" else sy), cur
+        v, err = percentage_expand(item, args.get(flag) or "", lo, hi, cur)
+        if err is not None:
+            return item.error(f"failed to float pane: position {err}")
+        if flag == "x":
+            sx = v - 2
+        elif flag == "y":
+            sy = v - 2
+        elif flag == "X":
+            ox = v + 1
+        else:
+            oy = v + 1
+    if ox is None:
+        last = lay.last_new_pane_x
+        ox = 4 if last == 0 or last > w.sx else last + 4
+        lay.last_new_pane_x = ox
+    if oy is None:
+        last = lay.last_new_pane_y
+        oy = 2 if last == 0 or last > w.sy else last + 2
+        lay.last_new_pane_y = oy
+    if not 1 <= sx <= 10000:
+        return item.error("failed to float pane: invalid width")
+    if not 1 <= sy <= 10000:
+        return item.error("failed to float pane: invalid height")
+    try:
+        lay.float_pane(wp, sx, sy, ox, oy)
+    except LayoutError as e:
+        return item.error(f"failed to float pane: {e}")
+    apply_layout(w)
+    if not args.has("d"):
+        w.set_active(wp)
+    item.server.notify("window-layout-changed", {"window": w})
+    return CMD_RETURN_NORMAL
+
+
 def _rename(server: Server, w: Window, name: str) -> None:
     """window_set_name with an already cleaned name: every rename is an event."""
     w.name = name
@@ -294,7 +360,11 @@ def _join_pane(item: CmdItem) -> int:
     unzoom_window(dst_w)
     unzoom_window(src_w)
     if src_wp is dst_wp:
+        if src_w.layout is not None and src_w.layout.is_floating(src_wp):
+            return _tile_pane(item, src_w, src_wp)
         return item.error("source and target panes must be different")
+    if dst_w.layout is not None and dst_w.layout.is_floating(dst_wp):
+        return item.error("size or position can't split a floating pane")
 
     # layout_get_tiled_cell: -l and -p are formats, of the pane's size (the window's with -f)
     horizontal = args.has("h")
@@ -335,8 +405,10 @@ def _join_pane(item: CmdItem) -> int:
     model.lost_pane(src_w, src_wp)
     src_lay.remove_pane(src_wp)
     _move_pane_to(src_wp, dst_w)
-    # tmux 3.7b never hands -b/-f on to the pane list: the pane goes after the target
+    # tmux 3.7b never hands -b/-f on to the pane list: the pane goes after the target, in
+    # the pane list and in the z-order
     dst_lay.add_pane(src_wp, dst_wp)
+    dst_lay.z_move(src_wp, after=dst_wp)
     dst_lay.assign(lc, src_wp)
     apply_layout(dst_w)
     if src_w.panes:
@@ -358,13 +430,130 @@ def _join_pane(item: CmdItem) -> int:
     return CMD_RETURN_NORMAL
 
 
+def _tile_pane(item: CmdItem, w: Window, wp: Pane) -> int:
+    """``join-pane -s P -t P`` of a floating pane, beyond 3.7b as tmux's development tree:
+    the pane goes back into the tiled layout (cmd_join_pane_tile)."""
+    lay = w.layout
+    assert lay is not None
+    try:
+        lay.tile_pane(wp, w.active if w.active is not wp else None)
+    except LayoutError as e:
+        return item.error(str(e))
+    apply_layout(w)
+    if not item.args.has("d"):
+        w.set_active(wp)
+    item.server.notify("window-layout-changed", {"window": w})
+    return CMD_RETURN_NORMAL
+
+
 @command("join-pane")
 def cmd_join_pane(item: CmdItem) -> int:
     return _join_pane(item)
 
 
+_PLACES = ("top-left", "top-centre", "top-center", "top-right", "centre-left", "center-left",
+           "centre", "center", "centre-right", "center-right", "bottom-left", "bottom-centre",
+           "bottom-center", "bottom-right", "top-left-centre", "top-left-center",
+           "top-right-centre", "top-right-center", "bottom-left-centre", "bottom-left-center",
+           "bottom-right-centre", "bottom-right-center")
+
+
+def _place(wx: int, wy: int, px: int, py: int, position: str) -> tuple[int, int] | None:
+    """Where ``move-pane -P position`` puts a floating pane of px × py in a wx × wy window
+    (inside a one-cell border); None for the z-order positions."""
+    b = 1
+    name = position.replace("center", "centre")
+    c = {"left": b, "centre": (wx - px) // 2, "right": wx - px - b}
+    m = {"top": b, "centre": (wy - py) // 2, "bottom": wy - py - b}
+    quarters = {"top-left-centre": (wx // 4 - px // 2, wy // 4 - py // 2),
+                "top-right-centre": ((3 * wx) // 4 - px // 2, wy // 4 - py // 2),
+                "bottom-left-centre": (wx // 4 - px // 2, (3 * wy) // 4 - py // 2),
+                "bottom-right-centre": ((3 * wx) // 4 - px // 2, (3 * wy) // 4 - py // 2)}
+    if name in quarters:
+        return quarters[name]
+    if name == "centre":
+        return c["centre"], m["centre"]
+    parts = name.split("-")
+    if len(parts) == 2 and parts[0] in m and parts[1] in c:
+        return c[parts[1]], m[parts[0]]
+    return None
+
+
+def _move_floating(item: CmdItem) -> int:
+    """``move-pane`` -P/-z/-X/-Y/-U/-D/-L/-R on a floating pane, beyond 3.7b as tmux's
+    development tree (cmd_join_pane_place, _zindex and _move)."""
+    args = item.args
+    st = item.target
+    assert st.wl is not None and st.wp is not None
+    w, wp = st.wl.window, st.wp
+    lay = w.layout
+    assert lay is not None
+    if not lay.is_floating(wp):
+        unzoom_window(w)
+        if not lay.is_floating(wp):
+            return item.error("pane is not floating")
+    unzoom_window(w)
+    lc = lay.floating_box(wp)
+    position = args.get("P")
+    if position is not None:
+        at = _place(w.sx, w.sy, lc.sx, lc.sy, position)
+        if at is None:
+            try:
+                lay.z_place(wp, position)
+            except LayoutError as e:
+                return item.error(str(e))
+        else:
+            lay.move_floating(wp, *at)
+            apply_layout(w)
+        item.server.notify("window-layout-changed", {"window": w})
+        item.server.redraw_clients(w)
+        return CMD_RETURN_NORMAL
+    z = args.get("z")
+    if z is not None:
+        n, err = strtonum(z, 0, 0xFFFFFFFF)
+        if err is not None:
+            return item.error(f"z-index {err}")
+        lay.z_set(wp, n)
+        item.server.notify("window-layout-changed", {"window": w})
+        item.server.redraw_clients(w)
+        return CMD_RETURN_NORMAL
+    from .panes import percentage_expand
+
+    xoff, yoff = lc.xoff, lc.yoff
+    for flag, cur in (("X", w.sx), ("Y", w.sy)):
+        if args.has(flag):
+            v, err = percentage_expand(item, args.get(flag) or "", -cur, cur, cur)
+            if err is not None:
+                return item.error(f"position {err}")
+            if flag == "X":
+                xoff = v + 1
+            else:
+                yoff = v + 1
+    for flag in "UDLR":
+        if not args.has(flag):
+            continue
+        n, err = strtonum(args.get(flag) or "1", -_INT_MAX - 1, _INT_MAX)
+        if err is not None:
+            return item.error(f"offset {err}")
+        if flag == "U":
+            yoff -= n
+        elif flag == "D":
+            yoff += n
+        elif flag == "L":
+            xoff -= n
+        else:
+            xoff += n
+    if lay.move_floating(wp, xoff, yoff):
+        apply_layout(w)
+        item.server.notify("window-layout-changed", {"window": w})
+        item.server.redraw_clients(w)
+    return CMD_RETURN_NORMAL
+
+
 @command("move-pane")
 def cmd_move_pane(item: CmdItem) -> int:
+    if any(item.args.has(f) for f in "PzXYUDLR"):
+        return _move_floating(item)
     return _join_pane(item)
 
 

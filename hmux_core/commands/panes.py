@@ -22,12 +22,12 @@ from ..keys import (
     string_to_key,
     written_for_refused,
 )
-from ..layout import LayoutError, parse_percentage, parse_split_size
+from ..layout import LayoutError, parse_percentage
 from ..model import Environ, apply_layout
 from ..modes import reset_mode_all
 from ..mouse import mouse_pane, mouse_window, pane_key, resize_update
 from ..options import strtonum
-from ..spawn import SpawnContext, SpawnError, spawn_split
+from ..spawn import SpawnContext, SpawnError, spawn_pane
 from .layout_cmds import pop_zoom, push_zoom
 from .queue import CMD_RETURN_NORMAL, CmdItem
 from .registry import command
@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 
 SPLIT_WINDOW_TEMPLATE = "#{session_name}:#{window_index}.#{pane_index}"
 _PANE_TAIL = (
-    "[#{pane_width}x#{pane_height}] [history "
+    "[#{pane_width}x#{pane_height}"
+    "#{?pane_floating_flag, #{pane_x}#,#{pane_y}#,#{pane_z}}] [history "
     "#{history_size}/#{history_limit}, "
     "#{history_bytes} bytes] #{pane_id}"
     "#{?pane_active, (active),}#{?pane_dead, (dead),}"
@@ -51,22 +52,140 @@ LIST_PANES_TEMPLATES = (
 )
 
 
+def percentage_expand(item: CmdItem, value: str, minval: int, maxval: int,
+                      curval: int) -> tuple[int, str | None]:
+    """``args_string_percentage_and_expand``: "N" or "N%" of curval, formats expanded
+    against the command's target; (value, None) or (0, tmux's cause)."""
+    if value.endswith("%"):
+        pct, err = strtonum(item.expand(value[:-1]), 0, 100)
+        if err is not None:
+            return 0, err
+        v = (curval * pct) // 100
+        if v < minval:
+            return 0, "too small"
+        if v > maxval:
+            return 0, "too large"
+        return v, None
+    return strtonum(item.expand(value), minval, maxval)
+
+
+def floating_geometry(item: CmdItem, w: Any) -> tuple[int, int, int, int]:
+    """``layout_get_floating_cell``'s size and place for a new floating pane: half the
+    window's width and a quarter of its height unless -x/-y say, at -X/-Y or else four
+    columns right and two rows down from the last one placed (back to 4,2 past the window's
+    edge).  Raises LayoutError with the cause ("too large", …)."""
+    args = item.args
+    lay = w.layout
+    sx, sy = w.sx // 2, w.sy // 4
+    ox = oy = None
+    for flag in "xyXY":
+        if not args.has(flag):
+            continue
+        if flag == "x":
+            lo, hi, cur = 0, w.sx - 1, w.sx
+        elif flag == "y":
+            lo, hi, cur = 0, w.sy - 1, w.sy
+        elif flag == "X":
+            lo, hi, cur = -sx, w.sx, w.sx
+        else:
+            lo, hi, cur = -sy, w.sy, w.sy
+        v, err = percentage_expand(item, args.get(flag) or "", lo, hi, cur)
+        if err is not None:
+            raise LayoutError(err)
+        if flag == "x":
+            sx = v
+        elif flag == "y":
+            sy = v
+        elif flag == "X":
+            ox = v
+        else:
+            oy = v
+    if ox is None:
+        last = lay.last_new_pane_x
+        ox = 4 if last == 0 or last > w.sx else last + 4
+        lay.last_new_pane_x = ox
+    if oy is None:
+        last = lay.last_new_pane_y
+        oy = 2 if last == 0 or last > w.sy else last + 2
+        lay.last_new_pane_y = oy
+    return sx, sy, ox, oy
+
+
+def _tiled_size(item: CmdItem, w: Any, wp: Any) -> tuple[int | None, str | None]:
+    """``layout_get_tiled_cell``'s -l (lines, columns or a percentage) or -p, of the pane's
+    size or with -f the window's; (size or None for half, cause)."""
+    args = item.args
+    horizontal = args.has("h")
+    if args.has("f"):
+        curval = w.sx if horizontal else w.sy
+    else:
+        curval = wp.sx if horizontal else wp.sy
+    if args.has("l"):
+        return percentage_expand(item, args.get("l") or "", 0, 2147483647, curval)
+    if args.has("p"):
+        pct, err = strtonum(item.expand(args.get("p") or ""), 0, 100)
+        if err is not None:
+            return None, err
+        return (curval * pct) // 100, None
+    return None, None
+
+
 @command("split-window")
 def cmd_split_window(item: CmdItem) -> int:
+    return _new_pane(item, floating=False)
+
+
+@command("new-pane")
+def cmd_new_pane(item: CmdItem) -> int:
+    """tmux 3.7b's new-pane: split-window's flags, but a floating pane (-L: a tiled one)."""
+    return _new_pane(item, floating=not item.args.has("L"))
+
+
+def _new_pane(item: CmdItem, floating: bool) -> int:
+    """cmd_split_window_exec: a cell for the new pane (tiled: split the target; floating:
+    above the tiled ones), then the pane, its options and the printed format."""
     args = item.args
     st = item.target
     s, wl, wp = st.s, st.wl, st.wp
     assert s is not None and wl is not None and wp is not None
     w = wl.window
+    lay = w.layout
+    assert lay is not None
+    argv = [a for a in args.argv if isinstance(a, str)]
+    empty = args.has("I") or args.has("E")
+    if empty and argv and (len(argv) != 1 or argv[0] != ""):
+        return item.error("command cannot be given for empty pane")
+    if empty:
+        return item.error("create pane failed: empty panes are not supported")
+    before, full, zoom = args.has("b"), args.has("f"), args.has("Z")
     horizontal = args.has("h")
-    try:
-        size, percent = parse_split_size(args.get("l"), args.get("p"))
-    except LayoutError as e:
-        return item.error(str(e))
-    zoomed_before = w.zoomed
-    if zoomed_before and w.layout is not None:
-        w.layout.unzoom()
-        apply_layout(w)
+    split_floating = not floating and lay.is_floating(wp)
+    if floating:
+        try:
+            geom = floating_geometry(item, w)
+        except LayoutError as e:
+            return item.error(f"size or position {e}")
+        cell = None
+    elif split_floating:
+        # Beyond tmux 3.7b (which says "can't split a floating pane"): as tmux's development
+        # tree, a new floating pane beside the target, sharing its space where there is none.
+        try:
+            geom = lay.split_floating(wp, horizontal, before, full)
+        except LayoutError as e:
+            return item.error(f"size or position {e}")
+        cell = None
+        floating = True
+    else:
+        size, cause = _tiled_size(item, w, wp)
+        if cause is not None:
+            return item.error("size or position invalid tiled geometry")
+        push_zoom(w, zoom, always=True)
+        try:
+            cell = lay.split(wp, horizontal=horizontal, size=size, before=before, full=full)
+        except LayoutError as e:
+            return item.error(str(e))
+    if floating:
+        cell = lay.floating_cell(*geom, anchor=wp)
     env = None
     if args.values("e"):
         env = Environ()
@@ -74,21 +193,50 @@ def cmd_split_window(item: CmdItem) -> int:
             env.set(*entry)
     c = item.client if item.client is not None and not item.client.is_config else None
     sc = SpawnContext(
-        s=s, argv=[a for a in args.argv if isinstance(a, str)],
+        s=s, argv=argv,
         cwd=item.expand(args.get("c") or "", st) if args.get("c") else None, environ=env,
         detached=args.has("d"), client=c, tc=item.target_client)
     try:
-        new = spawn_split(item.server, sc, wl, wp, horizontal, size, percent, args.has("b"),
-                          args.has("f"))
+        new = spawn_pane(item.server, sc, wl, wp, cell, floating=floating, before=before,
+                         full=full, zoom=zoom)
     except SpawnError as e:
-        if str(e) == "no space for new pane":
-            return item.error("size or position no space for a new pane")  # tmux 3.7b
         return item.error(f"create pane failed: {e}")
-    if args.has("Z") and w.layout is not None:
-        w.layout.zoom(w.active)
-        apply_layout(w)
+    style = args.get("s")
+    if style is not None:
+        try:
+            new.options.set("window-style", style)
+        except Exception:
+            return item.error(f"bad style: {style}")
+        new.options.set("window-active-style", style)
+    style = args.get("S")
+    if style is not None:
+        try:
+            new.options.set("pane-active-border-style", style)
+        except Exception:
+            return item.error(f"bad active border style: {style}")
+    style = args.get("R")
+    if style is not None:
+        try:
+            new.options.set("pane-border-style", style)
+        except Exception:
+            return item.error(f"bad inactive border style: {style}")
+    if args.has("k") or args.has("m"):
+        new.options.set("remain-on-exit", "key")
+        if args.has("m"):
+            new.options.set("remain-on-exit-format", args.get("m") or "")
+    if args.has("T"):
+        # Beyond 3.7b (tmux's development tree): the title, expanded against the command's
+        # own target; an empty one is allowed, and the change is an event either way.
+        from .sessions import check_name
+
+        title = check_name(item.expand(args.get("T") or "", st))
+        if title is not None:
+            new.screen.title = title
+        item.server.notify("pane-title-changed", {"pane": new})
     if not args.has("d"):
         item.state.current = T.from_winlink(wl, new)
+    if not floating:
+        pop_zoom(w)
     if args.has("P"):
         template = args.get("F") or SPLIT_WINDOW_TEMPLATE
         item.print(item.expand(template, T.from_winlink(wl, new)))
@@ -138,6 +286,13 @@ def _list_window_panes(item: CmdItem, wl: Any, kind: int) -> None:
         item.print(item.expand(template, st, line=line))
 
 
+def _raise(w: Any, wp: Pane) -> None:
+    """window_redraw_active_switch: a floating pane about to be selected comes to the
+    front of the z-order."""
+    if wp is not w.active and w.layout is not None:
+        w.layout.raise_pane(wp)
+
+
 def _set_active(item: CmdItem, w: Any, wl: Any, pane: Pane) -> None:
     if w.set_active(pane):
         item.state.current = T.from_winlink(wl, pane)
@@ -173,6 +328,7 @@ def _select_pane(item: CmdItem, last: bool) -> int:
             lastwp.input_off = True
         else:
             push_zoom(w, args.has("Z"))
+            _raise(w, lastwp)
             _set_active(item, w, wl, lastwp)
             item.state.current = T.from_winlink(wl)
             pop_zoom(w)
@@ -187,6 +343,9 @@ def _select_pane(item: CmdItem, last: bool) -> int:
             model.marked = None
         else:
             model.marked = (s, wl, wp)
+        if w.layout is not None and w.layout.is_floating(wp):
+            _raise(w, wp)  # marking a floating pane also selects it (tmux 3.7b)
+            _set_active(item, w, wl, wp)
         return CMD_RETURN_NORMAL
     style = args.get("P")
     if style is not None:
@@ -224,6 +383,7 @@ def _select_pane(item: CmdItem, last: bool) -> int:
     if wp is w.active:
         return CMD_RETURN_NORMAL
     push_zoom(w, args.has("Z"))
+    _raise(w, wp)
     _set_active(item, w, wl, wp)
     item.server.run_hook("after-select-pane", item)
     pop_zoom(w)
@@ -557,6 +717,40 @@ def pane_exited(server: Server, pane: Pane) -> None:
     server.kill_pane(pane)
 
 
+def _resize_floating(item: CmdItem, w: Any, wp: Any) -> int:
+    """resize-pane on a floating pane, beyond tmux 3.7b (which moves tiled borders around
+    it) as its development tree does: -x/-y set its size with its borders, -L/-U grow it on
+    the left or top and -R/-D on the right or bottom by the adjustment (shrink if negative)."""
+    from ..layout import LEFTRIGHT, TOPBOTTOM
+
+    args = item.args
+    lay = w.layout
+    for flag, cur, name, type_ in (("x", w.sx, "width", LEFTRIGHT),
+                                   ("y", w.sy, "height", TOPBOTTOM)):
+        if args.has(flag):
+            v, err = parse_percentage(args.get(flag) or "", 0, 10000, cur)
+            if err is not None:
+                return item.error(f"{name} {err}")
+            try:
+                lay.resize_floating_to(wp, type_, v)
+            except LayoutError as e:
+                return item.error(f"size {e}")
+    for flag in "UDLR":
+        if not args.has(flag):
+            continue
+        n, err = strtonum(args.argv[0] if args.argv else "1", -2147483648, 2147483647)
+        if err is not None:
+            return item.error(f"adjustment {err}")
+        try:
+            lay.resize_floating(wp, LEFTRIGHT if flag in "LR" else TOPBOTTOM, n, flag in "LU")
+        except LayoutError as e:
+            return item.error(f"adjustment {e}")
+    apply_layout(w)
+    item.server.notify("window-layout-changed", {"window": w})
+    item.server.redraw_clients(w)
+    return CMD_RETURN_NORMAL
+
+
 @command("resize-pane")
 def cmd_resize_pane(item: CmdItem) -> int:
     args = item.args
@@ -594,6 +788,8 @@ def cmd_resize_pane(item: CmdItem) -> int:
         lay.unzoom()
         apply_layout(w)
         item.server.notify("window-layout-changed", {"window": w})  # server_unzoom_window
+    if lay.is_floating(wp):
+        return _resize_floating(item, w, wp)
     adjust = 1
     if args.argv:
         n, err = strtonum(args.argv[0], 1, 2147483647)
