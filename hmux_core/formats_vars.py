@@ -629,7 +629,9 @@ for _name in ("scroll_position", "rectangle_toggle", "copy_cursor_x", "copy_curs
               "selection_end_y", "selection_active", "search_present", "search_match",
               "copy_cursor_word", "copy_cursor_line", "top_line_time", "copy_position",
               "copy_position_limit", "selection_mode", "search_timed_out", "search_count",
-              "search_count_partial", "copy_cursor_hyperlink"):
+              "search_count_partial", "copy_cursor_hyperlink",
+              # beyond 3.7b: the development tree's copy mode variables
+              "copy_line_numbers", "refresh_active"):
     VARIABLES[_name] = _mode_var(_name)
 VARIABLES["pane_synchronized"] = lambda ctx: (
     _b(bool(ctx.wp.options.get("synchronize-panes"))) if ctx.wp is not None else None)
