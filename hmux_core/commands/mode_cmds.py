@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..keys import is_mouse_key
 from ..modes import reset_mode, reset_mode_all, set_mode, top
 from ..modes.clock import ClockMode
-from ..modes.copy import CopyMode
+from ..modes.copy import CopyMode, slider_drag
 from ..mouse import copy_start_drag, mouse_pane
 from .queue import CMD_RETURN_ERROR, CMD_RETURN_NORMAL, CmdItem
 from .registry import command
@@ -49,7 +49,10 @@ def cmd_copy_mode(item: CmdItem) -> int:
     if isinstance(mode, CopyMode) and args.has("d"):
         if mode.pagedown(False, args.has("e")):
             reset_mode(server, wp)
-    # -S follows a drag on a pane scrollbar, which hmux does not draw.
+    if isinstance(mode, CopyMode) and args.has("S"):  # a drag on the scrollbar's slider
+        drag = slider_drag(item.client, event)
+        if drag is not None and mode.scroll_slider(*drag, args.has("e")):
+            reset_mode(server, wp)
     return CMD_RETURN_NORMAL
 
 

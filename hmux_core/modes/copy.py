@@ -1147,6 +1147,55 @@ class CopyMode(Mode):
             self._search_marks(self.searchregex, True)
         self._update_selection()
 
+    def scroll_slider(self, sl_mpos: int, my: int, tty_oy: int, scroll_exit: bool) -> bool:
+        """window_copy_scroll: the view where the scrollbar's slider is dragged to (``my``
+        the mouse's row, ``sl_mpos`` where on the slider it holds it), the cursor kept on
+        its screen row. True when it reached the bottom with ``scroll_exit``."""
+        from ..scrollbars import slider
+
+        wp = self.wp
+        wp.window.set_active(wp, notify=False)
+        self._rev += 1
+        slider_h = slider(wp)[1]
+        sb_height, sb_top = wp.sy, wp.yoff
+        my_w = my + tty_oy
+        if my_w <= sb_top + sl_mpos:
+            new_y = 0  # banged into the top
+        elif my_w - sl_mpos > sb_top + sb_height - slider_h:
+            new_y = sb_height - slider_h  # into the bottom
+        else:
+            new_y = my_w - wp.yoff - sl_mpos
+        b = self.back
+        hsize = b.hsize
+        delta = (hsize - self.oy) - int(new_y * ((hsize + sb_height) / sb_height))
+        ox = self._length(self._gy())
+        if self.cx != ox:
+            self.lastcx, self.lastsx = self.cx, ox
+        self.cx = self.lastcx
+        if delta >= 0:
+            if self.oy + delta > hsize:
+                self.oy = hsize
+                self.cy = 0 if self.cy < delta else self.cy - delta
+            else:
+                self.oy += delta
+        elif self.oy < -delta:
+            self.oy = 0
+            self.cy = min(self.cy - delta, b.sy - 1)
+        else:
+            self.oy += delta
+        self.cursordrag = DRAG_NONE  # the selection's end is not dragged along
+        if self.sel is None or not self.rectflag:
+            px = self._length(self._gy())
+            if (self.cx >= self.lastsx and self.cx != px) or self.cx > px:
+                self._end_of_line()
+        if scroll_exit and self.oy == 0:
+            return True
+        if self.searchmark is not None and not self.timeout:
+            self._search_marks(self.searchregex, True)
+        self._update_selection(True)
+        redraw(self)
+        return False
+
     def pagedown(self, half: bool, scroll_exit: bool) -> bool:
         """window_copy_pagedown (copy-mode -d): True when it reached the bottom and the
         mode should end."""
@@ -2514,8 +2563,28 @@ def _c_scroll_exit(mode: int) -> Any:
 
 
 def _c_scroll_to_mouse(cm: CopyMode, item: Any, argv: list[str]) -> int:
-    """scroll-to-mouse: follows a drag on a pane scrollbar, which hmux does not draw."""
+    """scroll-to-mouse (-e: leave at the bottom): the view follows the mouse dragging the
+    pane scrollbar's slider (the bindings of MouseDrag1ScrollbarSlider)."""
+    c = item.target_client or item.client
+    m = getattr(item.state, "event", None)
+    drag = slider_drag(c, m)
+    if drag is not None and cm.scroll_slider(*drag, cm.flag("e")):
+        if cm.wp.modes and cm.wp.modes[0] is cm:
+            reset_mode(cm.server, cm.wp)
     return NOTHING
+
+
+def slider_drag(client: Any, m: Any) -> tuple[int, int, int] | None:
+    """Where a drag on a scrollbar slider is: (the row of the slider the mouse holds, the
+    mouse's terminal row, the window's vertical offset in the terminal), or None when the
+    client has no slider held (tmux's mouse_slider_mpos)."""
+    mpos = getattr(client, "mouse_slider_mpos", None)
+    if mpos is None or m is None or not getattr(m, "valid", False):
+        return None
+    a = getattr(client, "attached", None)
+    r = getattr(a, "renderer", None)
+    oy = r.offset[1] if r is not None and getattr(r, "offset", None) else 0
+    return mpos, m.y, oy
 
 
 def _c_selection_mode(cm: CopyMode, item: Any, argv: list[str]) -> int:
