@@ -29,6 +29,7 @@ Its configuration is ~/.hmux.conf (or ~/.config/hmux/hmux.conf); without one, tm
 hmux's own commands:
   hmux --version        hmux's version and the tmux release it follows
   hmux plugins [--json] installed plugins, which ones the server runs, and why not the others
+  hmux agents ...       the agent plugin: install-hooks [AGENT] [--remove], next, list, report
   hmux doctor [--json]  which multiplexer this shell is in, as pane-driving tools decide it.
                         Its first line, `export CYBER_MUX=...`, is the line to put in a shell's
                         startup file to pin that answer for such tools (they read $CYBER_MUX
@@ -167,6 +168,10 @@ def _main(argv: list[str], tmux_shim: bool) -> int:
         from . import cli_plugins
 
         return cli_plugins.main(rest[1:], socket_path)
+    if not tmux_shim and rest[:1] == ["agents"]:
+        from . import cli_agents
+
+        return cli_agents.main(rest[1:], socket_path)
     from . import client
 
     return client.main(rest, socket_path, flags, config_files, tmux_files=tmux_shim,

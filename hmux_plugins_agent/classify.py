@@ -70,6 +70,8 @@ class Regions:
             if len(rules) < 2:
                 return []
             return lines[rules[-2] + 1: rules[-1]][-n:]
+        if region == "above_rule":  # the lines directly above the last rule
+            return (lines[:rules[-1]] if rules else lines)[-n:]
         if region == "above_prompt":
             if not rules:
                 return lines[-n:]
@@ -98,13 +100,18 @@ def classify(spec: AgentSpec, lines: Sequence[str], title: str,
     """
     regions = Regions(lines, title, spec.ignore)
     rules: Sequence[Rule] = spec.rules or (generic.rules if generic is not None else ())
+    blank = not regions.lines
     for rule in rules:
+        if blank and rule.region != "title":
+            continue
         if file_state is not None and file_state[1] > rule.priority:
             return Verdict(file_state[0], "state file", file_state[1])
         if rule.matches(regions.text(rule.region, rule.lines)):
             return Verdict(rule.state, rule.name, rule.priority)
     if file_state is not None:
         return Verdict(file_state[0], "state file", file_state[1])
+    if blank:  # nothing drawn yet (starting, or clearing to redraw): no evidence at all
+        return Verdict("keep", "blank screen")
     fallback = spec.fallback if spec.rules or generic is None else generic.fallback
     return Verdict(fallback, "nothing matched")
 

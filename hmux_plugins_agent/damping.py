@@ -5,7 +5,11 @@ Agents redraw in pieces: for a frame or two mid-turn a screen can look idle (her
 quiet state is believed only once every observation over ``hold`` seconds agrees, while
 ``working`` and ``waiting`` are published at once (the user wants to know about those now).
 A turn that ends while no client shows the pane becomes ``done`` — finished, not yet seen —
-and turns ``idle`` once a client shows it.
+and turns ``idle`` once a client shows it. Only a turn counts: the agent must have sat at its
+prompt (``idle``, ``done`` or ``error``) before, so a spinner at start-up (Codex draws one while
+its servers start) or a first-run question answered before the first prompt ends in ``idle``,
+not in a ``done`` nobody caused. A turn that failed is ``error``; it is held like any quiet
+state and stays until the next turn starts.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 ACTIVE = frozenset({"working", "waiting"})
+#: States in which the agent sits at its prompt: a turn can start from them.
+AT_PROMPT = frozenset({"idle", "done", "error"})
 
 
 @dataclass(slots=True)
@@ -22,6 +28,7 @@ class Damper:
     state: str = "none"
     pending: str | None = None
     since: float = 0.0
+    prompted: bool = False  #: the agent has sat at its prompt since it started
 
     @property
     def holding(self) -> bool:
@@ -30,6 +37,7 @@ class Damper:
 
     def reset(self, state: str = "none") -> None:
         self.state, self.pending, self.since = state, None, 0.0
+        self.prompted = state in AT_PROMPT
 
     def observe(self, raw: str, now: float, visible: bool, hold: float) -> bool:
         """Feed one verdict (``keep`` = no evidence); True if the published state changed."""
@@ -66,11 +74,13 @@ class Damper:
             return False
         target = self.pending
         self.pending = None
-        if target == "idle" and not visible:
+        if target == "idle" and not visible and self.prompted:
             target = "done"
         return self._set(target)
 
     def _set(self, state: str) -> bool:
+        if state in AT_PROMPT:
+            self.prompted = True
         if state == self.state:
             return False
         self.state = state

@@ -13,12 +13,27 @@ GLYPHS: dict[str, tuple[str, str]] = {
     "none": ("@agent-glyph-shell", "·"),
     "working": ("@agent-glyph-working", "◐"),
     "waiting": ("@agent-glyph-waiting", "●"),
+    "error": ("@agent-glyph-error", "✗"),
     "done": ("@agent-glyph-done", "✓"),
     "idle": ("@agent-glyph-idle", "○"),
     "unknown": ("@agent-glyph-unknown", "?"),
 }
 
 OPTION_DEFAULTS: tuple[tuple[str, str], ...] = tuple(GLYPHS.values())
+
+#: States by urgency, most urgent first: what a window or session rolls up to, and the order
+#: the jump key visits panes in. ``error`` sits between ``waiting`` and ``working``.
+URGENCY: tuple[str, ...] = ("waiting", "error", "working", "done", "idle", "unknown", "none")
+#: States that want the user: the jump key goes to them, an unseen window is flagged.
+ATTENTION = frozenset({"waiting", "error", "done"})
+
+
+def rank(state: str) -> int:
+    """Lower is more urgent; an unheard-of state ranks with ``unknown``."""
+    try:
+        return URGENCY.index(state)
+    except ValueError:
+        return URGENCY.index("unknown")
 
 
 def default(state: str) -> str:

@@ -15,7 +15,7 @@ option is read there, directly: an option lookup on the loop is a few dict reads
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from hmux_core.plugin import Event, Host, PaneInfo, Plugin
@@ -29,7 +29,13 @@ from .sessions import AgentProc, Files, Tracker
 from .table import AgentTable, load, signature, user_paths
 
 VARIABLES = ("pane_agent", "pane_agent_state", "pane_agent_pid", "pane_agent_session_id",
-             "pane_agent_model", "pane_state_emoji")
+             "pane_agent_model", "pane_state_emoji",
+             "window_agent_state", "window_agent_counts", "window_state_emoji",
+             "session_agent_state", "session_agent_counts", "session_state_emoji")
+#: Roll-up variables: the most urgent state among the panes of the window / session.
+ROLLUPS = {"window_agent_state": ("w", "state"), "window_agent_counts": ("w", "counts"),
+           "window_state_emoji": ("w", "glyph"), "session_agent_state": ("s", "state"),
+           "session_agent_counts": ("s", "counts"), "session_state_emoji": ("s", "glyph")}
 #: Raised on every change of a pane's published state, with ``old``, ``new`` and ``agent``.
 EVENT = "pane-agent-state-changed"
 #: Extra agent-table files, colon-separated (after ~/.config/hmux/agents.toml).
@@ -45,6 +51,21 @@ SLOW_EVERY = 3
 TABLE_EVERY = 10
 #: Rows asked of the screen at most (the live region is at the bottom of what is drawn).
 MAX_TAIL = 200
+#: The pane option an agent's hooks set (``hmux agents report``): "STATE TIME [AGENT]".
+REPORT_OPTION = "@agent-report"
+#: A ``working`` report not followed by another within this many seconds is no longer
+#: believed (a hook that stopped firing, an agent killed mid-turn): the screen decides again.
+REPORT_TTL = 60.0
+#: Reports outrank the screen's working anchors (70-90) but not its strong blockers (100+):
+#: hooks can miss a permission prompt's answer, a prompt on screen cannot lie. An ``idle``
+#: report ranks below the screen's failed-turn rules (65): not every agent has a hook for a
+#: turn that failed, and its "turn over" hook fires all the same.
+REPORT_PRIORITY = 95
+REPORT_IDLE_PRIORITY = 62
+REPORT_STATES = {"working": "working", "waiting": "waiting", "idle": "idle", "done": "idle",
+                 "error": "error"}
+#: Desktop notifications for states that want the user: off, osc9 or osc777.
+NOTIFY_OPTION = "@agent-notify"
 
 
 @dataclass(slots=True)
@@ -75,6 +96,9 @@ class _Pane:
     tracker: Tracker | None = None
     values: dict[str, str] = field(default_factory=dict)
     values_key: tuple[object, ...] = ()
+    window_id: str = ""
+    session_ids: tuple[str, ...] = ()
+    report: tuple[str, float] | None = None  #: the latest hook report: (raw state, time)
 
 
 def _blank() -> dict[str, str]:
@@ -92,7 +116,7 @@ class AgentPlugin(Plugin):
     events = (EVENT,)
     listens = ("pane-output", "pane-created")
     interval = 0.2
-    option_defaults = glyphs.OPTION_DEFAULTS + ((TABLE_OPTION, ""),)
+    option_defaults = glyphs.OPTION_DEFAULTS + ((TABLE_OPTION, ""), (NOTIFY_OPTION, "off"))
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, proc_root: str = "/proc",
                  wall: Callable[[], float] = time.time) -> None:
@@ -106,6 +130,7 @@ class AgentPlugin(Plugin):
         self._sweep = 0
         self._slots = 0
         self._host: Host | None = None
+        self._rollup: dict[tuple[str, str], dict[str, str]] = {}
         self._dirty: set[str] = set()  #: panes with output (or new) since the last sweep
         self._btime = boot_time(proc_root)
         self._blank = _blank()
@@ -119,9 +144,24 @@ class AgentPlugin(Plugin):
 
     def resolve(self, pane_id: str, key: str) -> str | None:
         values = self._values.get(pane_id, self._blank)
-        if key != "pane_state_emoji":
+        roll = ROLLUPS.get(key)
+        if roll is not None:
+            scope, what = roll
+            pt = self._panes.get(pane_id)
+            if pt is None:
+                return None
+            owner = pt.window_id if scope == "w" else (pt.session_ids[0] if pt.session_ids
+                                                        else "")
+            summary = self._rollup.get((scope, owner))
+            if summary is None:
+                summary = {"state": "none", "counts": ""}
+            if what != "glyph":
+                return summary[what]
+            state = summary["state"]
+        elif key != "pane_state_emoji":
             return values.get(key)
-        state = values["pane_agent_state"]
+        else:
+            state = values["pane_agent_state"]
         host = self._host
         return glyphs.pick(state, host.option(glyphs.option(state), pane_id)
                            if host is not None else None)
@@ -150,6 +190,12 @@ class AgentPlugin(Plugin):
         screens: list[tuple[str, PaneInfo, _Pane, str, Identity | None]] = []
         live = host.panes()
         dirty, self._dirty = self._dirty, set()
+        agents = [p for p, pt in self._panes.items() if pt.identity is not None]
+        # A host older than pane_options (API 1 before it was added) gets no reports.
+        read = getattr(host, "pane_options", None)
+        reports = read(agents, REPORT_OPTION) if agents and read is not None else {}
+        for pane_id in agents:
+            self._panes[pane_id].report = parse_report(reports.get(pane_id))
         for pane_id in live:
             pt = self._panes.get(pane_id)
             if pt is None:
@@ -182,6 +228,7 @@ class AgentPlugin(Plugin):
                 for pt in self._panes.values()))
         if changed:
             self._values = {pid: pt.values for pid, pt in self._panes.items()}
+            self._rollup = rollup(self._panes.values())
         self._sweep += 1
         stats.proc_reads = snap.reads
         stats.file_reads = self._files.reads - reads0
@@ -218,6 +265,9 @@ class AgentPlugin(Plugin):
         pane whose screen must be classified is added to ``screens`` and finished later."""
         table = self._table
         assert table is not None
+        if info.window_id != pt.window_id or info.session_ids != pt.session_ids:
+            pt.window_id, pt.session_ids = info.window_id, info.session_ids
+            pt.values_key = ()  # the roll-ups move with the pane
         pgrp = -1 if info.dead else info.foreground_pgrp
         old_state = pt.damper.state
         old_identity = pt.identity
@@ -261,10 +311,11 @@ class AgentPlugin(Plugin):
                 session = pt.tracker.refresh(snap, self._files, time.time())
             else:  # an agent's files change as it draws; between outputs, once a second
                 session = pt.tracker.info
+            file_sig = (session.file_sig, self._reported(pt))
             if (info.revision != pt.class_rev or info.title != pt.class_title
-                    or session.file_sig != pt.file_sig or pt.damper.holding):
+                    or file_sig != pt.file_sig or pt.damper.holding):
                 stats.classified += 1
-                pt.class_rev, pt.class_title, pt.file_sig = info.revision, info.title, session.file_sig
+                pt.class_rev, pt.class_title, pt.file_sig = info.revision, info.title, file_sig
                 screens.append((pane_id, info, pt, old_state, old_identity))
                 return False
             pt.damper.tick(now, info.visible, table.hold)
@@ -274,7 +325,12 @@ class AgentPlugin(Plugin):
                   now: float) -> None:
         table, ident, tracker = self._table, pt.identity, pt.tracker
         assert table is not None and ident is not None and tracker is not None
-        verdict = classify(ident.spec, lines, info.title, tracker.info.file_state, table.generic)
+        reported = self._reported(pt)
+        file_state = tracker.info.file_state
+        if reported:
+            file_state = (reported, REPORT_IDLE_PRIORITY if reported == "idle"
+                          else REPORT_PRIORITY)
+        verdict = classify(ident.spec, lines, info.title, file_state, table.generic)
         if ident.spec.screen_model:
             seen = screen_model(ident.spec, lines)
             if seen and seen != tracker.screen_model:
@@ -301,9 +357,25 @@ class AgentPlugin(Plugin):
         if state != old_state:
             label = (ident or old_identity).label if (ident or old_identity) else ""
             host.emit(EVENT, pane_id, old=old_state, new=state, agent=label)
-            if state == "waiting" and not info.visible:
+            if state in glyphs.ATTENTION and not info.visible:
                 host.bell(pane_id)  # as tmux flags a window that rang while out of sight
+                style = host.option(NOTIFY_OPTION, pane_id)
+                if style in ("osc9", "osc777") and hasattr(host, "notify_clients"):
+                    host.notify_clients(pane_id, f"{label or 'agent'} {state}",
+                                        NOTICES.get(state, state), style)
         return True
+
+    def _reported(self, pt: _Pane) -> str | None:
+        """The state the agent's hooks report, if a report of this agent process is in force."""
+        if pt.report is None or pt.tracker is None:
+            return None
+        raw, when = pt.report
+        started = pt.tracker.proc.started
+        if started and when < started - 1.0:
+            return None  # an earlier agent in this pane reported it
+        if raw == "working" and time.time() - when > REPORT_TTL:
+            return None
+        return REPORT_STATES.get(raw)
 
     def _values_for(self, pt: _Pane) -> dict[str, str]:
         """What resolve answers; ``pane_state_emoji`` holds the default glyph (resolve reads
@@ -334,3 +406,39 @@ class AgentPlugin(Plugin):
             pid=ident.pid, argv=ident.argv, members=self._members(snap, ident, pgrp, info),
             env=snap.environ(ident.pid) or {}, cwd=snap.cwd(ident.pid),
             started=start_time(st, self._btime) if st is not None else 0.0)
+
+
+NOTICES = {"waiting": "needs you", "error": "the turn failed", "done": "finished"}
+
+
+def parse_report(value: str | None) -> tuple[str, float] | None:
+    """``"working 1733500000.5 claude"`` → ``("working", 1733500000.5)``; None if unusable."""
+    if not value:
+        return None
+    parts = value.split()
+    if len(parts) < 2 or parts[0] not in REPORT_STATES:
+        return None
+    try:
+        return parts[0], float(parts[1])
+    except ValueError:
+        return None
+
+
+def rollup(panes: Iterable[_Pane]) -> dict[tuple[str, str], dict[str, str]]:
+    """Per window (``("w", "@1")``) and session (``("s", "$0")``): the most urgent state among
+    its panes' agents, and the count of each state (``"waiting=1 working=2"``, most urgent
+    first; panes without an agent are not counted)."""
+    counts: dict[tuple[str, str], dict[str, int]] = {}
+    for pt in panes:
+        state = pt.values.get("pane_agent_state", "none") if pt.values else "none"
+        owners = [("w", pt.window_id)] + [("s", s) for s in pt.session_ids]
+        for owner in owners:
+            c = counts.setdefault(owner, {})
+            if state != "none":
+                c[state] = c.get(state, 0) + 1
+    out = {}
+    for owner, c in counts.items():
+        order = sorted(c, key=glyphs.rank)
+        out[owner] = {"state": order[0] if order else "none",
+                      "counts": " ".join(f"{k}={c[k]}" for k in order)}
+    return out

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
 
-STATES = ("working", "waiting", "idle", "unknown", "keep")
-REGIONS = ("title", "bottom", "after_rule", "prompt_box", "above_prompt")
+STATES = ("working", "waiting", "error", "idle", "unknown", "keep")
+REGIONS = ("title", "bottom", "after_rule", "prompt_box", "above_prompt", "above_rule")
 SESSION_READERS = ("", "claude", "codex", "gemini", "opencode", "copilot")
 DEFAULT_LINES = 8
 DEFAULT_HOLD = 1.0
@@ -219,8 +219,8 @@ def _build_spec(label: str, raw: Mapping[str, Any], defaults: Mapping[str, Any],
             problems.append(str(e))
     rules.sort(key=lambda r: -r.priority)  # stable: among equals, the earlier (user) rule wins
     fallback = raw.get("fallback", "unknown")
-    if fallback not in ("idle", "unknown"):
-        problems.append(f"{where} agents.{label}: fallback must be idle or unknown")
+    if fallback not in ("idle", "unknown", "working"):
+        problems.append(f"{where} agents.{label}: fallback must be idle, working or unknown")
         fallback = "unknown"
     sessions = raw.get("sessions", "")
     if sessions not in SESSION_READERS:

@@ -605,6 +605,7 @@ class FakeHost:
         self.events: list[tuple[str, str | None, dict[str, str]]] = []
         self.invalidated: list[str] = []
         self.bells: list[str] = []
+        self.notices: list[tuple[str, str, str, str]] = []
         self.logs: list[str] = []
         self.tail_calls = 0
         self.option_calls = 0
@@ -671,6 +672,12 @@ class FakeHost:
         if (name, pane_id) in self.options:
             return self.options[(name, pane_id)]
         return self.options.get((name, None))
+
+    def pane_options(self, pane_ids, name: str) -> dict[str, str]:
+        return {p: self.options[(name, p)] for p in pane_ids if (name, p) in self.options}
+
+    def notify_clients(self, pane_id: str, title: str, body: str, style: str = "osc9") -> None:
+        self.notices.append((pane_id, title, body, style))
 
     def invalidate(self, pane_id: str) -> None:
         self.invalidated.append(pane_id)

@@ -179,6 +179,7 @@ HOLD = 1.0
 
 def test_working_and_waiting_show_at_once_quiet_states_after_the_hold():
     d = Damper()
+    d.observe("idle", -1.0, False, HOLD)  # at its prompt first: what follows is a turn
     assert d.observe("working", 0.0, False, HOLD) and d.state == "working"
     assert not d.observe("idle", 0.1, False, HOLD) and d.state == "working" and d.holding
     assert not d.observe("idle", 0.6, False, HOLD)
@@ -206,6 +207,7 @@ def test_flicker_inside_the_hold_never_publishes_a_quiet_state():
 
 def test_done_turns_idle_when_shown_and_keep_changes_nothing():
     d = Damper()
+    d.observe("idle", -1.0, False, HOLD)
     d.observe("working", 0.0, False, HOLD)
     d.observe("idle", 0.1, False, HOLD)
     d.tick(1.2, False, HOLD)
@@ -222,6 +224,9 @@ def test_plugin_hold_measured_on_its_clock(env, host, tmp_path):
     pane = host.add(PtyProc(["exec codex"], dict(env, FAKE_NO_FILES="1"), str(tmp_path),
                             shell=True))
     poll(plugin, host, pane, "pane_agent", "codex")
+    host.show(pane, ["› ", "  gpt-5 · 100% context left"])  # at the prompt: then a turn
+    plugin.tick(host)
+    assert plugin.resolve(pane, "pane_agent_state") == "idle"
     host.show(pane, ["• Working (4s • esc to interrupt)", "› "])
     plugin.tick(host)
     assert plugin.resolve(pane, "pane_agent_state") == "working"
@@ -240,6 +245,30 @@ def test_plugin_hold_measured_on_its_clock(env, host, tmp_path):
     plugin.tick(host)
     assert plugin.resolve(pane, "pane_agent_state") == "idle"
     assert host.states()[-2:] == [("working", "done"), ("done", "idle")]
+
+
+def test_a_spinner_before_the_first_prompt_is_no_turn():
+    """Codex spins its title while its servers start, a first-run question is answered
+    before the prompt shows: neither ends in a done nobody caused (issue 27)."""
+    d = Damper()
+    assert d.observe("waiting", 0.0, False, HOLD)  # a trust screen
+    d.observe("working", 0.5, False, HOLD)  # the start-up spinner
+    d.observe("idle", 0.6, False, HOLD)
+    assert d.tick(1.7, False, HOLD) and d.state == "idle"
+    d.observe("working", 2.0, False, HOLD)  # now a real turn
+    d.observe("idle", 3.0, False, HOLD)
+    assert d.tick(4.1, False, HOLD) and d.state == "done"
+
+
+def test_a_failed_turn_is_error_until_the_next_turn():
+    d = Damper()
+    d.observe("idle", 0.0, False, HOLD)
+    d.observe("working", 1.0, False, HOLD)
+    d.observe("error", 2.0, False, HOLD)
+    assert d.state == "working"  # held like any quiet state
+    assert d.tick(3.1, True, HOLD) and d.state == "error"  # seen or not: it failed
+    assert not d.observe("error", 4.0, True, HOLD) and d.state == "error"
+    assert d.observe("working", 5.0, True, HOLD) and d.state == "working"
 
 
 # -- the events the plugin is sent ----------------------------------------------------------------

@@ -145,6 +145,12 @@ class Host(Protocol):
         """An option's value as ``show-options -v`` prints it, from the pane's scope upwards
         (or the global scopes without a pane); ``None`` if unset or unknown."""
 
+    def pane_options(self, pane_ids: Sequence[str], name: str) -> Mapping[str, str]:
+        """:meth:`option` ``name`` of several panes in one hop to the event loop; panes where
+        it is unset (or gone) are left out. For values scripts set on a pane through the tmux
+        protocol (``set -p -t %3 @agent-report …``) and a plugin reads every tick. Added
+        within API version 1."""
+
     def invalidate(self, pane_id: str) -> None:
         """Values for this pane changed: redraw the status of every client showing it."""
 
@@ -159,6 +165,13 @@ class Host(Protocol):
         """Ring the pane's window as a bell in the pane would (tmux's alerts): the window's
         bell flag is raised where its session is not showing it, ``alert-bell`` hooks run
         where ``bell-action`` applies; nothing while ``monitor-bell`` is off."""
+
+    def notify_clients(self, pane_id: str, title: str, body: str, style: str = "osc9") -> None:
+        """Ask the terminal of every client attached to a session holding the pane's window
+        for a desktop notification: ``style`` ``osc9`` (``ESC ] 9 ; body ST``: iTerm2,
+        WezTerm, Ghostty, Windows Terminal …) or ``osc777`` (``ESC ] 777 ; notify ; title ;
+        body ST``: foot, rxvt, Ghostty, VTE). Control characters and ``;`` in ``title`` are
+        replaced. Added within API version 1."""
 
     def log(self, message: str) -> None:
         """Write a line to the server log (``hmux -v``), prefixed with the plugin's name."""

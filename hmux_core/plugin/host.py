@@ -157,6 +157,23 @@ class ServerHost:
 
         return self._on_loop(read)
 
+    def pane_options(self, pane_ids: Sequence[str], name: str) -> dict[str, str]:
+        def read() -> dict[str, str]:
+            out = {}
+            for pane_id in pane_ids:
+                p = self._pane(pane_id)
+                if p is None:
+                    continue
+                try:
+                    v = p.options.to_string(name)
+                except KeyError:
+                    v = None
+                if v is not None:
+                    out[pane_id] = v
+            return out
+
+        return self._on_loop(read) or {}
+
     # -- acting --------------------------------------------------------------------------------
 
     def invalidate(self, pane_id: str) -> None:
@@ -178,6 +195,27 @@ class ServerHost:
                 bell(self._manager.server, p.window)
 
         self._soon(ring)
+
+    def notify_clients(self, pane_id: str, title: str, body: str, style: str = "osc9") -> None:
+        def clean(text: str) -> str:
+            return "".join(" " if ord(c) < 32 or ord(c) == 127 or c == ";" else c
+                           for c in text)[:200]
+
+        if style == "osc777":
+            seq = f"\033]777;notify;{clean(title)};{clean(body)}\033\\".encode()
+        else:
+            seq = f"\033]9;{clean(body if not title else title + ': ' + body)}\033\\".encode()
+
+        def send() -> None:
+            p = self._pane(pane_id)
+            if p is None:
+                return
+            from ..escapes import viewers
+
+            for a in viewers(self._manager.server, p, invisible=True):
+                a.tty.write(seq)
+
+        self._soon(send)
 
     def log(self, message: str) -> None:
         log.info("%s: %s", self._record.name, message)
