@@ -355,9 +355,13 @@ def client_modes(server: Any, attached: Any) -> bytes:
     scr = wp.screen
     cp = caps(server, attached)
     out = []
-    colour = getattr(scr, "cursor_colour", -1)
-    if colour == -1:
-        colour = _option_colour(wp.options.get("cursor-colour"))
+    prompt = getattr(c, "prompt", None)
+    if prompt is not None:  # the status line's prompt has the cursor (prompt-cursor-*)
+        colour = _option_colour(s.options.get("prompt-cursor-colour"))
+    else:
+        colour = getattr(scr, "cursor_colour", -1)
+        if colour == -1:
+            colour = _option_colour(wp.options.get("cursor-colour"))
     rgb = _rgb(colour)
     if rgb != getattr(attached, "ccolour", -1):
         if rgb == -1:
@@ -367,7 +371,11 @@ def client_modes(server: Any, attached: Any) -> bytes:
             out.append(tty_term.param(cp["Cs"], text))
         attached.ccolour = rgb
     style = getattr(scr, "cursor_style", 0)
-    if style:
+    if prompt is not None:
+        name = ("prompt-command-cursor-style" if getattr(prompt, "command_mode", False)
+                else "prompt-cursor-style")
+        n = _STYLES.get(str(s.options.get(name)), 0)
+    elif style:
         n = ((style + 1) // 2) * 2 - (1 if getattr(scr, "cursor_blinking", False) else 0)
     else:
         n = _STYLES.get(str(wp.options.get("cursor-style")), 0)
