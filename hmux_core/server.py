@@ -1234,16 +1234,55 @@ class Server:
             self.renumber_session(s)
 
     def destroy_session(self, s: Session) -> None:
-        for c in self.clients:
+        """server_destroy_session: the session's clients move to the session detach-on-destroy
+        picks (a client flagged no-detach-on-destroy to any other), else they exit."""
+        s_new, cs_new = self._session_after(s)
+        for c in list(self.clients):
             if c.session is s:
+                use = s_new
+                if use is None and getattr(c, "no_detach_on_destroy", False):
+                    use = cs_new
                 c.session = None
-                if c.attached is not None or c.control_state is not None:
+                c.last_session = None
+                s.attached = max(0, s.attached - 1)
+                if use is not None:
+                    self.attach_client(c, use, new_client=False)
+                elif c.attached is not None or c.control_state is not None:
                     self.release_terminal(c)  # tmux: CLIENT_EXIT, the client says [exited]
                     c.request_exit()
                 else:
                     c.send(P.MSG_DETACH, P.pack_string(s.name))
         self.model.destroy_session(s)
         self.wake()
+
+    def _session_after(self, s: Session) -> tuple[Session | None, Session | None]:
+        """detach-on-destroy's session for the clients of ``s`` (off: the most recently
+        active other one, no-detached: the same among unattached ones, previous/next: by
+        name), and the most recently active other one for no-detach-on-destroy clients."""
+        others = [x for x in self.model.sorted_sessions() if x is not s and x.alive]
+
+        def newest(candidates: list[Session]) -> Session | None:
+            best = None
+            for x in candidates:
+                if best is None or x.activity_time > best.activity_time:
+                    best = x
+            return best
+
+        mode = str(s.options.get("detach-on-destroy"))
+        s_new = None
+        if mode == "off":
+            s_new = newest(others)
+        elif mode == "no-detached":
+            s_new = newest([x for x in others if not x.attached])
+        elif mode in ("previous", "next") and others:
+            names = self.model.sorted_sessions()
+            i = names.index(s) if s in names else 0
+            step = -1 if mode == "previous" else 1
+            s_new = names[(i + step) % len(names)]
+            if s_new is s:
+                s_new = None
+        cs_new = newest(others) if s_new is None and mode in ("on", "no-detached") else None
+        return s_new, cs_new
 
     def option_changed(self, name: str) -> None:
         """Side effects of set-option that the model must see at once (options_push_changes)."""

@@ -286,6 +286,15 @@ SCRIPTS = {
         "refresh-client -A '%0:continue'",
         "refresh-client -A '%0:off' -A '%0:on'",
     ]),
+    "destroy": ([SESSION, ["new-session", "-d", "-s", "t", "-n", "t0", "cat"]], [
+        "refresh-client -f no-detach-on-destroy",
+        "kill-session -t s",
+        "list-clients -F '#{session_name} #{client_flags}'",
+        "set -g detach-on-destroy off",
+        "new-session -d -s u -n u0 cat",
+        "kill-session -t t",
+        "list-clients -F '#{session_name}'",
+    ]),
     "hooks": ([SESSION, ["set-hook", "-g", "after-new-window", "display-message -p hooked"],
                ["set-hook", "-g", "window-linked", "rename-window -t @0 linked"]], [
         "new-window -d -n w1 cat",
