@@ -219,6 +219,30 @@ def test_prompt_completion_and_history(outer, hmux, tmux, muxdir):  # noqa: F811
     _same(outer, h, t, "-e")
 
 
+def test_message_area_from_message_style(outer, hmux, tmux, muxdir):  # noqa: F811
+    """tmux 3.7: messages and prompts are message-format drawn over the status line; a
+    message-style width and align give them only part of it, fill clears it."""
+    h, t = _start(outer, hmux, tmux, muxdir)
+    for m in (hmux, tmux):
+        m.ok("set", "-g", "display-time", "0")
+        m.ok("set", "-g", "message-style", "bg=red,fg=white,width=30,align=centre")
+        m.ok("display-message", "-c", m.ok("list-clients", "-F", "#{client_name}").strip(),
+             "hello #[bold]world")
+    for target in (h, t):
+        wait_for(lambda target=target: "hello" in outer.screen(target)[-1])
+    _same(outer, h, t, "-e")
+    for m in (hmux, tmux):
+        m.ok("set", "-g", "message-style", "bg=blue,width=50%,align=right")
+    for target in (h, t):
+        outer.keys(target, "C-b", ":")
+        outer.keys(target, "-l", "abc")
+        wait_for(lambda target=target: "abc" in outer.screen(target)[-1])
+    _same(outer, h, t, "-e")
+    cursor = "#{cursor_x},#{cursor_y},#{cursor_flag}"
+    assert outer.mux.ok("display", "-p", "-t", h, cursor) == \
+        outer.mux.ok("display", "-p", "-t", t, cursor)
+
+
 def test_prompt_error_shows_on_the_status_line(outer, hmux, tmux, muxdir):  # noqa: F811
     h, t = _start(outer, hmux, tmux, muxdir)
     for m in (hmux, tmux):
