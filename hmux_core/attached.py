@@ -75,6 +75,8 @@ class Attached:
     # -- lifetime ------------------------------------------------------------------------------
 
     def start(self, nursery: trio.Nursery) -> None:
+        # clear-on-attach (beyond 3.7b): off keeps the terminal's main screen
+        self.tty.alternate = bool(self.server.options.get("clear-on-attach"))
         self.tty.start()
         self.client.sx, self.client.sy = self.tty.sx, self.tty.sy  # client_width, new windows
         caps = escapes.caps(self.server, self)

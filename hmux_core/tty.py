@@ -26,6 +26,9 @@ ENTER = b"\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l"
 #: (bracketed paste, cursor style and colour are undone by escapes.leave_modes if they were set).
 LEAVE = (b"\x1b[0m\x1b[r\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l"
          b"\x1b[?1004l\x1b[?1049l")
+#: With clear-on-attach off (an addition beyond 3.7b, docs/extensions.md): no alternate screen;
+#: what the terminal showed is scrolled into its scrollback, and leaving clears the screen.
+LEAVE_MAIN = LEAVE[:-len(b"\x1b[?1049l")] + b"\x1b[H\x1b[2J"
 
 
 class Tty:
@@ -45,6 +48,8 @@ class Tty:
         self.closed = False
         self.paused = False  # suspended or locked: the client's terminal is left alone
         self.stream: trio.lowlevel.FdStream | None = None
+        #: clear-on-attach: the alternate screen (tmux's way); off keeps the main screen.
+        self.alternate = True
 
     @property
     def block_limit(self) -> int:
@@ -60,7 +65,10 @@ class Tty:
         os.set_blocking(self.fd, False)
         self.stream = trio.lowlevel.FdStream(os.dup(self.fd))
         self.update_size()
-        self.write(ENTER)
+        if self.alternate:
+            self.write(ENTER)
+        else:  # scroll what was there into the scrollback: a newline per row at the bottom
+            self.write(b"\x1b[%d;1H" % self.sy + b"\n" * self.sy + b"\x1b[H\x1b[2J\x1b[?25l")
 
     def _raw(self) -> None:
         try:
@@ -84,7 +92,7 @@ class Tty:
         if self.closed or self.paused:
             return
         self.paused = True
-        data = bytes(self._out) + LEAVE + after
+        data = bytes(self._out) + (LEAVE if self.alternate else LEAVE_MAIN) + after
         self._out.clear()
         try:  # blocking again, as tty_stop_tty leaves it: the shell shares this file
             os.set_blocking(self.fd, True)
@@ -108,7 +116,7 @@ class Tty:
         except OSError:
             pass
         self.update_size()
-        self.write(ENTER)
+        self.write(ENTER if self.alternate else b"\x1b[H\x1b[2J\x1b[?25l")
 
     def update_size(self) -> tuple[int, int]:
         try:
@@ -189,7 +197,7 @@ class Tty:
         self.closed = True
         try:
             os.set_blocking(self.fd, True)
-            data = bytes(self._out) + LEAVE
+            data = bytes(self._out) + (LEAVE if self.alternate else LEAVE_MAIN)
             self._out.clear()
             os.write(self.fd, data)
         except OSError:

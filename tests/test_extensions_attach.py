@@ -1,0 +1,81 @@
+"""Attached clients beyond tmux 3.7b: client queries, theme colours and clear-on-attach.
+
+Against the next oracle (clients attached in panes of an outer tmux): ``#{I/f:}``, ``#{I/c:}``,
+``#{I/e:}``, ``#{client_colours}`` and ``#{c/f:}`` / ``#{c/b:}`` of theme colours, which
+resolve through the client's theme. Seed ("Terminal attachment"): "The server option
+clear-on-attach defaults to on. Set it to off to scroll the previous terminal contents into
+scrollback without entering the alternate screen. Detaching clears the current screen".
+"""
+
+from __future__ import annotations
+
+from harness import HMUX, wait_for
+from oracle import ORACLE_NEXT
+from test_attach import Outer, outer  # noqa: F401  (the fixture)
+
+_QUERIES = ("#{I/f:RGB}|#{I/f:utf8}|#{I/f:hyperlinks}|#{I/f:focus}|#{I/c:Tc}|#{I/c:smcup}|"
+            "#{I/c:nosuch}|#{I/e:TERM}|#{I/fe:TERM}|#{client_colours}|#{c/f:themered}|"
+            "#{c/b:themeblack}|#{c/f:themewhite}|#{c/b:thememagenta}")
+
+
+def _attached_tty(mux) -> str:
+    return wait_for(lambda: mux.cmd("list-clients", "-F", "#{client_tty}").out.strip())
+
+
+def test_client_queries_and_theme_colours_as_next(outer: Outer, hmux, next_tmux):
+    outer.run(HMUX + hmux.socket_args + ["-f", "/dev/null", "new-session", "-s", "m", "cat"],
+              "h")
+    outer.run([ORACLE_NEXT] + next_tmux.socket_args + ["-f", "/dev/null", "new-session", "-s",
+                                                       "m", "cat"], "n")
+    results = []
+    for mux in (hmux, next_tmux):
+        tty = _attached_tty(mux)
+        wait_for(lambda m=mux, t=tty: m.ok("display", "-c", t, "-p", "#{I/f:RGB}").strip()
+                 == "1")
+        row = [mux.ok("display", "-c", tty, "-p", _QUERIES)]
+        for theme in ("light", "terminal", "dark"):
+            mux.ok("set", "-s", "theme", theme)
+            row.append(mux.ok("display", "-c", tty, "-p", "#{c/f:themered}|#{c/b:themewhite}"))
+        mux.ok("set", "-s", "dark-theme-red", "#{?client_colours,colour100,blue}")
+        row.append(mux.ok("display", "-c", tty, "-p", "#{c/f:themered}"))
+        results.append(row)
+    assert results[0] == results[1]
+
+
+def test_unattached_client_queries_are_empty(hmux, next_tmux):
+    for mux in (hmux, next_tmux):
+        mux.ok("new-session", "-d")
+    fmt = "#{I/f:RGB}|#{I/c:Tc}|#{I/e:TERM}|#{client_colours}|#{c/f:themered}"
+    assert hmux.ok("display", "-p", fmt) == next_tmux.ok("display", "-p", fmt)
+
+
+def test_clear_on_attach_off_keeps_the_main_screen(outer: Outer, hmux, tmp_path):
+    """The seed's rule: with clear-on-attach off the terminal's previous contents go to its
+    scrollback (no alternate screen), and detaching clears the screen; on (the default) uses
+    the alternate screen as tmux does."""
+    conf = tmp_path / "off.conf"
+    conf.write_text("set -s clear-on-attach off\n")
+    target = outer.run(["sh", "-c", "echo BEFORE-ATTACH; sleep 0.5; exec " + " ".join(
+        HMUX + hmux.socket_args + ["-f", str(conf), "new-session", "-s", "m", "cat"])], "h")
+    wait_for(lambda: "[m] 0:" in outer.screen(target)[-1])
+    assert outer.mux.ok("display", "-p", "-t", target, "#{alternate_on}") == "0\n"
+    history = outer.mux.ok("capture-pane", "-p", "-S", "-", "-E", "-1", "-t", target)
+    assert "BEFORE-ATTACH" in history
+    assert "BEFORE-ATTACH" not in "\n".join(outer.screen(target))
+    hmux.ok("detach-client")
+    wait_for(lambda: "[detached (from session m)]" in "\n".join(outer.screen(target)))
+    assert outer.mux.ok("display", "-p", "-t", target, "#{alternate_on}") == "0\n"
+    # the default: the alternate screen while attached
+    target2 = outer.run(HMUX + hmux.socket_args + ["-f", "/dev/null", "attach", "-t", "m"], "h2")
+    wait_for(lambda: "[m] 0:" in outer.screen(target2)[-1])
+    assert hmux.ok("show", "-sv", "clear-on-attach") == "off\n"
+    hmux.ok("set", "-su", "clear-on-attach")
+    assert hmux.ok("show", "-sv", "clear-on-attach") == "on\n"
+
+
+def test_clear_on_attach_default_is_the_alternate_screen(outer: Outer, hmux):
+    target = outer.run(HMUX + hmux.socket_args + ["-f", "/dev/null", "new-session", "-s", "m",
+                                                  "cat"], "h")
+    wait_for(lambda: "[m] 0:" in outer.screen(target)[-1])
+    assert outer.mux.ok("display", "-p", "-t", target, "#{alternate_on}") == "1\n"
+    assert "clear-on-attach" not in hmux.ok("show", "-s")
