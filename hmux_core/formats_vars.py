@@ -510,28 +510,8 @@ VARIABLES["window_zoomed_flag"] = _win(lambda w: _b(w.zoomed))
 VARIABLES["window_activity"] = _win(lambda w: str(int(w.activity_time)))
 VARIABLES["window_cell_width"] = _win(lambda w: str(w.xpixel))
 VARIABLES["window_cell_height"] = _win(lambda w: str(w.ypixel))
-def _layout_json(w: Any, visible: bool) -> str:
-    """The window's layout as version 2 JSON (hmux_core.layout_json), beyond 3.7b."""
-    from .layout_json import encode
-
-    if w.layout is None:
-        return ""
-    return encode(w.layout, w.pane_index, w.active, w.last, visible=visible)
-
-
-def _layout(w: Any, visible: bool) -> str:
-    """tmux's layout string, or JSON where the window's ``layout-format`` says so."""
-    if w.layout is None:
-        return ""
-    if w.options.get("layout-format") == "json":
-        return _layout_json(w, visible)
-    return w.layout.visible_dump() if visible else w.layout.dump()
-
-
-VARIABLES["window_layout"] = _win(lambda w: _layout(w, False))
-VARIABLES["window_visible_layout"] = _win(lambda w: _layout(w, True))
-VARIABLES["window_layout_json"] = _win(lambda w: _layout_json(w, False))
-VARIABLES["window_visible_layout_json"] = _win(lambda w: _layout_json(w, True))
+VARIABLES["window_layout"] = _win(lambda w: w.layout.dump() if w.layout else "")
+VARIABLES["window_visible_layout"] = _win(lambda w: w.layout.visible_dump() if w.layout else "")
 VARIABLES["window_linked"] = _win(lambda w: _b(len(w.winlinks) > 1))
 VARIABLES["window_linked_sessions"] = _win(lambda w: str(len(w.winlinks)))
 VARIABLES["window_format"] = lambda ctx: _b(ctx.type == FORMAT_TYPE_WINDOW)
