@@ -463,6 +463,7 @@ class Screen:
         if not data:
             return
         self.revision += 1
+        _history_time()  # tmux's current_time: once per read, not per line scrolled
         s = bytes(data).decode("latin-1")
         n = len(s)
         pos = 0
@@ -505,6 +506,7 @@ class Screen:
     def reset(self) -> None:
         """send-keys -R: input_reset(ictx, 1)."""
         try:
+            _history_time()
             self.palette.clear()
             self._reset_cell()
             self._screen_reset()
@@ -539,6 +541,7 @@ class Screen:
         and pushes lines from the top into history instead (a copy or view mode's backing
         screen, tmux's screen_resize_cursor(..., eat_empty=0))."""
         try:
+            _history_time()
             self._resize(cols, rows, self._alt is None, eat_empty)
         except Exception:  # pragma: no cover
             log.exception("resize failed")
@@ -2163,7 +2166,7 @@ class Screen:
 
     def _push_hist(self, row: Row) -> None:
         line = compact(row)
-        line.time = _history_time()  # grid_scroll_history: gl->time = current_time
+        line.time = _now[0]  # grid_scroll_history: gl->time = current_time
         self._hist.append(line)
         self._hist_bytes += line.nbytes()
 
