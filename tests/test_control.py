@@ -295,6 +295,18 @@ SCRIPTS = {
         "kill-session -t t",
         "list-clients -F '#{session_name}'",
     ]),
+    "waiting-commands": ([SESSION], [  # tmux ends a block when its command starts to wait
+        "run-shell 'echo hi'",
+        "run-shell 'echo a; exit 3'",
+        "if-shell true 'display -p yes' 'display -p no'",
+        "wait-for -S x",
+        "load-buffer -",
+        "save-buffer -",
+        "set-buffer abc",
+        "load-buffer /nonexistent/x",
+        "show-buffer",
+        "source-file /nonexistent",
+    ]),
     "hooks": ([SESSION, ["set-hook", "-g", "after-new-window", "display-message -p hooked"],
                ["set-hook", "-g", "window-linked", "rename-window -t @0 linked"]], [
         "new-window -d -n w1 cat",

@@ -13,6 +13,8 @@ import errno
 import os
 from typing import Any
 
+import trio
+
 from .. import target as T
 from ..buffers import VIS_CSTYLE, VIS_OCTAL, VIS_TAB, strvis
 from ..format import format_true
@@ -38,7 +40,8 @@ def _file_client(item: CmdItem) -> Any:
 
 
 def _attached(c: object) -> bool:
-    return getattr(c, "session", None) is not None and not getattr(c, "control", False)
+    """CLIENT_ATTACHED: in a session (a control client too: the server opens its files)."""
+    return getattr(c, "session", None) is not None
 
 
 def file_path(item: CmdItem, path: str) -> str:
@@ -53,11 +56,13 @@ async def read_file(item: CmdItem, path: str) -> tuple[bytes, int, str]:
     c = _file_client(item)
     if path == "-":
         if c is None or _attached(c) or c.control:
+            await trio.lowlevel.checkpoint()  # file_fire_done runs later: the command waits
             return b"", errno.EBADF, "-"
         data, err = await c.read_file("-")
         return data, err, "-"
     full = file_path(item, path)
     if c is None or _attached(c):
+        await trio.lowlevel.checkpoint()
         try:
             with open(full, "rb") as f:
                 return f.read(), 0, full
@@ -75,10 +80,12 @@ async def write_file(item: CmdItem, path: str, data: bytes, append: bool) -> tup
     flags = os.O_APPEND if append else os.O_TRUNC
     if path == "-":
         if c is None or _attached(c) or c.control:
+            await trio.lowlevel.checkpoint()  # file_fire_done runs later: the command waits
             return errno.EBADF, "-"
         return await c.write_file("-", data, flags), "-"
     full = file_path(item, path)
     if c is None or _attached(c):
+        await trio.lowlevel.checkpoint()
         try:
             with open(full, "ab" if append else "wb") as f:
                 f.write(data)

@@ -183,14 +183,62 @@ async def fire(item: CmdItem) -> int:
     flags = 1 if item.state.control else 0
     t = int(item.time)
     cs.guard("begin", t, item.number, flags)
+    closed = False
+
+    def waiting() -> None:
+        # CMD_RETURN_WAIT: tmux ends the block when a command starts to wait (run-shell,
+        # if-shell, load-buffer -, wait-for ...); what it prints later is outside any block.
+        nonlocal closed
+        closed = True
+        cs.guard("end", t, item.number, flags)
+
+    item.on_wait = waiting
     try:
         result = await _fire(item)
     except Exception as e:  # a command bug still closes its block
         item.server.log_exception(f"command {item.name} failed")
         item.error(f"internal error in {item.name}: {e}")
         result = CMD_RETURN_ERROR
-    cs.guard("error" if result == CMD_RETURN_ERROR else "end", t, item.number, flags)
+    finally:
+        item.on_wait = None
+    if not closed:
+        cs.guard("error" if result == CMD_RETURN_ERROR else "end", t, item.number, flags)
     return result
+
+
+class _Watched:
+    """An exec function's coroutine, awaited as it is, that reports its first suspension
+    (the point where tmux's command would return CMD_RETURN_WAIT)."""
+
+    __slots__ = ("coro", "on_wait")
+
+    def __init__(self, coro: Any, on_wait: Any) -> None:
+        self.coro = coro
+        self.on_wait = on_wait
+
+    def __await__(self) -> Any:
+        gen = self.coro.__await__()
+        try:
+            value = gen.send(None)
+        except StopIteration as stop:
+            return stop.value
+        self.on_wait()
+        while True:  # the rest exactly as `yield from gen` after its first step
+            try:
+                sent = yield value
+            except GeneratorExit:
+                gen.close()
+                raise
+            except BaseException as exc:  # noqa: BLE001 (trio's Cancelled and the like)
+                try:
+                    value = gen.throw(exc)
+                except StopIteration as stop:
+                    return stop.value
+            else:
+                try:
+                    value = gen.send(sent)
+                except StopIteration as stop:
+                    return stop.value
 
 
 async def _fire(item: CmdItem) -> int:
@@ -229,7 +277,8 @@ async def _fire_command(item: CmdItem) -> int:
         return CMD_RETURN_ERROR
     result = spec.exec(item)
     if inspect.isawaitable(result):
-        result = await result
+        on_wait = getattr(item, "on_wait", None)
+        result = await (_Watched(result, on_wait) if on_wait is not None else result)
     if result is None:
         result = CMD_RETURN_ERROR if item.failed else CMD_RETURN_NORMAL
     if result != CMD_RETURN_ERROR and spec.after_hook:
