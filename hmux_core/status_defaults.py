@@ -1,8 +1,9 @@
 """The server's own status-line defaults for when plugins run.
 
 Plugins publish variables; what the status line does with them is decided here, in one place,
-so no plugin's load order decides it. The window label becomes the active pane's state glyph
-(``#{pane_state_emoji}``, agent plugin) followed by where the pane is (git plugin): the
+so no plugin's load order decides it. The window label becomes the window's state glyph
+(``#{window_state_emoji}``, agent plugin: the most urgent state among its panes, so an agent
+waiting in a pane that is not the active one still shows) followed by where the pane is (git plugin): the
 worktree name at its root, ``name/`` below it, the directory's basename outside a repository,
 and ``[rebase 2/7]``-style operation suffixes. Every branch survives a variable whose plugin is
 off (it expands to nothing), and only options still holding tmux's value are replaced, before
@@ -27,7 +28,7 @@ TMUX_WINDOW_STATUS = "#I:#W#{?window_flags,#{window_flags}, }"
 #: A name the user gave (rename-window, ``new-window -n``, ``automatic-rename off``: tmux turns
 #: the option off for the first two) is shown as it is; the location replaces only a name that
 #: tmux itself keeps renaming after the running command.
-WINDOW_STATUS = "#I:#{?pane_state_emoji,#{pane_state_emoji} ,}" \
+WINDOW_STATUS = "#I:#{?window_state_emoji,#{window_state_emoji} ,}" \
     "#{?automatic-rename," + LOCATION + ",#W}#{?window_flags,#{window_flags}, }"
 
 DEFAULTS = {

@@ -99,6 +99,7 @@ class _Pane:
     window_id: str = ""
     session_ids: tuple[str, ...] = ()
     report: tuple[str, float] | None = None  #: the latest hook report: (raw state, time)
+    logged: str = ""  #: the reader error last written to the log
 
 
 def _blank() -> dict[str, str]:
@@ -309,6 +310,9 @@ class AgentPlugin(Plugin):
                 pt.tracker = Tracker(ident.spec, self._agent_proc(snap, ident, pgrp, info))
             if fresh or output or pt.damper.holding or (self._sweep + pt.slot) % IDENTITY_EVERY == 0:
                 session = pt.tracker.refresh(snap, self._files, time.time())
+                if pt.tracker.error and pt.tracker.error != pt.logged:
+                    pt.logged = pt.tracker.error  # a reader that failed says so, once
+                    host.log(f"{pane_id} {ident.label}: {pt.tracker.error}")
             else:  # an agent's files change as it draws; between outputs, once a second
                 session = pt.tracker.info
             file_sig = (session.file_sig, self._reported(pt))

@@ -202,6 +202,7 @@ class Tracker:
     next_model: float = 0.0
     screen_model: str = ""
     cache: Any = None  #: a reader's own memo (OpenCode: the database signature and answer)
+    error: str = ""  #: why a reader found nothing (a query that failed), for the log
 
     def refresh(self, snap: Snapshot, files: Files, now: float) -> SessionInfo:
         """Bring ``info`` up to date; cheap when nothing changed (a few ``stat`` calls)."""
@@ -310,16 +311,23 @@ def _codex(t: Tracker, snap: Snapshot, files: Files, now: float
     if t.path is None or now >= t.next_scan:
         # Codex holds its rollout open; the file changes on /new, so look again now and then.
         t.next_scan = now + (2.0 if t.path is None else 5.0)
-        sessions = os.path.join(codex_home(proc.env, proc.home), "sessions") + os.sep
-        found = None
+        home = codex_home(proc.env, proc.home)
+        sessions = os.path.join(home, "sessions") + os.sep
+        found = thread = None
         for pid in proc.members:
             for target in snap.fds(pid):
                 if target.endswith(" (deleted)"):
                     continue
                 if _ROLLOUT.search(target) and (target.startswith(sessions) or found is None):
                     found = target
+                elif "/tui-thread-reference-capabilities/" in target:
+                    thread = os.path.basename(target)  # 0.171: the TUI's handle on its thread
             if found is not None:
                 break
+        if found is None:
+            # 0.171 hands the conversation to a shared `codex app-server` daemon, which holds
+            # the rollout: find it by the thread the TUI references, else by cwd and time.
+            found = codex_rollout(home, thread, proc.cwd, proc.started, files)
         if found is not None:
             t.path = found
     if t.path is None:
@@ -329,12 +337,71 @@ def _codex(t: Tracker, snap: Snapshot, files: Files, now: float
     return sid or (m[-1] if m else ""), model, None, None
 
 
+def codex_rollout(home: str, thread: str | None, cwd: str | None, started: float,
+                  files: Files) -> str | None:
+    """The rollout of ``thread``, or the newest one begun in ``cwd`` since ``started``.
+
+    Only the day directories since the process started are listed (rollouts live under
+    ``sessions/YYYY/MM/DD``), so the cost does not grow with the history.
+    """
+    import time as _time
+
+    root = os.path.join(home, "sessions")
+    days = set()
+    t0 = started or (_time.time() - 86400)
+    t = t0 - 86400  # time zones: the directory is the rollout's local date
+    while t <= _time.time() + 86400:
+        days.add(_time.strftime("%Y/%m/%d", _time.localtime(t)))
+        t += 86400
+    best: tuple[float, str] | None = None
+    for day in sorted(days):
+        d = os.path.join(root, day)
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for n in names:
+            if not (n.startswith("rollout-") and n.endswith(".jsonl")):
+                continue
+            p = os.path.join(d, n)
+            if thread:
+                if thread in n:
+                    return p
+                continue
+            try:
+                mtime = os.stat(p).st_mtime
+            except OSError:
+                continue
+            if mtime + 1.0 < started or (best is not None and mtime <= best[0]):
+                continue
+            meta = files.fold_jsonl(p, _codex_cwd, "", key=1)
+            if cwd and meta in (cwd, os.path.realpath(cwd)):
+                best = (mtime, p)
+    return best[1] if best else None
+
+
+def _codex_cwd(state: str, rec: dict[str, Any]) -> str:
+    if not state and rec.get("type") == "session_meta":
+        cwd = rec["payload"].get("cwd")
+        if isinstance(cwd, str):
+            return cwd
+    return state
+
+
 # -- Gemini CLI ----------------------------------------------------------------------------------
 
-def gemini_chats_dir(env: Mapping[str, str], home: str, project_root: str) -> str:
-    base = env.get("GEMINI_CLI_HOME") or home
+def gemini_chats_dir(env: Mapping[str, str], home: str, project_root: str,
+                     files: Files | None = None) -> str:
+    """``<home>/.gemini/tmp/<project>/chats``: 0.61 names the project by the short name its
+    ``projects.json`` gives the root; older releases by the root's SHA-256."""
+    base = os.path.join(env.get("GEMINI_CLI_HOME") or home, ".gemini")
+    if files is not None:
+        doc = files.json(os.path.join(base, "projects.json"))
+        projects = doc.get("projects") if isinstance(doc, dict) else None
+        if isinstance(projects, dict) and isinstance(projects.get(project_root), str):
+            return os.path.join(base, "tmp", projects[project_root], "chats")
     digest = hashlib.sha256(project_root.encode()).hexdigest()
-    return os.path.join(base, ".gemini", "tmp", digest, "chats")
+    return os.path.join(base, "tmp", digest, "chats")
 
 
 def _gemini_fold(state: tuple[str, str], rec: dict[str, Any]) -> tuple[str, str]:
@@ -361,8 +428,9 @@ def _gemini(t: Tracker, snap: Snapshot, files: Files, now: float
         t.next_scan = now + 1.0
         newest: tuple[float, str] | None = None
         roots = {proc.cwd, os.path.realpath(proc.cwd)}
-        for root in roots:
-            d = gemini_chats_dir(proc.env, proc.home, root)
+        dirs = {gemini_chats_dir(proc.env, proc.home, r, files) for r in roots}
+        dirs |= {gemini_chats_dir(proc.env, proc.home, r) for r in roots}
+        for d in dirs:
             try:
                 names = os.listdir(d)
             except OSError:
@@ -397,6 +465,11 @@ def opencode_db(env: Mapping[str, str], home: str) -> str:
     return os.path.join(data, "opencode", "opencode.db")
 
 
+#: OpenCode's last assistant message → state, and its weight (a failed turn outranks the
+#: screen's failed-turn rules; a turn in progress ranks as a state file).
+OPENCODE_ERROR_PRIORITY = 66
+
+
 def _opencode(t: Tracker, snap: Snapshot, files: Files, now: float
               ) -> tuple[str, str, tuple[str, int] | None, object]:
     proc = t.proc
@@ -404,35 +477,61 @@ def _opencode(t: Tracker, snap: Snapshot, files: Files, now: float
     sig = (_sig(db), _sig(db + "-wal"))
     cached = t.cache
     if cached is not None and cached[0] == sig:
-        return cached[1], cached[2], None, None
+        return cached[1], cached[2], cached[3], sig
     if sig[0] is None or not proc.cwd or now < t.next_scan:
-        return (cached[1], cached[2], None, None) if cached else ("", "", None, None)
-    t.next_scan = now + 1.0
+        return (cached[1], cached[2], cached[3], cached[0]) if cached else ("", "", None, None)
+    t.next_scan = now + 0.5
     sid = model = ""
+    state: tuple[str, int] | None = None
     try:
         files.reads += 1
         con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=0.05)
         try:
-            row = con.execute("SELECT id FROM session WHERE directory IN (?, ?) "
-                              "ORDER BY updated_at DESC LIMIT 1",
-                              (proc.cwd, os.path.realpath(proc.cwd))).fetchone()
+            row = None
+            # 1.18 names the column time_updated; earlier 1.x updated_at.
+            for column in ("time_updated", "updated_at"):
+                try:
+                    row = con.execute(f"SELECT id FROM session WHERE directory IN (?, ?) "
+                                      f"AND parent_id IS NULL ORDER BY {column} DESC LIMIT 1",
+                                      (proc.cwd, os.path.realpath(proc.cwd))).fetchone()
+                    break
+                except sqlite3.OperationalError as e:
+                    t.error = f"opencode.db: {e}"
+                    continue
             if row:
                 sid = str(row[0])
+                first = True
                 for (data,) in con.execute("SELECT data FROM message WHERE session_id = ? "
                                            "ORDER BY rowid DESC LIMIT 50", (sid,)):
                     try:
                         msg = json.loads(data)
                     except (TypeError, ValueError):
                         continue
-                    if isinstance(msg, dict) and isinstance(msg.get("modelID"), str):
+                    if not isinstance(msg, dict):
+                        continue
+                    if first:
+                        first = False
+                        state = opencode_state(msg)
+                    if isinstance(msg.get("modelID"), str):
                         model = msg["modelID"]
                         break
         finally:
             con.close()
-    except sqlite3.Error:
-        pass
-    t.cache = (sig, sid, model)
-    return sid, model, None, None
+    except sqlite3.Error as e:
+        t.error = f"opencode.db: {e}"
+    t.cache = (sig, sid, model, state)
+    return sid, model, state, sig
+
+
+def opencode_state(msg: dict[str, Any]) -> tuple[str, int] | None:
+    """The newest message says where the turn is: an assistant message with an error ended a
+    failed turn; one not yet completed (or a user message just sent) is a turn in progress."""
+    if msg.get("role") == "assistant":
+        if msg.get("error"):
+            return ("error", OPENCODE_ERROR_PRIORITY)
+        done = msg.get("time", {}).get("completed") if isinstance(msg.get("time"), dict) else 1
+        return None if done else ("working", STATE_FILE_PRIORITY)
+    return None
 
 
 # -- GitHub Copilot CLI --------------------------------------------------------------------------

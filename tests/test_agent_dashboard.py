@@ -268,7 +268,6 @@ def test_opencode_plugin_file_is_ours_alone(tmp_path):
     assert not agent_hooks.plan("opencode", HMUX, env=env).changed
     agent_hooks.apply(agent_hooks.plan("opencode", HMUX, remove=True, env=env))
     assert not os.path.exists(change.path)
-    os.makedirs(os.path.dirname(change.path))
     with open(change.path, "w") as f:
         f.write("// someone else's\n")
     with pytest.raises(ValueError, match="not written by hmux"):

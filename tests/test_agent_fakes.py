@@ -590,6 +590,8 @@ class HostPane:
     revision: int = 0
     visible: bool = False
     height: int = 40
+    window: str = "@0"
+    sessions: tuple[str, ...] = ("$0",)
 
 
 class FakeHost:
@@ -645,7 +647,8 @@ class FakeHost:
             pane_id=pane_id, pid=-1 if proc is None or dead else proc.pid,
             foreground_pgrp=-1 if proc is None else proc.pgrp(), tty="/dev/pts/x",
             revision=hp.revision, title=hp.title, width=120, height=hp.height,
-            window_id="@0", session_ids=("$0",), active=True, visible=hp.visible, dead=dead,
+            window_id=hp.window, session_ids=hp.sessions, active=True, visible=hp.visible,
+            dead=dead,
             last_output=0.0)
 
     def pane_cwd(self, pane_id: str) -> str | None:

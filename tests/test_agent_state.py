@@ -50,9 +50,10 @@ CASES = [
     # Prose above the prompt box that looks like a question is not a blocker (herdr#4064).
     ("claude", ["● Would you like to open a pull request? If yes, I will run gh.",
                 "  Do you want to proceed? 1. Yes  2. No", ""] + BOX, "✳ Claude Code", "idle"),
-    # Persistent footers alone say nothing (ntm#80, cmuxlayer#177).
-    ("claude", ["  ⏵⏵ bypass permissions on (shift+tab to cycle)"], "", "unknown"),
-    ("claude", ["  ⏵⏵ accept edits on (shift+tab to cycle)", "  ⏸ plan mode on"], "", "unknown"),
+    # Persistent footers alone say nothing (ntm#80, cmuxlayer#177): no evidence, the state
+    # stays as it was (a screen with nothing else on it is not a new state).
+    ("claude", ["  ⏵⏵ bypass permissions on (shift+tab to cycle)"], "", "keep"),
+    ("claude", ["  ⏵⏵ accept edits on (shift+tab to cycle)", "  ⏸ plan mode on"], "", "keep"),
     ("claude", ["● output", "  Showing detailed transcript · ctrl+o to toggle"], "", "keep"),
     ("claude", [R, " Select model", " ❯ 1. Default", " Enter to set as default · Esc to cancel"],
      "", "keep"),
