@@ -542,7 +542,10 @@ class ControlState:
         c = self.c
         wp = self.server.model.panes.get(cp.id)
         s = c.session
-        if wp is None or wp.fd < 0 or s is None or not s.has_window(wp.window):
+        # A pane that is gone (or whose window left the session) takes its queued output with
+        # it, as in tmux. One whose program has just exited keeps it: tmux usually writes its
+        # last read before noticing the end, and so must this.
+        if wp is None or s is None or not s.has_window(wp.window):
             self._discard_pane(cp)
             self._flush_lines()
             return False
