@@ -935,6 +935,17 @@ def prompt_area(client: Any, sx: int) -> tuple[int, int]:
     return 0, w
 
 
+def frozen_by(client: Any) -> bool:
+    """TTY_FREEZE: what panes print is not drawn while a message (without display-message
+    -C) or a prompt (not incremental, without command-prompt -C) is shown; the client is
+    drawn again in full when it goes."""
+    p = getattr(client, "prompt", None)
+    if p is not None:
+        return not p.flags & (INCREMENTAL | NOFREEZE)
+    return bool(getattr(client, "message_text", None)) and \
+        not getattr(client, "message_no_freeze", False)
+
+
 def message_line(client: Any, lines: int) -> int:
     """status_prompt_line_at: the status line (message-line, 0 the first) that messages
     and prompts take, the last when there are fewer."""
@@ -972,5 +983,5 @@ def draw_line(server: Any, client: Any, row: list[Cell]) -> int | None:
     return None
 
 
-__all__ = ["History", "Prompt", "clear", "complete", "draw_line", "history", "message_line",
-           "prompt_type", "set_prompt", "update"]
+__all__ = ["History", "Prompt", "clear", "complete", "draw_line", "frozen_by", "history",
+           "message_line", "prompt_type", "set_prompt", "update"]

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import borders, scrollbars, status, tty_attrs
 from .options import Style as OptStyle
-from .prompt import draw_line, message_line
+from .prompt import draw_line, frozen_by, message_line
 from .screen.cells import (
     ATTR_CHARSET,
     COLOUR_FLAG_256,
@@ -431,8 +431,9 @@ class Renderer:
             # Pane rows: this client's row cache is what its terminal shows, so only rows
             # built again with different text are sent.
             panned: list[tuple[int, int, str]] = []
+            frozen = not whole and frozen_by(client)  # TTY_FREEZE: panes wait
             for p in panes:
-                if only is not None and p is not only and not whole:
+                if frozen or (only is not None and p is not only and not whole):
                     continue
                 if ox or oy:
                     panned += self._panned_rows(p, ox, oy, sx, area_y, area_h)
