@@ -844,7 +844,8 @@ VARIABLES["client_session"] = _cl(lambda c: c.session.name if c.session is not N
 VARIABLES["client_last_session"] = _cl(
     lambda c: c.last_session.name if c.last_session is not None and c.last_session.alive else None)
 VARIABLES["client_width"] = _cl(lambda c: str(c.sx) if c.session is not None else None)
-VARIABLES["client_height"] = _cl(lambda c: str(c.sy) if c.session is not None else None)
+VARIABLES["client_height"] = _cl(  # TTY_STARTED: never for a control client
+    lambda c: str(c.sy) if c.session is not None and not c.control else None)
 VARIABLES["client_cell_width"] = _cl(lambda c: None)
 VARIABLES["client_cell_height"] = _cl(lambda c: None)
 VARIABLES["client_uid"] = _cl(lambda c: str(c.uid) if c.uid >= 0 else None)
