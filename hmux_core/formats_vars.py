@@ -214,8 +214,8 @@ class ModelContext:
             return value if value is not None else ""
         if "f" in kinds:
             if name == "utf8":  # seed: the client's UTF-8 flag, however it was found
-                return _b(bool(getattr(c, "utf8", False)))
-            return _b(name in caps.get("+features", "").split(","))
+                return _b(bool(getattr(c, "utf8", False)) or "+utf8" in caps)
+            return _b(_feature_present(caps, getattr(c, "term", ""), name))
         return _b(_has_capability(caps, getattr(c, "term", ""), name))
 
 
@@ -236,6 +236,43 @@ def _terminfo_names(term: str) -> frozenset[str]:
             continue
         names.add(line.split("=", 1)[0].split("#", 1)[0])
     return frozenset(names)
+
+
+#: tty_features' capabilities per feature (the development tree's table): a feature not in the
+#: client's list is still present when its terminal has all of them (ignorefkeys never is),
+#: and the flags tmux's term must have for it.
+_FEATURE_CAPABILITIES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "title": (("tsl", "fsl"), ()), "osc7": (("Swd", "fsl"), ()), "mouse": (("kmous",), ()),
+    "clipboard": (("Ms",), ()), "hyperlinks": (("Hls",), ()),
+    "RGB": (("AX", "setrgbf", "setrgbb", "setab", "setaf"), ("256", "rgb")),
+    "256": (("AX", "setab", "setaf"), ("256",)), "overline": (("Smol",), ()),
+    "usstyle": (("Smulx", "Setulc", "Setulc1", "ol"), ()), "bpaste": (("Enbp", "Dsbp"), ()),
+    "focus": (("Enfcs", "Dsfcs"), ()), "cstyle": (("Ss", "Se"), ()),
+    "ccolour": (("Cs", "Cr"), ()), "strikethrough": (("smxx",), ()), "sync": (("Sync",), ()),
+    "extkeys": (("Eneks", "Dseks"), ()), "margins": (("Enmg", "Dsmg", "Clmg", "Cmg"), ("x",)),
+    "rectfill": (("Rect",), ("x",)), "sixel": (("Sxl",), ("x",)), "progressbar": (("Spb",), ()),
+}
+
+
+def _feature_present(caps: dict[str, str], term: str, name: str) -> bool:
+    """tty_feature_present: in the client's feature list, or every capability of the feature
+    there (a name tmux does not know is never present: hmux does not repeat tmux's reading of
+    the last table entry after a miss)."""
+    if name in caps.get("+features", "").split(","):
+        return True
+    entry = _FEATURE_CAPABILITIES.get(name)
+    if entry is None:
+        return False
+    names, flags = entry
+    from .tty_term import FLAG_256, colour_depth
+
+    if "x" in flags:  # DECSLRM, DECFRA, SIXEL: terminals hmux never flags so
+        return False
+    if "256" in flags and FLAG_256 not in caps and colour_depth(caps)[1] < 256:
+        return False
+    if "rgb" in flags and not colour_depth(caps)[0]:
+        return False
+    return all(_has_capability(caps, term, n) for n in names)
 
 
 def _has_capability(caps: dict[str, str], term: str, name: str) -> bool:

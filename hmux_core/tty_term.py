@@ -25,6 +25,8 @@ _FEATURE_NAMES = {f.lower(): f for f in FEATURES}
 #: Not terminfo names: tmux's term flags (TERM_256COLOURS, TERM_VT100LIKE) and the features the
 #: terminal ended up with (``client_termfeatures``), in the same dict.
 FLAG_256, FLAG_VT100, FEATURE_LIST = "+256", "+vt100", "+features"
+#: The client was marked UTF-8 by a terminal-features "utf8" entry (beyond 3.7b).
+FEATURE_UTF8 = "+utf8"
 #: The capabilities a feature sets, for those hmux uses.
 FEATURE_CAPS = {
     "title": {"tsl": "\033]0;", "fsl": "\007"},
@@ -129,25 +131,47 @@ def capabilities(term: str, terminal_features: Sequence[str], client_features: i
     (tmux 3.6)."""
     caps = dict(terminfo(term))
     feats: set[str] = {f for i, f in enumerate(FEATURES) if client_features & (1 << i)}
+    # Beyond 3.7b (tmux's development tree; docs/extensions.md): "name@" removes a feature
+    # and keeps it from being added later (by the VT100 defaults, Tc, COLORTERM or the
+    # terminal's replies); "utf8" marks the client UTF-8 (the seed's).
+    disabled: set[str] = set()
     for entry in terminal_features:
         pattern, *rest = _fields(str(entry))
         if pattern and fnmatch.fnmatchcase(term, pattern):
             for name in rest:  # tty_add_features: any case; an unknown name ends the list
+                remove = name.endswith("@")
+                if remove:
+                    name = name[:-1]
+                if name.lower() == "utf8":
+                    if remove:
+                        disabled.add("utf8")
+                        caps.pop(FEATURE_UTF8, None)
+                    elif "utf8" not in disabled:
+                        caps[FEATURE_UTF8] = ""
+                    continue
                 known = _FEATURE_NAMES.get(name.lower())
                 if known is None:
                     break
-                feats.add(known)
+                if remove:
+                    feats.discard(known)
+                    disabled.add(known)
+                elif known not in disabled:
+                    feats.add(known)
+
+    def add(*names: str) -> None:
+        feats.update(n for n in names if n not in disabled)
+
     if colorterm is not None:
         if colorterm.lower() in ("truecolor", "24bit"):
-            feats.add("RGB")
+            add("RGB")
         elif "256" in colorterm:
-            feats.add("256")
+            add("256")
     _apply_overrides(caps, term, terminal_overrides)
     if "XT" in caps or caps.get("clear", "").startswith("\033["):
         caps[FLAG_VT100] = ""
-        feats.update(("bpaste", "focus", "title"))
+        add("bpaste", "focus", "title")
     if ("Tc" in caps or "RGB" in caps) and not ("setrgbf" in caps and "setrgbb" in caps):
-        feats.add("RGB")
+        add("RGB")
     for f in feats:
         caps.update(FEATURE_CAPS.get(f, {}))
     _apply_overrides(caps, term, terminal_overrides)

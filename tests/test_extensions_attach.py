@@ -79,3 +79,25 @@ def test_clear_on_attach_default_is_the_alternate_screen(outer: Outer, hmux):
     wait_for(lambda: "[m] 0:" in outer.screen(target)[-1])
     assert outer.mux.ok("display", "-p", "-t", target, "#{alternate_on}") == "1\n"
     assert "clear-on-attach" not in hmux.ok("show", "-s")
+
+
+def test_terminal_features_removed_with_at_as_next(outer: Outer, hmux, next_tmux, tmp_path):
+    """terminal-features "name@" removes a feature and keeps it off, whatever terminfo, Tc or
+    the terminal's replies would add (the development tree's)."""
+    conf = tmp_path / "feat.conf"
+    conf.write_text("set -as terminal-features '*:RGB@:title@:hyperlinks@:bpaste'\n")
+    outer.run(HMUX + hmux.socket_args + ["-f", str(conf), "new-session", "-s", "m", "cat"], "h")
+    outer.run([ORACLE_NEXT] + next_tmux.socket_args + ["-f", str(conf), "new-session", "-s",
+                                                       "m", "cat"], "n")
+    results = []
+    for mux in (hmux, next_tmux):
+        tty = _attached_tty(mux)
+        # the terminal's answers come in after the attach: wait for a feature they add
+        wait_for(lambda m=mux, t=tty: m.ok("display", "-c", t, "-p", "#{I/f:extkeys}").strip()
+                 == "1")
+        results.append(mux.ok("display", "-c", tty, "-p",
+                              "#{I/f:RGB}|#{I/f:title}|#{I/f:hyperlinks}|#{I/f:bpaste}|"
+                              "#{client_colours}"))
+    assert results[0] == results[1]
+    # title stays present: removing a feature keeps the capabilities terminfo gives (tsl, fsl)
+    assert results[0].startswith("0|1|0|1|")
