@@ -106,6 +106,7 @@ class Pane:
         self.pipe: Any = None
         #: The mode stack (hmux_core.modes), newest first; the first one is drawn.
         self.modes: list[Any] = []
+        self.unseen_changes = False  # output arrived while a mode was shown
         #: Set by the server: called when the pane has exited (EOF and child reaped).
         self.on_exit: Callable[[Pane], None] = lambda p: None
         #: Set by the server: called after each batch of output with the events the screen saw.
@@ -255,6 +256,8 @@ class Pane:
                 self.write(replies)
             self.output_revision += 1
             self.changed = True
+            if self.modes:  # PANE_UNSEENCHANGES: output a mode hides (#{pane_unseen_changes})
+                self.unseen_changes = True
             self.last_output_time = time.time()
             self.on_output(self, screen.take_events())
         self.eof = True

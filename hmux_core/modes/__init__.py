@@ -149,6 +149,8 @@ def reset_mode(server: Any, wp: Any) -> None:
     modes.pop(0).free()
     if modes:
         modes[0].resize(wp.sx, wp.sy)
+    else:
+        wp.unseen_changes = False  # the pane's own screen shows again
     _changed(server, wp)
 
 
