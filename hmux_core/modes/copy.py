@@ -186,7 +186,7 @@ class CopyMode(Mode):
         self.searchx, self.searchy, self.searcho = self.cx, self.cy, self.oy
 
     def cursor(self) -> tuple[int, int] | None:
-        return (min(self.cx, self.sx - 1), self.cy)
+        return (min(self.cursor_offset(self.cx), self.sx - 1), self.cy)
 
     def format(self, name: str) -> str | None:
         """window_copy_formats: the variables copy mode adds to its pane's formats."""
