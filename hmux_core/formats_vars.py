@@ -547,8 +547,28 @@ VARIABLES["window_zoomed_flag"] = _win(lambda w: _b(w.zoomed))
 VARIABLES["window_activity"] = _win(lambda w: str(int(w.activity_time)))
 VARIABLES["window_cell_width"] = _win(lambda w: str(w.xpixel))
 VARIABLES["window_cell_height"] = _win(lambda w: str(w.ypixel))
-VARIABLES["window_layout"] = _win(lambda w: w.layout.dump() if w.layout else "")
-VARIABLES["window_visible_layout"] = _win(lambda w: w.layout.visible_dump() if w.layout else "")
+def _layout_json(w: Any, visible: bool) -> str:
+    """The window's layout as version 2 JSON (hmux_core.layout_json), beyond 3.7b."""
+    from .layout_json import encode
+
+    if w.layout is None:
+        return ""
+    return encode(w.layout, w.pane_index, w.active, w.last, visible=visible)
+
+
+def _layout(w: Any, visible: bool) -> str:
+    """tmux's layout string, or JSON where the window's ``layout-format`` says so."""
+    if w.layout is None:
+        return ""
+    if w.options.get("layout-format") == "json":
+        return _layout_json(w, visible)
+    return w.layout.visible_dump() if visible else w.layout.dump()
+
+
+VARIABLES["window_layout"] = _win(lambda w: _layout(w, False))
+VARIABLES["window_visible_layout"] = _win(lambda w: _layout(w, True))
+VARIABLES["window_layout_json"] = _win(lambda w: _layout_json(w, False))
+VARIABLES["window_visible_layout_json"] = _win(lambda w: _layout_json(w, True))
 VARIABLES["window_linked"] = _win(lambda w: _b(len(w.winlinks) > 1))
 VARIABLES["window_linked_sessions"] = _win(lambda w: str(len(w.winlinks)))
 VARIABLES["window_format"] = lambda ctx: _b(ctx.type == FORMAT_TYPE_WINDOW)
@@ -827,7 +847,19 @@ VARIABLES["scroll_region_upper"] = _screen_num("scroll_region_upper")
 VARIABLES["scroll_region_lower"] = _screen_num("scroll_region_lower")
 VARIABLES["history_size"] = lambda ctx: str(ctx.wp.screen.history_size) if ctx.wp is not None else None
 VARIABLES["history_limit"] = lambda ctx: str(ctx.wp.screen.history_limit) if ctx.wp is not None else None
-VARIABLES["history_bytes"] = lambda ctx: str(ctx.wp.screen.history_bytes()) if ctx.wp is not None else None
+#: tmux 3.7b's struct sizes on 64-bit: grid_line, grid_cell_entry (packed) and grid_extd_entry.
+GRID_LINE_SIZE, GRID_CELL_SIZE, GRID_EXTD_SIZE = 40, 5, 23
+
+
+def _history_bytes(ctx: ModelContext) -> str | None:
+    """format_cb_history_bytes: what the pane's grid (history and screen) takes."""
+    if ctx.wp is None:
+        return None
+    lines, cells, extd = ctx.wp.screen.grid_stats()
+    return str(lines * GRID_LINE_SIZE + cells * GRID_CELL_SIZE + extd * GRID_EXTD_SIZE)
+
+
+VARIABLES["history_bytes"] = _history_bytes
 # hmux only: which emulator engine holds the pane ("python" or "ghostty").
 VARIABLES["pane_engine"] = lambda ctx: ctx.wp.screen.name if ctx.wp is not None else None
 
@@ -1104,14 +1136,13 @@ def _client_theme(ctx: ModelContext) -> str | None:
 
 @var("history_all_bytes")
 def _history_all_bytes(ctx: ModelContext) -> str | None:
-    """lines,bytes of line headers,cells,bytes of cells,extended cells,their bytes (tmux's grid
-    sizes: a line header is 64 bytes, a cell 4, an extended cell 16)."""
+    """lines,bytes of line headers,cells,bytes of cells,extended cells,their bytes
+    (format_cb_history_all_bytes)."""
     if ctx.wp is None:
         return None
-    sc = ctx.wp.screen
-    lines = sc.history_size + sc.rows
-    cells = getattr(sc, "used_cells", lambda: 0)()
-    return f"{lines},{lines * 64},{cells},{cells * 4},0,0"
+    lines, cells, extd = ctx.wp.screen.grid_stats()
+    return (f"{lines},{lines * GRID_LINE_SIZE},{cells},{cells * GRID_CELL_SIZE},{extd},"
+            f"{extd * GRID_EXTD_SIZE}")
 
 
 VARIABLES["pane_last_output_time"] = _pane_last_output_time

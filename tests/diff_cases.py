@@ -166,6 +166,12 @@ case("ls-O-name-r", *SORTED, ["list-sessions", "-O", "name", "-r", "-F", "#{sess
 case("ls-O-index-r", *SORTED, ["list-sessions", "-O", "index", "-r", "-F", "#{session_name}"])
 case("ls-r-alone", *SORTED, ["list-sessions", "-r", "-F", "#{session_name}"])
 case("ls-O-bad", *SORTED, ["list-sessions", "-O", "sideways"])
+# history_bytes and history_all_bytes are tmux's grid sizes (lines, cells as allocated, extended
+# cells for non-ASCII, tabs, RGB, underline colours).
+HB = "#{history_bytes} #{history_all_bytes}"
+case("hist-bytes-seq", NS("a", cmd=sh("seq 100; exec cat")), Wait("a", "100"), D(HB, "a"))
+case("hist-bytes-styled", NS("a", cmd=pf("a\\tb \\033[38;2;1;2;3mrgb\\033[0m\\n\\033[4:3m\\033[58;5;4mx\\033[0m wide\\344\\270\\255 \\303\\251\\n\\033[44m\\033[K\\033[0mEND")),
+     Wait("a", "END"), D(HB, "a"))
 case("ks-g-group", NS("a"), NS("b", "-t", "a"), NS("c"), ["kill-session", "-g", "-t", "b"],
      ["list-sessions", "-F", "#{session_name}"])
 case("ks-g-no-group", NS("a"), NS("c"), ["kill-session", "-g", "-t", "c"], ["list-sessions", "-F", "#{session_name}"])

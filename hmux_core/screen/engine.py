@@ -164,6 +164,10 @@ class Engine(Protocol):
     @property
     def history_size(self) -> int: ...
 
+    def grid_stats(self) -> tuple[int, int, int]:
+        """(lines, cells, extended cells) as tmux's grid would hold them (history_bytes)."""
+        ...
+
     def history_bytes(self) -> int:
         """Approximate bytes held by history (tmux's history_bytes)."""
 

@@ -447,6 +447,12 @@ class GhosttyScreen:
         n = self._get(lib.GHOSTTY_TERMINAL_DATA_SCROLLBACK_ROWS, self._sz)
         return min(int(n), self._history_limit)
 
+    def grid_stats(self) -> tuple[int, int, int]:
+        """tmux's grid sizes as far as Ghostty shows them: every line, a full width of cells
+        each (Ghostty's pages are not tmux's allocations), no extended cells counted."""
+        lines = self.history_size + self.rows
+        return lines, lines * self.cols, 0
+
     def history_bytes(self) -> int:
         """Ghostty does not report what its pages hold: 8 bytes a cell plus a row header."""
         return self.history_size * (self.cols * 8 + 8)

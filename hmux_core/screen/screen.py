@@ -546,6 +546,35 @@ class Screen:
         except Exception:  # pragma: no cover
             log.exception("resize failed")
 
+    def grid_stats(self) -> tuple[int, int, int]:
+        """(lines, cells, extended cells) that tmux's grid holds for this screen, for
+        ``history_bytes`` and ``history_all_bytes``: every history and visible line, the cells
+        allocated on each (tmux's cellsize, which grows in its steps) and the cells that need an
+        extended entry (non-ASCII or wide characters, tabs, RGB colours, attributes above 0xff,
+        an underline colour, a hyperlink). tmux also keeps a cell extended once it was; this
+        counts what the cells hold now."""
+        styles, links = self._styles, self._links
+        ext = {sid for sid, st in enumerate(styles)
+               if st[0] > 0xFF or st[1] & COLOUR_FLAG_RGB or st[2] & COLOUR_FLAG_RGB or st[3]
+               or links[sid]}
+        cells = extd = 0
+        for line in self._hist:
+            cells += line.size
+            if not line.text.isascii() or "\t" in line.text:
+                extd += sum(1 for c in line.cells()[0] if c and (not c.isascii() or c == "\t"
+                                                                   or len(c) > 1))
+            if ext and line.runs is not None:
+                runs = line.runs
+                extd += sum(runs[i] for i in range(0, len(runs), 2) if runs[i + 1] in ext)
+        for row in self._rows:
+            size = row.size
+            cells += size
+            chars = row.chars[:size]
+            extd += sum(1 for c in chars if c and (not c.isascii() or c == "\t" or len(c) > 1))
+            if ext and row.styled:
+                extd += sum(1 for sid in row.styles[:size] if sid in ext)
+        return len(self._hist) + len(self._rows), cells, extd
+
     def history_bytes(self) -> int:
         return self._hist_bytes
 
