@@ -71,6 +71,7 @@ class Attached:
         self._nursery: trio.Nursery | None = None
         self._click_scope: trio.CancelScope | None = None
         self._drag_scope: trio.CancelScope | None = None
+        self._sync_wait = False  # a task redraws while a synchronized update holds a pane
 
     # -- lifetime ------------------------------------------------------------------------------
 
@@ -206,6 +207,9 @@ class Attached:
         except Exception:
             self.server.log_exception("drawing failed")
             data = b""
+        if self.renderer.held and self._nursery is not None and not self._sync_wait:
+            self._sync_wait = True  # a synchronized update held a pane: its timeout redraws
+            self._nursery.start_soon(self._sync_recheck)
         if data:
             self.tty.write(data)
             if self.tty.blocked:
@@ -213,6 +217,14 @@ class Attached:
         now = trio.current_time()
         spent = now - start  # a slow first frame (terminfo, engine set-up) must not hold later ones
         self._next = now + min(max(FRAME_INTERVAL - spent, spent * (FRAME_COST - 1)), 0.1)
+
+    async def _sync_recheck(self) -> None:
+        """A pane's synchronized update held its drawing: look again a tenth of a second
+        later, as the update ends by itself after a second (tmux's sync timer)."""
+        await trio.sleep(0.1)
+        self._sync_wait = False
+        self._pending = True
+        self._dirty.set()
 
     def resized(self) -> tuple[int, int]:
         size = self.tty.update_size()

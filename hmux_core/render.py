@@ -343,6 +343,8 @@ class Renderer:
         self.offset = (0, 0)  # where the view of a window larger than the terminal starts
         self.depth: Depth = 0
         self.pen = tty_attrs.FULL
+        #: A pane in a synchronized update was not drawn: look again soon (its timeout).
+        self.held = False
         #: The terminal has no automatic margins (``am@``): its bottom-right cell is never
         #: written, or it would scroll (tmux's TERM_NOAM).
         self.noam = False
@@ -375,6 +377,7 @@ class Renderer:
         """Bytes that bring the terminal from what it shows to the current state; with
         ``only`` (a pane echoing a key) the other panes' rows wait for the next frame."""
         s = client.session
+        self.held = False
         if s is None or s.curw is None:
             return b""
         w = s.curw.window
@@ -489,6 +492,13 @@ class Renderer:
             cache = self._panes[p.id] = _PaneRows(src, width, edge, pkey)
         gens = p.damage() if src is p.screen else None  # a mode has no damage: compare text
         strings = cache.strings
+        if gens is not None and not whole and len(strings) == h \
+                and getattr(src, "synchronized_output", False):
+            # The pane is in a synchronized update (mode 2026): what it draws waits for the
+            # update's end (or its timeout), as tmux skips its writes (MODE_SYNC); a whole
+            # redraw shows it as it is.
+            self.held = True
+            return strings, ()
         if len(strings) != h:
             del strings[h:]
             strings.extend([""] * (h - len(strings)))

@@ -19,13 +19,25 @@ Cell = tuple[str, tuple[int, int, int, int]]
 DEFAULT_WIDTH, DEFAULT_PAD = 1, 0
 
 
+_SIZES: dict[Any, tuple[int, int]] = {}
+
+
 def size(p: Any) -> tuple[int, int]:
     """style_set_scrollbar_style_from_option: a pane's scrollbar width and padding (an
-    invalid style is the default one)."""
-    sy = p.options.get_style("pane-scrollbars-style")
-    if sy is None:
-        return DEFAULT_WIDTH, DEFAULT_PAD
-    return (sy.width if sy.width >= 1 else DEFAULT_WIDTH), (sy.pad if sy.pad >= 0 else DEFAULT_PAD)
+    invalid style is the default one). Asked for every frame: kept by the option's value."""
+    value = p.options.get("pane-scrollbars-style")
+    got = _SIZES.get(value)
+    if got is None:
+        sy = p.options.get_style("pane-scrollbars-style")
+        if sy is None:
+            got = DEFAULT_WIDTH, DEFAULT_PAD
+        else:
+            got = ((sy.width if sy.width >= 1 else DEFAULT_WIDTH),
+                   (sy.pad if sy.pad >= 0 else DEFAULT_PAD))
+        if len(_SIZES) > 64:
+            _SIZES.clear()
+        _SIZES[value] = got
+    return got
 
 
 def in_copy_mode(p: Any) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import time
 import uuid
 
 import pytest
@@ -444,3 +445,31 @@ def test_window_styles(outer, hmux, tmux):
             _same_screen(outer, h, t)
         except AssertionError as e:
             raise AssertionError(f"{step}\n{e}") from None
+
+
+def test_synchronized_update_holds_the_pane(outer, hmux, tmux):
+    """A pane in a synchronized update (mode 2026) is not drawn until the update ends (or a
+    second passes): what it writes meanwhile shows at the end, all at once."""
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
+        m.ok("set", "-g", "status-right", "R")
+    argv = ["attach-session", "-t", "w"]
+    h = outer.run(HMUX + hmux.socket_args + argv, "h")
+    t = outer.run([TMUX] + tmux.socket_args + argv, "t")
+    wait_for(lambda: "[w]" in outer.screen(h)[-1] and "[w]" in outer.screen(t)[-1])
+    for m in (hmux, tmux):
+        m.ok("run-shell", "-t", "w", "printf '\\033[?2026hheld back' > #{pane_tty}")
+    for m in (hmux, tmux):  # the servers have read it
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "w", "#{synchronized_output_flag}")
+                 == "1\n", timeout=0.8)
+    time.sleep(0.2)  # a frame's time
+    held = [("held back" in outer.screen(h)[0], "held back" in outer.screen(t)[0])]
+    for m in (hmux, tmux):
+        m.ok("run-shell", "-t", "w", "printf '\\033[?2026l' > #{pane_tty}")
+    wait_for(lambda: outer.screen(h)[0].startswith("held back")
+             and outer.screen(t)[0].startswith("held back"))
+    assert held == [(False, False)], held  # (a second is long enough for two commands)
+    for m in (hmux, tmux):
+        m.ok("run-shell", "-t", "w", "printf '\\033[?2026h and timed out' > #{pane_tty}")
+    wait_for(lambda: outer.screen(h)[0] == outer.screen(t)[0] == "held back and timed out",
+             timeout=5)
