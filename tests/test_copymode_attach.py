@@ -1,4 +1,4 @@
-"""Copy mode and clock mode as an attached client draws them: hmux and tmux 3.3a attached in
+"""Copy mode and clock mode as an attached client draws them: hmux and tmux 3.7b attached in
 two panes of an outer tmux, driven with the same keys, compared cell for cell (with colours)
 and by cursor position."""
 
@@ -168,6 +168,25 @@ def test_vi_copy_mode_selection_and_rectangle(outer, hmux, tmux, muxdir):
     wait_for(lambda: hmux.ok("display", "-p", "-t", "c", "#{pane_in_mode}") == "0\n")
     _same(outer, h, t)
     assert hmux.ok("show-buffer") == tmux.ok("show-buffer")
+
+
+@pytest.mark.parametrize("numbers", ["default", "absolute", "relative", "hybrid"])
+def test_line_numbers(outer, hmux, tmux, muxdir, numbers):
+    """copy-mode-line-numbers (tmux 3.7): the numbers in their styles left of the lines, the
+    cursor after them, the selection beside them, the position in the indicator and goto-line
+    absolute or not."""
+    h, t = _pair(outer, hmux, tmux, muxdir,
+                 f"setw -g copy-mode-line-numbers {numbers}\n"
+                 "setw -g copy-mode-current-line-number-style fg=green,bold\n")
+    _keys(outer, (h, t), "C-b")
+    _keys(outer, (h, t), "[")
+    _keys(outer, (h, t), "Up", "Up", "C-Space", "Up", "M-b", "PPage", "C-Space", "M-f")
+    for m in (hmux, tmux):
+        m.ok("send", "-t", "c", "-X", "goto-line", "5")
+    _same(outer, h, t)
+    fmt = "#{copy_position}/#{copy_position_limit} #{scroll_position} #{copy_cursor_y}"
+    assert hmux.ok("display", "-p", "-t", "c", fmt) == tmux.ok("display", "-p", "-t", "c", fmt)
+    _keys(outer, (h, t), "q")
 
 
 def test_clock_mode_draws_like_tmux(outer, hmux, tmux, muxdir):

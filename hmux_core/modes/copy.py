@@ -1829,15 +1829,20 @@ class CopyMode(Mode):
         return start, b.hsize - self.oy + b.sy
 
     def _goto_line(self, text: str) -> None:
+        """window_copy_goto_line: with absolute line numbers the line counted from the top of
+        the history (1 is the first), else the lines scrolled up from the bottom."""
+        from ..commands.grammar import CommandError, strtonum
+
         try:
-            n = int(text)
-        except ValueError:
+            n = strtonum(text, -1, 2147483647)
+        except CommandError:
             return
-        if n < -1 or n > 2147483647:
-            return
-        if n < 0 or n > self.back.hsize:
-            n = self.back.hsize
-        self.oy = n
+        hsize = self.back.hsize
+        if self._ln_absolute():
+            line = 1 if n <= 0 else min(n, hsize + 1)
+            self.oy = hsize - (line - 1)
+        else:
+            self.oy = hsize if n < 0 or n > hsize else n
         self._update_selection()
 
 
