@@ -474,6 +474,11 @@ class Hooks:
             st = _from_window(self.server.model, pane.window, pane)
         for key, value in values.items():
             formats[f"hook_{key}"] = str(value)
+        if self.events.has_sink(name):  # wait-for -E NAME hears plugins' events too
+            data: dict[str, Any] = dict(values)
+            if pane is not None:
+                data["pane"], data["window"] = pane, pane.window
+            self.events.fire(name, payload_from_notify(data, st))
         self._queue(Notification(name, st, formats, global_only=True))
 
     def _queue(self, n: Notification) -> None:

@@ -308,6 +308,11 @@ class AgentPlugin(Plugin):
             fresh = pt.tracker is None
             if fresh:
                 pt.tracker = Tracker(ident.spec, self._agent_proc(snap, ident, pgrp, info))
+            elif (pt.settled and not pt.tracker.info.session_id
+                  and (self._sweep + pt.slot) % IDENTITY_EVERY == 0):
+                # A wrapper recognised as the agent (node cli-wrapper.cjs, npx) starts the
+                # real one after it: its session files are keyed by the child's pid.
+                pt.tracker.proc.members = self._members(snap, ident, pgrp, info)
             if fresh or output or pt.damper.holding or (self._sweep + pt.slot) % IDENTITY_EVERY == 0:
                 session = pt.tracker.refresh(snap, self._files, time.time())
                 if pt.tracker.error and pt.tracker.error != pt.logged:

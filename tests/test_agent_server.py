@@ -373,3 +373,88 @@ def test_flicker_is_held_and_the_end_of_a_turn_waits_for_the_hold(make):
     # The quiet screen is believed only after about a second of agreement (table hold 1.0 s).
     assert time.monotonic() - t0 >= 0.9
     assert took >= 0.9
+
+
+# -- the dashboard (issue 27) ---------------------------------------------------------------------
+
+def test_windows_and_sessions_roll_up_their_agents(make):
+    srv = make()
+    a = srv.pane("codex", "FAKE_NO_FILES=1", name="one")
+    srv.fast.ok("split-window", "-d", "-t", "s:one", "cat")
+    b = srv.pane("codex", "FAKE_NO_FILES=1", name="two")
+    for p in (a, b):
+        srv.state(p, "idle")
+    srv.send(a, "work")
+    srv.state(a, "working")
+    srv.send(b, "ask")
+    srv.state(b, "waiting")
+    assert srv.show("s:one", "#{window_agent_state} #{window_agent_counts}") == \
+        "working working=1"
+    assert srv.show("s:one.1", "#{window_agent_state}") == "working"  # the window's cat pane
+    assert srv.show("s:two", "#{window_agent_state} #{window_state_emoji}") == "waiting ●"
+    srv.wait_show("s:", "#{session_agent_counts}", "waiting=1 working=1")
+    assert srv.show("s:", "#{session_agent_state} #{session_state_emoji}") == "waiting ●"
+    # The default window label leads with the window's glyph.
+    assert srv.show("s:two", "#{T:window-status-format}").startswith("1:● ")
+
+
+def test_scripts_wait_for_an_agent_with_wait_for_E(make):
+    import subprocess
+
+    srv = make()
+    pane = srv.pane("codex", "FAKE_NO_FILES=1")
+    srv.state(pane, "idle")
+    waiter = subprocess.Popen(
+        [TMUX, "-S", srv.path, "wait-for", "-v", "-F", "#{==:#{new},waiting}", "-E",
+         "pane-agent-state-changed"], env=srv.env, stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.5)
+        assert waiter.poll() is None
+        srv.send(pane, "work")
+        srv.state(pane, "working")
+        time.sleep(0.3)
+        assert waiter.poll() is None  # filtered out: not waiting
+        srv.send(pane, "ask")
+        out, _ = waiter.communicate(timeout=15)
+        assert waiter.returncode == 0
+        assert "waiting" in out and pane in out
+    finally:
+        waiter.kill()
+
+
+def test_reports_through_the_tmux_protocol_decide(make):
+    srv = make()
+    pane = srv.pane("codex", "FAKE_NO_FILES=1")
+    srv.state(pane, "idle")
+    import subprocess
+
+    env = dict(srv.env, TMUX=f"{srv.path},1,0", TMUX_PANE=pane)
+    subprocess.run([*HMUX, "agents", "report", "working", "--agent", "codex"], env=env,
+                   check=True, timeout=30)
+    assert srv.show(pane, "#{@agent-report}").startswith("working ")
+    srv.state(pane, "working")  # the screen still shows the prompt: the report decides
+    subprocess.run([*HMUX, "agents", "report", "waiting", "--agent", "codex"], env=env,
+                   check=True, timeout=30)
+    srv.state(pane, "waiting")
+
+
+def test_agents_next_switches_to_the_pane_that_needs_the_user(make, request):
+    import subprocess
+
+    srv = make()
+    srv.pane("cat", name="shell")
+    busy = srv.pane("codex", "FAKE_NO_FILES=1", name="busy")
+    asks = srv.pane("codex", "FAKE_NO_FILES=1", name="asks")
+    for p in (busy, asks):
+        srv.state(p, "idle")
+    srv.send(busy, "work")
+    srv.send(asks, "ask")
+    srv.state(asks, "waiting")
+    outer = Outer(srv.env, request)
+    outer.attach(srv, "s:shell")
+    srv.wait_show("s:", "#{session_attached}", "1")
+    client = srv.fast.ok("list-clients", "-F", "#{client_name}").split()[0]
+    subprocess.run([*HMUX, "-S", srv.path, "agents", "next", "-c", client], env=srv.env,
+                   check=True, timeout=30)
+    wait_for(lambda: srv.fast.ok("display", "-p", "-c", client, "#{pane_id}").strip() == asks)
+    assert "asks" in srv.fast.ok("display", "-p", "-c", client, "#{window_name}")
