@@ -88,6 +88,9 @@ class Verdict:
     state: str
     reason: str
     priority: int = 0
+    #: Evidence from the title alone: a spinner there is not enough to call it a turn (Codex
+    #: spins its title while its servers start, Gemini while it restarts after a trust).
+    title_only: bool = False
 
 
 def classify(spec: AgentSpec, lines: Sequence[str], title: str,
@@ -107,7 +110,7 @@ def classify(spec: AgentSpec, lines: Sequence[str], title: str,
         if file_state is not None and file_state[1] > rule.priority:
             return Verdict(file_state[0], "state file", file_state[1])
         if rule.matches(regions.text(rule.region, rule.lines)):
-            return Verdict(rule.state, rule.name, rule.priority)
+            return Verdict(rule.state, rule.name, rule.priority, rule.region == "title")
     if file_state is not None:
         return Verdict(file_state[0], "state file", file_state[1])
     if blank:  # nothing drawn yet (starting, or clearing to redraw): no evidence at all

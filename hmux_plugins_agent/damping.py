@@ -6,9 +6,11 @@ quiet state is believed only once every observation over ``hold`` seconds agrees
 ``working`` and ``waiting`` are published at once (the user wants to know about those now).
 A turn that ends while no client shows the pane becomes ``done`` — finished, not yet seen —
 and turns ``idle`` once a client shows it. Only a turn counts: the agent must have sat at its
-prompt (``idle``, ``done`` or ``error``) before, so a spinner at start-up (Codex draws one while
-its servers start) or a first-run question answered before the first prompt ends in ``idle``,
-not in a ``done`` nobody caused. A turn that failed is ``error``; it is held like any quiet
+prompt (``idle``, ``done`` or ``error``) before, and the work must have shown on the screen
+itself (a spinner line, an interrupt hint) or been reported by a hook, not only in the title.
+So a spinner title at start-up (Codex draws one while its servers start, Gemini while it
+restarts after the trust dialog) or a first-run question answered before the first prompt ends
+in ``idle``, not in a ``done`` nobody caused. A turn that failed is ``error``; it is held like any quiet
 state and stays until the next turn starts.
 """
 
@@ -29,6 +31,7 @@ class Damper:
     pending: str | None = None
     since: float = 0.0
     prompted: bool = False  #: the agent has sat at its prompt since it started
+    turn: bool = False  #: work seen on the screen (not only the title) since the last prompt
 
     @property
     def holding(self) -> bool:
@@ -38,9 +41,14 @@ class Damper:
     def reset(self, state: str = "none") -> None:
         self.state, self.pending, self.since = state, None, 0.0
         self.prompted = state in AT_PROMPT
+        self.turn = False
 
-    def observe(self, raw: str, now: float, visible: bool, hold: float) -> bool:
-        """Feed one verdict (``keep`` = no evidence); True if the published state changed."""
+    def observe(self, raw: str, now: float, visible: bool, hold: float,
+                title_only: bool = False) -> bool:
+        """Feed one verdict (``keep`` = no evidence); True if the published state changed.
+        ``title_only``: the verdict rests on the terminal title alone."""
+        if raw == "working" and not title_only:
+            self.turn = True
         if raw == "keep":
             return self._settle(now, visible, hold)
         if raw in ACTIVE:
@@ -74,13 +82,14 @@ class Damper:
             return False
         target = self.pending
         self.pending = None
-        if target == "idle" and not visible and self.prompted:
+        if target == "idle" and not visible and self.prompted and self.turn:
             target = "done"
         return self._set(target)
 
     def _set(self, state: str) -> bool:
         if state in AT_PROMPT:
             self.prompted = True
+            self.turn = False
         if state == self.state:
             return False
         self.state = state

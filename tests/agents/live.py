@@ -39,6 +39,8 @@ FIXTURES = HERE / "fixtures"
 CACHE = Path(os.environ.get("HMUX_AGENTS_CACHE") or Path.home() / ".cache" / "hmux-agents")
 
 sys.path[:0] = [str(HERE), str(TESTS)] if str(HERE) not in sys.path else []
+if str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))
 from fakeapi import FakeAPI  # noqa: E402
 
 
@@ -188,6 +190,16 @@ enabled = false
     return env
 
 
+def install_hooks(agent: str, env: dict[str, str]) -> None:
+    """``hmux agents install-hooks AGENT`` into the agent's throwaway home (the hooks run the
+    hmux on the agents' PATH, which is this Python's)."""
+    from hmux_plugins_agent import hooks
+
+    exe = Path(sys.executable).parent / "hmux"
+    argv = [str(exe)] if exe.exists() else [sys.executable, "-m", "hmux_core.cli"]
+    hooks.apply(hooks.plan(agent, argv, env=env))
+
+
 def agent_argv(agent: str) -> list[str]:
     exe = str(PACKAGES[agent].executable)
     if agent == "aider":
@@ -250,7 +262,8 @@ class Server:
         script.write_text("#!/bin/sh\n" + exports + f"cd {_q(str(cwd))}\nsleep 0.5\nexec "
                           + " ".join(_q(a) for a in argv) + "\n")
         script.chmod(0o755)
-        cmd = f"env -i /bin/sh {_q(str(script))}"
+        # A clean environment, but the pane's TMUX and TMUX_PANE kept: hooks report with them.
+        cmd = f'env -i TMUX="$TMUX" TMUX_PANE="$TMUX_PANE" /bin/sh {_q(str(script))}'
         if not self.started:
             r = self.hmux("new-session", "-d", "-s", "live", "-n", name, "-x", str(self.width),
                           "-y", str(self.height), "-P", "-F", "#{pane_id}", cmd)
@@ -314,15 +327,18 @@ class Drive:
     """One agent in one pane, its output recorded, and the steps that move it along."""
 
     def __init__(self, server: Server, agent: str, work: Path, api: FakeAPI, *,
-                 key: bool = True, name: str | None = None) -> None:
+                 key: bool = True, name: str | None = None, argv: list[str] | None = None,
+                 hooks: bool = False) -> None:
         self.server, self.agent, self.api = server, agent, api
         self.name = name or agent
         self.home = server.tmp / f"home-{self.name}"
         self.work = work
         self.env = agent_env(agent, self.home, api.url, key=key)
+        if hooks:
+            install_hooks(agent, self.env)
         self.record_path = server.tmp / f"{self.name}.out"
         self.record_path.write_bytes(b"")
-        self.pane = server.pane(agent_argv(agent), self.env, work, self.name)
+        self.pane = server.pane(argv or agent_argv(agent), self.env, work, self.name)
         server.cmd("pipe-pane", "-t", self.pane, f"cat >> {_q(str(self.record_path))}")
         self.rec = Recording(agent, PACKAGES[agent].version, server.width, server.height)
         self.phase = "start"

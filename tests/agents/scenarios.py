@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from live import Drive, FakeAPI, Recording, Server, install
+from live import PACKAGES, Drive, FakeAPI, Recording, Server, install
 
 
 def _git(work: Path) -> None:
@@ -54,7 +54,11 @@ def _turns(d: Drive, asked: tuple[str, ...], answered: str = "Anything else?",
     d.mark("done", "answered")
     d.type("now FAIL this one")
     d.phase = "error"
-    d.wait_text(*failed, timeout=60)
+    try:
+        d.wait_text(*failed, timeout=20)
+    except TimeoutError:  # the Enter was swallowed while the agent redrew: once more
+        d.key("Enter")
+        d.wait_text(*failed, timeout=60)
     if busy:
         d.wait_text(*busy, gone=True, timeout=30)
     d.mark("error", "failed turn")
@@ -113,6 +117,7 @@ def codex_signin(d: Drive) -> None:
     d.key("Enter")
     d.wait_text("Use an OpenAI API key")
     d.mark("waiting", "provider choices")
+    time.sleep(1.0)
     d.key("Enter")
     d.wait_text("Paste or type your API key below")
     d.mark("waiting", "api key entry")
@@ -181,8 +186,36 @@ def aider(d: Drive) -> None:
            failed=("BadRequestError",), stays=True)
 
 
+def claude_wrapper(d: Drive) -> None:
+    """Claude started through its npm package's node wrapper (``node cli-wrapper.cjs``, what
+    older installs and some shims run): the session is keyed by the native child's pid."""
+    d.wait_text("Yes, I trust this folder")
+    time.sleep(1.0)
+    d.key("Down")
+    d.wait_text("❯ Yes, I trust this folder")
+    d.key("Enter")
+    d.wait_text("Do you want to use this API key?")
+    time.sleep(0.5)
+    d.key("Up")
+    d.wait_text("❯ Yes")
+    d.key("Enter")
+    d.wait_text("for shortcuts")
+    d.phase = "idle"
+    d.mark("idle", "prompt")
+    deadline = time.monotonic() + 10
+    sid = ""
+    while time.monotonic() < deadline and not sid:
+        sid = d.server.show(d.pane, "#{pane_agent_session_id}")
+        time.sleep(0.2)
+    if not sid:
+        d.errors.append("claude through its node wrapper: no session id")
+
+
 SCENARIOS: dict[str, Callable[[Drive], None]] = {
     "claude": claude, "codex": codex, "gemini": gemini, "opencode": opencode, "aider": aider}
+#: Agents whose hooks the live run installs (``hmux agents install-hooks``) and then expects
+#: to have reported at least once.
+HOOKED = ("claude", "codex", "gemini", "opencode")
 #: Scenarios without credentials: the sign-in / API-key screens.
 SIGN_IN: dict[str, Callable[[Drive], None]] = {"codex": codex_signin, "gemini": gemini_signin}
 
@@ -206,15 +239,30 @@ def record_all(agents: list[str], save: bool = False, tmp: Path | None = None) -
                 work = base / f"work-{name}"
                 work.mkdir()
                 _git(work)
+                hooked = table is SCENARIOS and agent in HOOKED
                 d = Drive(server, agent, work, aider_api if agent == "aider" else api,
-                          key=table is SCENARIOS, name=name)
+                          key=table is SCENARIOS, name=name, hooks=hooked)
                 try:
                     scenario(d)
+                    if hooked and not server.show(d.pane, "#{@agent-report}"):
+                        d.errors.append(f"{name}: its hooks never reported")
                 except Exception as e:  # noqa: BLE001 - a broken step is a finding, go on
                     d.errors.append(f"{name}: {type(e).__name__}: {e}")
                 rec = d.finish()
                 rec.agent = name
                 recs.append(rec)
+                errors += d.errors
+            if agent == "claude":  # and through its node wrapper, for the session id
+                work = base / "work-claude-wrapper"
+                work.mkdir()
+                _git(work)
+                pkg = PACKAGES["claude"].prefix / "node_modules" / "@anthropic-ai" / "claude-code"
+                d = Drive(server, agent, work, api, name="claude-wrapper",
+                          argv=["node", str(pkg / "cli-wrapper.cjs")])
+                try:
+                    claude_wrapper(d)
+                except Exception as e:  # noqa: BLE001
+                    d.errors.append(f"claude-wrapper: {type(e).__name__}: {e}")
                 errors += d.errors
             if save:
                 for rec in recs:
