@@ -1153,3 +1153,7 @@ VARIABLES["pane_command_running"] = _shell("running")
 VARIABLES["pane_command_status"] = _shell("status")
 VARIABLES["pane_command_duration"] = _pane_command_duration
 VARIABLES["client_colours"] = _client_colours
+
+# beyond 3.7b (the seed's): a count of the non-empty batches of output the pane read
+VARIABLES["pane_output_generation"] = lambda ctx: (
+    str(getattr(ctx.wp, "output_revision", 0)) if ctx.wp is not None else None)

@@ -1018,7 +1018,7 @@ TMUX_COMMAND_ARG_TYPES: dict[str, ArgTypeFn] = {
 #: stay 3.7b's, and each letter is one 3.7b refuses ("unknown flag"), so only additions.
 EXTENSION_FLAGS: dict[str, tuple[str, dict[str, int]]] = {
     "break-pane": ("Wx:X:y:Y:", {}),
-    "capture-pane": ("R", {}),
+    "capture-pane": ("IR", {}),
     "choose-buffer": ("k", {}),
     "choose-client": ("k", {}),
     "choose-tree": ("k", {}),

@@ -450,7 +450,11 @@ def _capture(item: CmdItem, clear: bool) -> int:
             if links is not None:
                 links.reset()
         return CMD_RETURN_NORMAL
-    if args.has("P") and not args.has("H"):
+    if args.has("R"):  # beyond 3.7b: the grid as tmux stores it, before any other choice
+        from ..grid_dump import dump
+
+        text = dump(screen)
+    elif args.has("P") and not args.has("H"):
         text = ""
     else:
         if args.has("a") and not screen.alternate_on:
@@ -473,6 +477,11 @@ def _capture(item: CmdItem, clear: bool) -> int:
                                    octal=args.has("C"), alternate=args.has("a"),
                                    used_only=args.has("T"), line_numbers=args.has("L"),
                                    line_flags=args.has("F"), hyperlinks=args.has("H"))
+            if args.has("I") and not args.has("H"):  # beyond 3.7b: history times first
+                from ..grid_dump import capture_times
+
+                times = capture_times(screen, top, bottom, args.has("J"))
+                lines = [f"{t} {line}" for t, line in zip(times, lines, strict=False)]
             text = "\n".join(lines) + "\n"
     if args.has("p"):
         c = item.client
