@@ -354,6 +354,23 @@ def test_new_session_and_errors_from_the_first_command(muxes):
     _compare(muxes, [], [], attach=("bogus",))
 
 
+def test_source_file_matches_tmux(muxes):
+    """source-file waits for its files (its block ends first); their commands get blocks of
+    their own, and the parse errors come after as %config-error."""
+    home = next(iter(muxes.values())).cwd
+    with open(os.path.join(home, "bad.conf"), "w") as f:
+        f.write("set -g status-bogus on\nbogus-command\n")
+    with open(os.path.join(home, "good.conf"), "w") as f:
+        f.write("display -p inner\nset -g status-bogus on\n")
+    _compare(muxes, [SESSION], [
+        "source-file bad.conf",
+        "source-file -v bad.conf",
+        "source-file good.conf",
+        "source-file good.conf bad.conf",
+        "source-file -q nothing.conf",
+    ])
+
+
 @pytest.mark.parametrize("last", ["detach-client", "kill-session", "kill-server", ""])
 def test_ends_match_tmux(muxes, last):
     """What comes before %exit: detach, the session going, the server going, an empty line."""

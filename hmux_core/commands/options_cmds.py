@@ -6,6 +6,8 @@ import glob
 import os
 from typing import Any
 
+import trio
+
 from ..options import OptionError, OptionScopes, set_option, show_options
 from .grammar import CommandError
 from .queue import CMD_RETURN_NORMAL, CmdItem, QueueState, items_from, parse_text, run_items
@@ -129,6 +131,8 @@ async def _source_files(item: CmdItem, c: Any) -> int:
                 failed = True
             continue
         files.extend(found)
+    if files:
+        await trio.lowlevel.checkpoint()  # file_read: the command waits for its files
     for path in files:
         if path == "-":
             if c is None:
@@ -162,7 +166,8 @@ async def _source_files(item: CmdItem, c: Any) -> int:
         if args.has("n"):
             continue
         current = item.target if args.get("t") is not None else item.state.current
-        state = QueueState(current=current, formats={**item.state.formats, "current_file": path})
+        state = QueueState(current=current, formats={**item.state.formats, "current_file": path},
+                           control=item.state.control)  # cmdq_copy_state keeps its flags
         items = items_from(server, item.client, cmdlist, state)
         if await run_items(items) != CMD_RETURN_NORMAL:
             failed = True
