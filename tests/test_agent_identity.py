@@ -270,3 +270,31 @@ def test_one_snapshot_per_sweep_and_nothing_reread_when_nothing_changed(env, hos
     plugin.tick(host)
     assert plugin.stats.classified == 1
     assert plugin.resolve(agent, "pane_agent_state") == "working"
+
+
+# -- the real packages of more agents (tests/agents/identities.py records them) ------------------
+
+def _recorded_identities() -> list[dict]:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).parent / "agents" / "fixtures" / "identities.json"
+    return json.loads(path.read_text())["agents"]
+
+
+@pytest.mark.parametrize("rec", _recorded_identities(), ids=lambda r: r["label"])
+def test_real_packages_of_more_agents_are_recognised(rec):
+    """The process group each real package starts (npm's bin shims, the node or native
+    process behind them, a venv's console script) names its agent, best member first."""
+    from hmux_plugins_agent.identity import match_argv
+    from hmux_plugins_agent.table import load
+
+    table = load([])
+    best = None
+    for m in rec["members"]:
+        found = match_argv(m["argv"], table, exe=lambda m=m: m["exe"] or None,
+                           realpath=lambda p: p)
+        if found is not None and (best is None or found[1] > best[1]):
+            best = found
+    assert rec["members"], f"{rec['label']}: the package started nothing"
+    assert best is not None and best[0] == rec["label"], (rec["label"], rec["members"])

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import select
 import signal
 import subprocess
 import sys
@@ -65,7 +66,6 @@ EXTRAS = (
     Extra("qwen", "npm", "@qwen-code/qwen-code", "qwen"),
     Extra("droid", "npm", "@factory/cli", "droid"),
     Extra("cline", "npm", "cline", "cline"),
-    Extra("crush", "npm", "@charmland/crush", "crush"),
     Extra("grok", "npm", "@vibe-kit/grok-cli", "grok"),
     Extra("kimi", "pip", "kimi-cli", "kimi", python="python3.13"),
 )
@@ -74,10 +74,14 @@ UNAVAILABLE = {
               "package",
     "kiro": "kiro-cli installs with AWS's own installer; the PyPI and npm names are others'",
     "goose": "Goose ships release binaries only; PyPI's goose-ai is another project",
+    "crush": "npm's @charmland/crush downloads its binary from GitHub releases at install, "
+             "which cannot be reached here",
 }
 
 
 def install(x: Extra) -> None:
+    """Into the cache. Amp's and Droid's native binaries are optional dependencies npm may
+    skip (Amp's for this exact version was not published): install them by name."""
     if x.executable.exists():
         return
     if x.kind == "npm":
@@ -110,7 +114,8 @@ def observe(x: Extra, seconds: float = 6.0) -> dict[str, object]:
     home = Path(f"/tmp/hmux-ident-{x.label}-{os.getpid()}")
     home.mkdir(exist_ok=True)
     env = {"HOME": str(home), "PATH": "/usr/local/bin:/usr/bin:/bin", "TERM": "xterm-256color",
-           "LANG": "C.UTF-8", "NO_UPDATE_NOTIFIER": "1", "CI": ""}
+           "LANG": "C.UTF-8", "NO_UPDATE_NOTIFIER": "1", "CI": "",
+           "GROK_API_KEY": "fake"}  # grok exits at once without a key
     pid, fd = pty.fork()
     if pid == 0:
         os.chdir(home)
@@ -118,11 +123,12 @@ def observe(x: Extra, seconds: float = 6.0) -> dict[str, object]:
     try:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            try:
-                os.read(fd, 65536)  # keep its output flowing; answer nothing
-            except OSError:
-                break
-            time.sleep(0.05)
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if ready:
+                try:
+                    os.read(fd, 65536)  # keep its output flowing; answer nothing
+                except OSError:
+                    break
         pgrp = os.tcgetpgrp(fd)
         snap = Snapshot("/proc")
         members = snap.members(pgrp, pgrp) if snap.cmdline(pgrp) else snap.members(pgrp, pid)
