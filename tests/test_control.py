@@ -30,7 +30,7 @@ import time
 import uuid
 
 import pytest
-from harness import HMUX, TMUX, Mux, base_env
+from harness import HMUX, TMUX, Mux, base_env, wait_for
 
 REGRESS = "/tmp/src/tmux-3.7b/regress"
 
@@ -712,6 +712,30 @@ def test_a_client_that_never_reads_stalls_nobody(hmux):
     finally:
         stalled.kill()
         live.kill()
+
+
+def test_an_exiting_client_that_never_reads_gets_ten_seconds(hmux):
+    """Detached while a megabyte of replies waits for it, a client that does not read is given
+    the drain limit (ten seconds) to take them, then let go; nobody else waits meanwhile."""
+    hmux.ok(*SESSION)
+    stuck = Ctl(hmux, "attach", "-t", "s")
+    try:
+        stuck.wait(lambda t: "%session-changed" in t)
+        for _ in range(5):
+            stuck.send("display -p " + "z" * 200_000)
+        name = f"client-{stuck.proc.pid}"
+
+        def listed() -> bool:
+            return name in hmux.ok("list-clients", "-F", "#{client_name}").split()
+
+        wait_for(listed)
+        start = time.monotonic()
+        hmux.ok("detach-client", "-t", name)
+        assert time.monotonic() - start < 5  # the detach itself does not wait
+        wait_for(lambda: not listed(), timeout=40, interval=0.2)
+        assert 8 < time.monotonic() - start < 30
+    finally:
+        stuck.kill()
 
 
 def _rss_mb(pid: int) -> int:
