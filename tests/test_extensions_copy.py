@@ -75,3 +75,33 @@ def test_refresh_on_follows_new_output(hmux, next_tmux):
         results.append(got)
     assert results[0] == results[1]
     assert results[0][0] is True and results[0][2] is False
+
+
+def test_current_line_style_drawn_as_next(muxdir, request, hmux, next_tmux):
+    """copy-mode-current-line-style draws the cursor's line (its colours, attributes added)
+    and follows the cursor; compared as a client of each draws it in an outer terminal."""
+    from harness import HMUX, base_env
+    from oracle import ORACLE_NEXT
+    from test_attach import Outer
+
+    outer = Outer(muxdir, base_env(muxdir))
+    request.addfinalizer(outer.mux.kill)
+    conf = outer.env["HOME"] + "/line.conf"
+    with open(conf, "w") as f:
+        f.write("set -g copy-mode-current-line-style 'bg=blue,bold'\nset -g status off\n"
+                "set -g mode-style bg=yellow,fg=black\n")  # the development tree's default is themed
+    targets = {}
+    for name, mux, prog in (("h", hmux, HMUX), ("n", next_tmux, [ORACLE_NEXT])):
+        targets[name] = outer.run(prog + mux.socket_args + ["-f", conf, "new-session",
+                                                            "seq 1 40; exec cat"], name)
+    screens = []
+    for name, mux in (("h", hmux), ("n", next_tmux)):
+        wait_for(lambda t=targets[name]: "40" in "\n".join(outer.screen(t)))
+        mux.ok("copy-mode")
+        mux.ok("send-keys", "-X", "cursor-up")
+        mux.ok("send-keys", "-X", "cursor-up")
+        wait_for(lambda t=targets[name]: "[0/" in "\n".join(outer.screen(t)))
+        time.sleep(0.5)
+        screens.append(outer.screen(targets[name], "-e"))
+    assert screens[0] == screens[1]
+    assert sum("44m" in line for line in screens[0]) == 1  # one line, in blue

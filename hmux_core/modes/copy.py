@@ -279,7 +279,13 @@ class CopyMode(Mode):
                      for name in ("copy-mode-position-style", "copy-mode-match-style",
                                   "copy-mode-current-match-style", "copy-mode-mark-style",
                                   "copy-mode-selection-style", "copy-mode-line-number-style",
-                                  "copy-mode-current-line-number-style"))
+                                  "copy-mode-current-line-number-style",
+                                  # beyond 3.7b (the development tree's), "default" unless set
+                                  "copy-mode-current-line-style"))
+
+    def _current_line_active(self) -> bool:
+        """window_copy_cursor_line_active: copy-mode-current-line-style is not "default"."""
+        return option(self.wp.window.options, "copy-mode-current-line-style") != "default"
 
     def _position_cells(self, width: int) -> list[tuple[str, Style] | None]:
         """copy-mode-position-format drawn over the first row's content (format_draw): a
@@ -306,8 +312,8 @@ class CopyMode(Mode):
         b = self.back
         if styled and self._frame_styles is None:
             self._frame_styles = self._styles()
-        styles = self._frame_styles if styled else (DEFAULT_STYLE,) * 7
-        _, mgc, cgc, mkgc, _, lngc, curlngc = styles
+        styles = self._frame_styles if styled else (DEFAULT_STYLE,) * 8
+        _, mgc, cgc, mkgc, _, lngc, curlngc, clgc = styles
         width = self._ln_width()
         nx = self._content_sx(width)
         fy = b.hsize - self.oy + py
@@ -335,6 +341,8 @@ class CopyMode(Mode):
                 _blank_tabs(cells)
             if n < nx:
                 cells.extend([(" ", DEFAULT_STYLE)] * (nx - n))
+            if styled and py == self.cy and clgc != DEFAULT_STYLE and self._current_line_active():
+                cells = [(ch, _current_line(st, clgc)) for ch, st in cells]
             if n and chars[n - 1] != "" and n < len(chars) and chars[n] == "":
                 cells[n - 1] = (" ", DEFAULT_STYLE)  # a wide character cut at the edge
             marks = self.searchmark
@@ -415,7 +423,9 @@ class CopyMode(Mode):
         drawn = self._drawn
         if y == 0 or drawn is None:
             styles = self._styles()
-            key = (self._rev, styles, self.sx, self.sy)
+            # the cursor's row is drawn in copy-mode-current-line-style when that is set
+            cy = self.cy if styles[7] != DEFAULT_STYLE and self._current_line_active() else -1
+            key = (self._rev, styles, self.sx, self.sy, cy)
             if drawn is None or drawn[0] != key:
                 self._frame_styles = styles
                 drawn = self._drawn = (key, {})
@@ -2731,6 +2741,13 @@ _COMMANDS: dict[str, tuple[str, int, int, bool, int, Any]] = {
     "toggle-position": ("", 0, 0, R, N, _c_toggle_position),
     "top-line": ("", 0, 0, R, E, _c_line_to(lambda cm: 0)),
 }
+
+
+def _current_line(st: Style, clgc: Style) -> Style:
+    """window_copy_update_style for the cursor's line: its colours where it has some, its
+    attributes added."""
+    attr, fg, bg, us = st
+    return (attr | clgc[0], clgc[1] if clgc[1] != 8 else fg, clgc[2] if clgc[2] != 8 else bg, us)
 
 
 def _blank_tabs(cells: list[tuple[str, Style]]) -> None:
