@@ -14,7 +14,9 @@ FMT = ("#{pane_in_mode} #{pane_mode} cx=#{copy_cursor_x} cy=#{copy_cursor_y} "
        "sp=#{scroll_position} sel=#{selection_present} #{selection_start_x},#{selection_start_y}"
        "-#{selection_end_x},#{selection_end_y} act=#{selection_active} rect=#{rectangle_toggle} "
        "srch=#{search_present} m=[#{search_match}] w=[#{copy_cursor_word}] "
-       "l=[#{copy_cursor_line}] s=[#{pane_search_string}]")
+       "l=[#{copy_cursor_line}] s=[#{pane_search_string}] #{selection_mode} "
+       "#{search_count}/#{search_count_partial}/#{search_timed_out} "
+       "#{copy_position}/#{copy_position_limit} t=#{e|>:#{top_line_time},0}")
 
 LINES = ("for i in $(seq 1 25); do echo line$i foo-bar baz.qux; done; "
          "printf 'the end  (x) [y]\\n'; exec cat")
@@ -57,6 +59,23 @@ SEARCHES = [
     "send|-X|search-backward|nothing-like-this", "send|-X|search-forward|FOO",
     "send|-X|search-backward|line1[0-9]", "send|-X|copy-selection", "send|-X|cancel",
     "copy-mode", "send|-X|search-again", "send|-X|cancel",
+]
+
+
+# Commands tmux 3.4 to 3.7 added, and the flags of the copy commands.
+NEWER = [
+    "copy-mode", "send|-X|history-top", "send|-N|4|-X|cursor-down", "send|-X|scroll-middle",
+    "send|-X|scroll-top", "send|-X|scroll-bottom", "send|-X|recentre-top-bottom",
+    "send|-X|recentre-top-bottom", "send|-X|recentre-top-bottom", "send|-X|cursor-up",
+    "send|-X|recentre-top-bottom", "send|-X|cursor-centre-vertical",
+    "send|-X|cursor-centre-horizontal", "send|-X|selection-mode|word",
+    "send|-X|begin-selection", "send|-X|cursor-right", "send|-X|selection-mode|line",
+    "send|-X|cursor-down", "send|-X|selection-mode", "send|-X|copy-selection|-P",
+    "send|-X|copy-selection-no-clear|-C|onlybuffer", "send|-X|copy-line|-P|-C",
+    "send|-X|copy-selection|-x", "send|-X|search-backward|-line", "send|-X|search-forward|",
+    "send|-X|scroll-exit-on", "send|-X|history-bottom", "send|-X|scroll-exit-off",
+    "send|-X|page-up", "send|-X|scroll-exit-toggle", "send|-X|page-down",
+    "copy-mode", "send|-X|page-up", "copy-mode|-d", "copy-mode|-u", "copy-mode|-e|-d",
 ]
 
 
@@ -105,6 +124,12 @@ def _compare(tmux, hmux, text, steps, waitfor="the end", options=()) -> list[str
 def test_commands_match_tmux(tmux, hmux, keys, steps):
     got = _compare(tmux, hmux, LINES, steps, options=[["set", "-g", "mode-keys", keys]])
     assert any(" copy-mode " in line for line in got)
+
+
+@pytest.mark.parametrize("keys", ["emacs", "vi"])
+def test_newer_commands_match_tmux(tmux, hmux, keys):
+    got = _compare(tmux, hmux, LINES, NEWER, options=[["set", "-g", "mode-keys", keys]])
+    assert any("onlybuffer" in line for line in got)
 
 
 @pytest.mark.parametrize("keys", ["emacs", "vi"])

@@ -95,7 +95,7 @@ def cell_widths(chars: list[str]) -> list[int]:
 class Row:
     """One visible line."""
 
-    __slots__ = ("chars", "styles", "used", "size", "wrapped", "wide", "styled", "flags")
+    __slots__ = ("chars", "styles", "used", "size", "wrapped", "wide", "styled", "flags", "time")
 
     def __init__(self, cols: int) -> None:
         self.chars: list[str] = [" "] * cols
@@ -106,6 +106,7 @@ class Row:
         self.wide = False  # may hold padding / wide / combined / tab cells
         self.styled = False  # may hold a non-default style id
         self.flags = 0  # LINE_START_PROMPT / LINE_START_OUTPUT
+        self.time = 0  # a history line's time stays when a resize brings it back (gl->time)
 
     def copy(self) -> Row:
         r = Row.__new__(Row)
@@ -117,6 +118,7 @@ class Row:
         r.wide = self.wide
         r.styled = self.styled
         r.flags = self.flags
+        r.time = self.time
         return r
 
     def cells(self) -> tuple[list[str], list[int]]:
@@ -220,7 +222,7 @@ def compact(row: Row) -> HistLine:
             for sid, grp in groupby(sty):
                 runs.append(len(list(grp)))
                 runs.append(sid)
-    return HistLine(text, runs, used, row.wrapped, cellmap, size, row.flags)
+    return HistLine(text, runs, used, row.wrapped, cellmap, size, row.flags, row.time)
 
 
 def inflate(line: HistLine, cols: int) -> Row:
@@ -239,4 +241,5 @@ def inflate(line: HistLine, cols: int) -> Row:
     r.wide = line.cellmap is not None
     r.styled = line.runs is not None
     r.flags = line.flags
+    r.time = line.time
     return r

@@ -17,10 +17,10 @@ UINT_MAX = 0xFFFFFFFF
 class _RLine:
     """A line being rebuilt by reflow: cells below ``used`` only, and tmux's cell size."""
 
-    __slots__ = ("chars", "styles", "used", "wrapped", "wide", "flags", "size")
+    __slots__ = ("chars", "styles", "used", "wrapped", "wide", "flags", "size", "time")
 
     def __init__(self, chars: list[str], styles: list[int], wrapped: bool, wide: bool,
-                 flags: int = 0, size: int | None = None) -> None:
+                 flags: int = 0, size: int | None = None, time: int = 0) -> None:
         self.chars = chars
         self.styles = styles
         self.used = len(chars)
@@ -28,6 +28,7 @@ class _RLine:
         self.wide = wide
         self.flags = flags
         self.size = self.used if size is None else size
+        self.time = time  # a history line's time stays with its first part
 
     def cells(self) -> tuple[list[str], list[int]]:
         return self.chars, self.styles
@@ -65,7 +66,8 @@ def _mutable(line: Row | HistLine | _RLine) -> _RLine:
     if isinstance(line, _RLine):
         return line
     chars, styles = line.cells()
-    return _RLine(list(chars), list(styles), line.wrapped, line.wide, line.flags, line.size)
+    return _RLine(list(chars), list(styles), line.wrapped, line.wide, line.flags, line.size,
+                  getattr(line, "time", 0))
 
 
 def reflow_widths(chars: list[str]) -> list[int]:
@@ -197,7 +199,8 @@ def reflow(lines: list, sx: int, hscrolled: int) -> tuple[list, int]:
             xx += 1
         if was_wrapped:
             target[line].wrapped = True
-        target[first] = _RLine(list(chars[:at]), list(styles[:at]), True, gl.wide, gl.flags, at)
+        target[first] = _RLine(list(chars[:at]), list(styles[:at]), True, gl.wide, gl.flags, at,
+                               getattr(gl, "time", 0))
         src[yy] = None
         if yy <= hscrolled:
             hscrolled += nl - 1

@@ -2231,6 +2231,7 @@ class Screen:
         row.wrapped = False
         row.wide = False
         row.flags = 0
+        row.time = 0
         if bg == 8:
             row.styles[:] = self._zeros
             row.size = 0
@@ -2831,7 +2832,7 @@ class Screen:
             needed -= available
             if hist_on:
                 for row in rows[:needed]:
-                    self._push_hist(row)
+                    self._hist.append(compact(row))  # no new time: the line keeps its gl->time
                 del rows[:needed]
                 self._hscrolled += needed
             elif needed > 0 and self.cursor_y > 0:
@@ -3336,6 +3337,7 @@ def _rline_hist(line: _RLine) -> HistLine:
     r.wide = line.wide or any(len(c) != 1 for c in line.chars)
     r.styled = any(line.styles)
     r.flags = line.flags
+    r.time = line.time
     return compact(r)
 
 
@@ -3355,6 +3357,7 @@ def _rline_row(line: _RLine, cols: int) -> Row:
     r.wide = line.wide or any(len(c) != 1 for c in line.chars)
     r.styled = any(line.styles)
     r.flags = line.flags
+    r.time = line.time
     return r
 
 
