@@ -790,6 +790,10 @@ class Renderer:
             base.fg = fg
         if isinstance(bg, int) and bg != 8:
             base.bg = bg
+        from .themes import resolver  # theme colours (beyond 3.7b) for this client
+
+        theme = resolver(server, client)
+        base.fg, base.bg = theme(base.fg), theme(base.bg)
         out = []
         fmts = opts.get_array("status-format") or {}
         ctx = None
@@ -805,7 +809,7 @@ class Renderer:
                 continue
             if ctx is None:
                 ctx = context_for(server, client, s, wl, wl.window.active)
-            out.append(status.draw(expand(fmt, ctx, flags=EXPAND_TIME), sx, base))
+            out.append(status.draw(expand(fmt, ctx, flags=EXPAND_TIME), sx, base, theme=theme))
         out = [cells[:sx] + [BLANK] * (sx - len(cells)) for cells in out]
         if msg:
             draw_line(server, client, out[message_line(client, n)])

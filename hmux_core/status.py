@@ -10,6 +10,8 @@ the whole width in it first (message-style's default has one).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .options import Style as OptStyle
 from .options import parse_style
 from .screen.cells import char_width
@@ -33,13 +35,15 @@ def _cells_of(text: str, style: tuple[int, int, int, int], out: list[Cell]) -> N
 def draw(expanded: str, width: int, base: OptStyle,
          ranges: dict[tuple[str, int], int] | None = None,
          drawn: list[bool] | None = None,
-         tags: list[tuple[str, int] | None] | None = None) -> list[Cell]:
+         tags: list[tuple[str, int] | None] | None = None,
+         theme: Callable[[int], int] | None = None) -> list[Cell]:
     """``width`` cells for one status row; every cell carries (attr, fg, bg, us). With
     ``ranges``, the first column of each ``#[range=...]`` is recorded there (menus placed
     over a window's label need it); ``drawn`` (``width`` flags) marks the cells text went
     to, for drawing over other cells (a menu's title over its border). ``tags`` (an empty
     list) is filled with each column's range, (type, argument) or None, for mouse clicks on
-    the status line (status_get_range)."""
+    the status line (status_get_range). ``theme`` resolves theme colours (themered, ...:
+    beyond 3.7b, hmux_core/themes.py) for the client drawn for."""
     segments: dict[str, list[Cell]] = {"left": [], "centre": [], "right": [],
                                        "absolute-centre": []}
     segtags: dict[str, list[tuple[str, int] | None]] = {k: [] for k in segments}
@@ -57,6 +61,8 @@ def draw(expanded: str, width: int, base: OptStyle,
             return
         fg = cur.fg if cur.fg != 8 else default.fg
         bg = cur.bg if cur.bg != 8 else default.bg
+        if theme is not None:
+            fg, bg = theme(fg), theme(bg)
         if not marker:
             if ranges is not None and cur.range_type != "none":
                 starts.append((cur.range_type, cur.range_argument, align,
@@ -101,6 +107,8 @@ def draw(expanded: str, width: int, base: OptStyle,
     flush()
 
     fill_style = (base.attr, base.fg, base.bg, 0) if fill == -1 else (0, 8, fill, 0)
+    if theme is not None:
+        fill_style = (fill_style[0], theme(fill_style[1]), theme(fill_style[2]), 0)
     row: list[Cell] = [(" ", fill_style)] * width
     left = segments["left"][:width]
     row[:len(left)] = left

@@ -13,7 +13,7 @@ from typing import Any
 
 from .options import COLOUR_FLAG_THEME, THEME_COLOURS, colour_fromstring, theme_terminal_colour
 
-__all__ = ["client_theme", "theme_colour"]
+__all__ = ["client_theme", "resolver", "theme_colour"]
 
 
 def client_theme(server: Any, c: Any) -> str:
@@ -54,3 +54,19 @@ def theme_colour(server: Any, c: Any, n: int) -> int:
     if colour == -1 or colour & COLOUR_FLAG_THEME:
         return 8
     return colour
+
+
+def resolver(server: Any, c: Any) -> Any:
+    """A function giving any colour as drawn for client ``c``: theme colours resolved (each
+    slot worked out once), every other colour as it is. For drawing one frame."""
+    cache: dict[int, int] = {}
+
+    def resolve(colour: int) -> int:
+        if colour < 0 or not colour & COLOUR_FLAG_THEME:
+            return colour
+        got = cache.get(colour)
+        if got is None:
+            got = cache[colour] = theme_colour(server, c, colour & 0xFF)
+        return got
+
+    return resolve

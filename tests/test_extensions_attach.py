@@ -101,3 +101,25 @@ def test_terminal_features_removed_with_at_as_next(outer: Outer, hmux, next_tmux
     assert results[0] == results[1]
     # title stays present: removing a feature keeps the capabilities terminfo gives (tsl, fsl)
     assert results[0].startswith("0|1|0|1|")
+
+
+def test_theme_colours_in_the_status_line_as_next(outer: Outer, hmux, next_tmux, tmp_path):
+    """Theme colours in status-style and in #[...] of the status format resolve through the
+    client's theme (dark by default: the dark-theme-* options for a 256-colour terminal)."""
+    conf = tmp_path / "theme.conf"
+    conf.write_text("set -g status-style 'bg=themeblue,fg=themewhite'\n"
+                    "set -g status-left '#[bg=themedarkgrey]L'\nset -g status-right ''\n"
+                    "set -g window-status-format '#I'\n"
+                    "set -g window-status-current-format '#[fg=themered,bold]#I*'\n"
+                    "set -g window-status-current-style default\n"
+                    "set -g window-status-style default\n")
+    targets = []
+    for mux, prog, name in ((hmux, HMUX, "h"), (next_tmux, [ORACLE_NEXT], "n")):
+        targets.append(outer.run(prog + mux.socket_args + ["-f", str(conf), "new-session",
+                                                           "-s", "m", "cat"], name))
+    lines = []
+    for t in targets:
+        wait_for(lambda t=t: "0*" in outer.screen(t)[-1])
+        lines.append(outer.screen(t, "-e")[-1])
+    assert lines[0] == lines[1]
+    assert "48;2;108;166;205" in lines[0]  # skyblue3, the dark theme's blue
