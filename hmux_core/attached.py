@@ -32,6 +32,8 @@ FRAME_INTERVAL = 1 / 120
 #: Frames are spaced so that drawing takes at most 1/FRAME_COST of the time: a big window
 #: scrolling under a flood (every row rebuilt) draws less often rather than starving parsing.
 FRAME_COST = 8
+#: A bracketed paste longer than this has lost its end marker (CLIENT_PASTE_TIME_LIMIT).
+PASTE_TIME_LIMIT = 5
 #: A pane's output this soon after a key typed into it is that key's echo: drawn at once.
 ECHO_WINDOW = 0.1
 
@@ -72,6 +74,8 @@ class Attached:
         self._click_scope: trio.CancelScope | None = None
         self._drag_scope: trio.CancelScope | None = None
         self._sync_wait = False  # a task redraws while a synchronized update holds a pane
+        self.bracket_pasting = False  # between the terminal's paste markers
+        self.paste_time = 0.0
 
     # -- lifetime ------------------------------------------------------------------------------
 
@@ -84,6 +88,8 @@ class Attached:
         self.renderer.set_caps(caps)
         # Only a terminfo entry that was found can say it lacks am (no infocmp: assume am).
         self.renderer.noam = "am" not in caps and bool(tty_term.terminfo(self.client.term))
+        if "Enbp" in caps:  # tty_start_tty: pastes come bracketed
+            self.tty.write(caps["Enbp"].encode("latin-1", "replace"))
         if tty_term.FLAG_VT100 in caps:
             # tty_send_requests: what the terminal says it is may add features (RGB, ...).
             self._awaiting = {"da1", "da", "xda"}
@@ -96,8 +102,17 @@ class Attached:
         """tty_start_timer_callback: answers that have not come are not waited for. tmux waits
         a second; three keep a late answer from a loaded machine out of the pane."""
         await trio.sleep(3)
+        if self._awaiting == {"da1", "da", "xda"} and not self.stopped:
+            self._update_features()  # no answer came: what the terminal has is what is known
         self._awaiting = set()
         self.keys.want_dcs = False
+
+    def _update_features(self) -> None:
+        """tty_update_features: ask the terminal for what the options want of it."""
+        opts = self.server.options
+        self.tty.write(tty_term.features_sequence(
+            escapes.caps(self.server, self), opts.get("extended-keys") != "off",
+            bool(opts.get("focus-events"))))
 
     def _reply(self, raw: bytes) -> bool:
         """A DA1, DA2 or XTVERSION answer (tty_keys_device_attributes, _attributes2 and
@@ -117,6 +132,7 @@ class Attached:
         c.features = (getattr(c, "features", 0) or 0) | bits
         self.term_caps = None
         self.renderer.set_caps(escapes.caps(self.server, self))
+        self._update_features()
         self.redraw(full=True)
         return True
 
@@ -146,6 +162,7 @@ class Attached:
         self.stopped = True
         try:
             self.tty.write(escapes.leave_modes(self.server, self))  # cursor style and colour
+            self.tty.write(tty_term.stop_sequence(escapes.caps(self.server, self)))
         except Exception:
             self.server.log_exception("restoring terminal modes failed")
         self.tty.stop()
@@ -295,6 +312,12 @@ class Attached:
             p = getattr(c, "prompt", None)
             if p is not None and p.key(self.server, c, key) == 0:
                 return
+        if self._pasted(key):  # server_client_is_bracket_paste: straight to the pane
+            if self._busy or self._inflight:
+                self._enqueue(("paste", raw))
+            else:
+                self._paste(raw)
+            return
         if self._busy or self._inflight:
             self._enqueue(("key", key, raw))
             return
@@ -303,6 +326,32 @@ class Attached:
         binding = self._walk(key, raw)
         if binding is not None:
             self._enqueue(("binding", binding, key))
+
+    def _pasted(self, key: int) -> bool:
+        """server_client_is_bracket_paste: the terminal's paste markers start and end a paste
+        (they go on as keys: a pane that asked for bracketed paste gets them); what comes
+        between is pasted text, not keys for the key tables."""
+        k = key & K.KEYC_MASK_KEY
+        if k == K.KEYC_PASTE_START:
+            self.bracket_pasting = True
+            self.paste_time = time.monotonic()
+            return False
+        if k == K.KEYC_PASTE_END:
+            self.bracket_pasting = False
+            return False
+        if self.bracket_pasting and time.monotonic() - self.paste_time > PASTE_TIME_LIMIT:
+            self.bracket_pasting = False  # the end marker got lost (tmux 3.7: five seconds)
+        return self.bracket_pasting
+
+    def _paste(self, raw: bytes) -> None:
+        """window_pane_paste: pasted bytes go to the active pane as they came (not to a pane
+        in a mode; not from a read-only client)."""
+        c = self.client
+        s = c.session
+        wp = s.curw.window.active if s is not None and s.curw is not None else None
+        if wp is None or wp.modes or wp.dead or getattr(c, "readonly", False):
+            return
+        wp.write(raw)
 
     def mouse_input(self, m: MouseEvent, key: int) -> None:
         """server_client_handle_key for a mouse event (KEYC_MOUSE, or KEYC_DOUBLECLICK from
@@ -451,6 +500,8 @@ class Attached:
             try:
                 if entry[0] == "key":
                     await self.key(entry[1], entry[2])
+                elif entry[0] == "paste":
+                    self._paste(entry[1])
                 elif entry[0] == "binding":
                     await self._run_binding(entry[1], key=entry[2])
                 elif entry[0] == "mouse":

@@ -78,6 +78,8 @@ def _table() -> dict[bytes, int]:
                       (b"\x1bOF", "End"), (b"\x1b[1~", "Home"), (b"\x1b[4~", "End"),
                       (b"\x1b[Z", "BTab")):
         table.setdefault(seq, K.string_to_key(name))
+    table[b"\x1b[200~"] = K.KEYC_PASTE_START  # bracketed paste (tmux asks the terminal for it)
+    table[b"\x1b[201~"] = K.KEYC_PASTE_END
     table[b"\x1b[I"] = K.KEYC_FOCUS_IN  # focus reports (focus-events)
     table[b"\x1b[O"] = K.KEYC_FOCUS_OUT
     return table

@@ -246,6 +246,33 @@ def reply_features(reply: bytes) -> tuple[int, str | None] | None:
     return None
 
 
+def features_sequence(caps: dict[str, str], extended_keys: bool, focus: bool) -> bytes:
+    """tty_update_features: what a terminal is asked for once its features are known (after
+    each DA answer, or when none came): extended keys (Eneks) with ``extended-keys`` on or
+    always, focus reports (Enfcs) with ``focus-events``, and mintty's escape key mode for a
+    VT100-like terminal."""
+    out = ""
+    if extended_keys:
+        out += caps.get("Eneks", "")
+    if focus:
+        out += caps.get("Enfcs", "")
+    if FLAG_VT100 in caps:
+        out += "\033[?7727h"
+    return out.encode("latin-1", "replace")
+
+
+def stop_sequence(caps: dict[str, str]) -> bytes:
+    """tty_stop_tty's part for features: focus reports, extended keys and the escape key
+    mode off, theme reports off (VT100-like)."""
+    out = ""
+    if FLAG_VT100 in caps:
+        out += "\033[?7727l"
+    out += caps.get("Dsfcs", "") + caps.get("Dseks", "")
+    if FLAG_VT100 in caps:
+        out += "\033[?2031l"
+    return out.encode("latin-1", "replace")
+
+
 def title_sequence(caps: dict[str, str], title: str) -> bytes | None:
     """tty_set_title: tsl, the title, fsl; None if the terminal cannot set one."""
     tsl, fsl = caps.get("tsl"), caps.get("fsl")

@@ -277,9 +277,10 @@ def test_terminal_capabilities_from_terminfo_and_features():
     # vt100 is VT100-like (clear starts with CSI): title and bracketed paste, no clipboard
     vt = tty_term.capabilities("vt100", [])
     assert "tsl" in vt and "Enbp" in vt and "Ms" not in vt and "Ss" not in vt
-    # an unknown terminal has nothing, unless the client asked for features (-T): bit 15 title
+    # an unknown terminal has nothing, unless the client asked for features (-T): title
     assert tty_term.capabilities("no-such-term", FEATURES) == {tty_term.FEATURE_LIST: ""}
-    assert tty_term.title_sequence(tty_term.capabilities("no-such-term", [], 1 << 15), "x") \
+    title = tty_term.feature_bits("title")  # bit 19 in tmux 3.7b's table
+    assert tty_term.title_sequence(tty_term.capabilities("no-such-term", [], title), "x") \
         == b"\x1b]0;x\x07"
     custom = tty_term.capabilities("no-such-term", ["no-such*:clipboard"])
     assert tty_term.selection_sequence(custom, b"") == b"\x1b]52;;\x07"

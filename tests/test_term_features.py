@@ -178,3 +178,31 @@ def test_osc7_directory_goes_to_a_terminal_with_the_feature(hmux, tmux, muxdir):
             wait_for(lambda t=t: t.pump() >= 0 and want in t.seen)
         finally:
             t.close()
+
+
+def test_bracketed_paste_from_the_terminal(hmux, tmux):
+    """tmux 3.7b asks the terminal for bracketed paste; what comes between the markers is
+    pasted text (the prefix key in it is not a key), and the markers reach only a pane that
+    asked for bracketed paste itself."""
+    got = {}
+    paste = b"\x1b[200~one\x02ctwo\x1b[201~\r"
+    for name, m in (("hmux", hmux), ("tmux", tmux)):
+        m.ok("new-session", "-d", "-s", "c", "-x", "80", "-y", "24", "exec cat -v")
+        t = PtyTerminal(m, ["attach", "-t", "c"], env={"TERM": "xterm"})
+        try:
+            t.seen = bytearray()
+            wait_for(lambda t=t: t.pump() >= 0 and b"\x1b[>q" in t.seen)
+            assert b"\x1b[?2004h" in t.seen
+            os.write(t.master, paste)
+            wait_for(lambda m=m: "two" in m.capture("c"))
+            m.ok("run-shell", "-t", "c", "printf '\\033[?2004h' > #{pane_tty}")
+            wait_for(lambda m=m: m.ok("display", "-p", "-t", "c", "#{bracket_paste_flag}")
+                     == "1\n")
+            os.write(t.master, paste)
+            wait_for(lambda m=m: m.capture("c").count("two") == 4)  # the echo and cat's
+            got[name] = (m.capture("c").split("\n")[:4],
+                         m.ok("list-windows", "-t", "c", "-F", "#I"))
+        finally:
+            t.close()
+    assert got["hmux"] == got["tmux"]
+    assert got["tmux"][1] == "0\n"
