@@ -169,20 +169,26 @@ def memory(engine: str, seconds: float) -> None:
             except BlockingIOError:
                 pass
             peak = max(peak, _rss_mb(pid))
+        # What the stalled client was sent, now read: does it end "too far behind"?
+        os.set_blocking(stalled.stdout.fileno(), False)
+        tail = b""
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and b"%exit" not in tail:
+            select.select([stalled.stdout], [], [], 0.1)
+            try:
+                tail = (tail + os.read(stalled.stdout.fileno(), 1 << 20))[-200:]
+            except BlockingIOError:
+                pass
+        why = tail[tail.find(b"%exit"):].strip().decode() if b"%exit" in tail else "not dropped"
         print(f"engine={engine}: {seconds:.0f}s flood, one control client reading "
               f"({read / 1e6:.0f} MB), one never reading: server RSS {base:.0f} MB at start, "
-              f"peak {peak:.0f} MB, stalled client "
-              f"{'dropped' if stalled.poll() is not None or _dropped(m) else 'still attached'}")
+              f"peak {peak:.0f} MB; the stalled client: {why}")
         for p in (stalled, live):
             p.kill()
             p.wait()
     finally:
         m.kill()
 
-
-def _dropped(m: Mux) -> bool:
-    out = m.run("list-clients", "-F", "#{client_name}")
-    return len(out.split()) < 2
 
 
 def main() -> int:
