@@ -238,6 +238,7 @@ class ControlState:
         if wfd_bad:
             self.out.clear()
         self.scopes: list[trio.CancelScope] = []  # one per task; stop() cancels them all
+        self.stopped = False
         self._wake = trio.Event()
         self._exit_started: float | None = None
         self._exited_at: float | None = None
@@ -256,6 +257,7 @@ class ControlState:
 
     def stop(self) -> None:
         """control_stop: the client is gone. Tasks end before the fds are closed."""
+        self.stopped = True  # a task not started yet ends at once
         for scope in self.scopes:
             scope.cancel()
         self.broken = True  # nothing more is queued for a client that is gone
@@ -277,6 +279,8 @@ class ControlState:
             return
 
         async def task() -> None:
+            if self.stopped:
+                return
             scope = trio.CancelScope()
             self.scopes.append(scope)
             try:
