@@ -82,7 +82,7 @@ def _read(path: str) -> str | None:
 # -- Claude Code and Gemini CLI: settings.json "hooks" ---------------------------------------------
 
 def _settings_hooks(path: str, agent: str, events: Sequence[tuple[str, str | None, str]],
-                    hmux: Sequence[str], remove: bool) -> Change:
+                    hmux: Sequence[str], remove: bool, timeout: int) -> Change:
     old = _read(path)
     try:
         doc = json.loads(old) if old and old.strip() else {}
@@ -118,7 +118,7 @@ def _settings_hooks(path: str, agent: str, events: Sequence[tuple[str, str | Non
         for event, matcher, state in events:
             group: dict[str, object] = {} if matcher is None else {"matcher": matcher}
             group["hooks"] = [{"type": "command", "command": report_command(hmux, state, agent),
-                               "timeout": 5}]
+                               "timeout": timeout}]
             hooks.setdefault(event, []).append(group)
     if hooks:
         doc["hooks"] = hooks
@@ -244,9 +244,9 @@ def plan(agent: str, hmux: Sequence[str], remove: bool = False,
     """What installing (or removing) ``agent``'s hooks would do to its configuration."""
     path = config_path(agent, env)
     if agent == "claude":
-        return _settings_hooks(path, "claude", CLAUDE_EVENTS, hmux, remove)
-    if agent == "gemini":
-        return _settings_hooks(path, "gemini", GEMINI_EVENTS, hmux, remove)
+        return _settings_hooks(path, "claude", CLAUDE_EVENTS, hmux, remove, timeout=5)  # s
+    if agent == "gemini":  # Gemini counts its hooks' timeout in milliseconds
+        return _settings_hooks(path, "gemini", GEMINI_EVENTS, hmux, remove, timeout=5000)
     if agent == "codex":
         return _codex(path, hmux, remove)
     return _opencode(path, hmux, remove)

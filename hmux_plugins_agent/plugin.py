@@ -55,7 +55,7 @@ MAX_TAIL = 200
 REPORT_OPTION = "@agent-report"
 #: A ``working`` report not followed by another within this many seconds is no longer
 #: believed (a hook that stopped firing, an agent killed mid-turn): the screen decides again.
-REPORT_TTL = 60.0
+REPORT_TTL = 20.0
 #: Reports outrank the screen's working anchors (70-90) but not its strong blockers (100+):
 #: hooks can miss a permission prompt's answer, a prompt on screen cannot lie. An ``idle``
 #: report ranks below the screen's failed-turn rules (65): not every agent has a hook for a

@@ -465,8 +465,7 @@ def opencode_db(env: Mapping[str, str], home: str) -> str:
     return os.path.join(data, "opencode", "opencode.db")
 
 
-#: OpenCode's last assistant message → state, and its weight (a failed turn outranks the
-#: screen's failed-turn rules; a turn in progress ranks as a state file).
+#: A failed turn in OpenCode's database outranks the screen's failed-turn rules.
 OPENCODE_ERROR_PRIORITY = 66
 
 
@@ -524,13 +523,11 @@ def _opencode(t: Tracker, snap: Snapshot, files: Files, now: float
 
 
 def opencode_state(msg: dict[str, Any]) -> tuple[str, int] | None:
-    """The newest message says where the turn is: an assistant message with an error ended a
-    failed turn; one not yet completed (or a user message just sent) is a turn in progress."""
-    if msg.get("role") == "assistant":
-        if msg.get("error"):
-            return ("error", OPENCODE_ERROR_PRIORITY)
-        done = msg.get("time", {}).get("completed") if isinstance(msg.get("time"), dict) else 1
-        return None if done else ("working", STATE_FILE_PRIORITY)
+    """The newest message says whether the last turn failed: an assistant message with an
+    ``error``. (A message not yet completed is not taken as working: the screen's interrupt
+    hint and progress bar say that better, and a message left incomplete would hold it.)"""
+    if msg.get("role") == "assistant" and msg.get("error"):
+        return ("error", OPENCODE_ERROR_PRIORITY)
     return None
 
 

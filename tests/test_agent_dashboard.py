@@ -226,6 +226,8 @@ def test_gemini_hooks_use_its_events(tmp_path):
     doc = json.loads(change.new or "")
     assert set(doc["hooks"]) == {"BeforeAgent", "BeforeTool", "AfterTool", "Notification",
                                  "AfterAgent"}
+    # Gemini reads a hook's timeout in milliseconds (5 would fail every hook), Claude seconds.
+    assert doc["hooks"]["AfterAgent"][0]["hooks"][0]["timeout"] == 5000
     agent_hooks.apply(change)
     agent_hooks.apply(agent_hooks.plan("gemini", HMUX, remove=True, env=env))
     assert json.loads((tmp_path / ".gemini" / "settings.json").read_text()) == {}

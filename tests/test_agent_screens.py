@@ -62,7 +62,7 @@ def verdict(s: Screen) -> str:
 
 
 def recordings() -> list[str]:
-    return sorted(p.stem for p in FIXTURES.glob("*.json"))
+    return sorted(p.stem for p in FIXTURES.glob("*.json") if p.with_suffix(".bytes").exists())
 
 
 def labelled() -> list[tuple[str, int]]:

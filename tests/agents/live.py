@@ -344,6 +344,8 @@ class Drive:
         self.phase = "start"
         self.errors: list[str] = []
         self._last_rev = ""
+        self.timeline: list[tuple[float, str, str]] = []  #: (time, published, step) changes
+        self._t0 = time.monotonic()
 
     # -- looking ---------------------------------------------------------------------------------
 
@@ -362,8 +364,11 @@ class Drive:
             str(self.size())
         if rev != self._last_rev:
             self._last_rev = rev
-            self.rec.marks.append(Mark(self.size(), self.phase, self.phase,
-                                       self.published(), labelled=False))
+            got = self.published()
+            if not self.timeline or self.timeline[-1][1] != got:
+                self.timeline.append((time.monotonic() - self._t0, got, self.phase))
+            self.rec.marks.append(Mark(self.size(), self.phase, self.phase, got,
+                                       labelled=False))
 
     def wait_text(self, *texts: str, timeout: float = 60.0, gone: bool = False) -> str:
         """Poll until one of ``texts`` is on screen (or, with ``gone``, none is)."""
@@ -409,7 +414,10 @@ class Drive:
             got = self.published()
         self.rec.marks.append(Mark(self.size(), want, step, got))
         if check and got != want:
-            self.errors.append(f"{self.agent} {step}: wanted {want}, published {got}")
+            report = self.server.show(self.pane, "#{@agent-report}")
+            trail = " ".join(f"{t:.1f}s:{s}" for t, s, _ in self.timeline[-6:])
+            self.errors.append(f"{self.agent} {step}: wanted {want}, published {got} "
+                               f"(report {report!r}; published before: {trail})")
         return got
 
     # -- acting ----------------------------------------------------------------------------------
