@@ -600,6 +600,8 @@ class ControlState:
         exit message waits for it (server_client_check_exit)."""
         if self.broken:
             return False
+        if not self.c.exiting:
+            return not self.all_done()
         if self._exit_started is None:
             self._exit_started = time.monotonic()
             for cp in self.panes.values():  # control_discard: no more pane output

@@ -828,22 +828,26 @@ def test_reply_limit_unit():
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def test_subscriptions_carry_plugin_variables(muxdir, request, tmp_path):
     """#{git_branch} (the git plugin's) in a -B subscription: its value, then the new one
-    after a checkout, pushed like any tmux variable."""
+    after a checkout, pushed like any tmux variable; #{pane_agent_state} (the agent plugin's)
+    arrives as display-message shows it."""
     repo = tmp_path / "repo"
     repo.mkdir()
     git = ["git", "-C", str(repo), "-c", "user.email=t@example.com", "-c", "user.name=t"]
     subprocess.run(git + ["init", "-q", "-b", "main"], check=True)
     subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", "one"], check=True)
     env = base_env(muxdir)
-    env["TMUX_C2RS_PLUGINS"] = "git"
+    env["TMUX_C2RS_PLUGINS"] = "agent,git"
     mux = Mux(HMUX, ["-L", "g" + uuid.uuid4().hex[:8]], env, cwd=str(repo))
     request.addfinalizer(mux.kill)
     mux.ok("new-session", "-d", "-s", "s", "-c", str(repo), "cat")
     ctl = Ctl(mux, "attach", "-t", "s")
     try:
         ctl.wait(lambda t: "%session-changed" in t)
-        ctl.send("refresh-client -B 'g:%*:#{git_branch}' -B 'k::#{session_name}'")
+        ctl.send("refresh-client -B 'g:%*:#{git_branch}' -B 'k::#{session_name}'"
+                 " -B 'a:%0:<#{pane_agent_state}>'")
         ctl.wait(lambda t: "%subscription-changed g $0 @0 0 %0 : main" in t)
+        agent = mux.ok("display", "-p", "-t", "%0", "<#{pane_agent_state}>").strip()
+        ctl.wait(lambda t: f"%subscription-changed a $0 @0 0 %0 : {agent}" in t)
         subprocess.run(git + ["checkout", "-q", "-b", "feature"], check=True)
         ctl.wait(lambda t: "%subscription-changed g $0 @0 0 %0 : feature" in t, timeout=30)
         assert "%subscription-changed k $0 - - - : s" in ctl.text()
