@@ -75,6 +75,7 @@ class Attached:
         self._drag_scope: trio.CancelScope | None = None
         self._sync_wait = False  # a task redraws while a synchronized update holds a pane
         self.bracket_pasting = False  # between the terminal's paste markers
+        self.progress_bar = (0, 0)  # the progress bar the terminal was last sent
         self.paste_time = 0.0
 
     # -- lifetime ------------------------------------------------------------------------------
@@ -218,6 +219,7 @@ class Attached:
         start = trio.current_time()
         try:
             data = escapes.client_title(self.server, self)  # set-titles, when it changed
+            data += self._progress()
             data += self.renderer.frame(self.server, self.client, self.tty.sx, self.tty.sy,
                                         only)
             data += escapes.client_modes(self.server, self)  # the active pane's cursor, paste
@@ -242,6 +244,20 @@ class Attached:
         self._sync_wait = False
         self._pending = True
         self._dirty.set()
+
+    def _progress(self) -> bytes:
+        """server_client_set_progress_bar: the active pane's OSC 9;4 progress bar, sent to a
+        terminal with the progressbar feature when it changed."""
+        s = self.client.session
+        wp = s.curw.window.active if s is not None and s.curw is not None else None
+        if wp is None:
+            return b""
+        scr = wp.screen
+        pb = (getattr(scr, "progress_state", 0), getattr(scr, "progress", 0))
+        if pb == self.progress_bar:
+            return b""
+        self.progress_bar = pb
+        return tty_term.progress_sequence(escapes.caps(self.server, self), *pb)
 
     def resized(self) -> tuple[int, int]:
         size = self.tty.update_size()

@@ -273,6 +273,15 @@ def stop_sequence(caps: dict[str, str]) -> bytes:
     return out.encode("latin-1", "replace")
 
 
+def progress_sequence(caps: dict[str, str], state: int, percent: int) -> bytes:
+    """tty_set_progress_bar: Spb (the progressbar feature) with the state and percentage."""
+    spb = caps.get("Spb")
+    if not spb:
+        return b""
+    out = spb.replace("%p1%d", str(state), 1).replace("%p2%d", str(percent), 1)
+    return out.encode("latin-1", "replace")
+
+
 def title_sequence(caps: dict[str, str], title: str) -> bytes | None:
     """tty_set_title: tsl, the title, fsl; None if the terminal cannot set one."""
     tsl, fsl = caps.get("tsl"), caps.get("fsl")

@@ -206,3 +206,23 @@ def test_bracketed_paste_from_the_terminal(hmux, tmux):
             t.close()
     assert got["hmux"] == got["tmux"]
     assert got["tmux"][1] == "0\n"
+
+
+def test_progress_bar_goes_to_a_terminal_with_the_feature(hmux, tmux):
+    """The active pane's OSC 9;4 progress bar is sent on to a terminal with the progressbar
+    feature (a tmux outside, here) when it changes (tmux 3.7)."""
+    sent = {}
+    for name, m in (("hmux", hmux), ("tmux", tmux)):
+        m.ok("new-session", "-d", "-s", "c", "-x", "80", "-y", "24", "exec cat")
+        t = _attach(m, "xterm-256color", b"\x1b[>84;0;0c")
+        try:
+            t.seen = bytearray()
+            for seq in ("1;42", "3", "0"):
+                m.ok("run-shell", "-t", "c", f"printf '\\033]9;4;{seq}\\033\\\\' > #{{pane_tty}}")
+                want = f"\x1b]9;4;{seq[0]};".encode()
+                wait_for(lambda t=t, want=want: t.pump() >= 0 and want in t.seen)
+            sent[name] = [s.split(b"\x1b\\")[0] for s in bytes(t.seen).split(b"\x1b]9;4;")[1:]]
+        finally:
+            t.close()
+    # indeterminate (3) keeps the percentage it had
+    assert sent["hmux"] == sent["tmux"] == [b"1;42", b"3;42", b"0;42"]
