@@ -189,6 +189,31 @@ def status_tags(server: Any, client: Any, sx: int, row: int) -> list[tuple[str, 
     return tags
 
 
+def _scrollbar_at(w: Any, px: int, py: int) -> tuple[Any, str] | None:
+    """A pane whose scrollbar is at window cell (px, py), and where on it: above the slider
+    (ScrollbarUp), on it (ScrollbarSlider) or below it (ScrollbarDown)."""
+    from . import scrollbars
+
+    if w.options.get("pane-scrollbars") == "off":
+        return None
+    left = scrollbars.left(w)
+    for wp in w.panes:
+        if not _visible(wp) or not scrollbars.shown(wp) or not wp.yoff <= py < wp.yoff + wp.sy:
+            continue
+        width, pad = scrollbars.size(wp)
+        x0 = wp.xoff - pad - width if left else wp.xoff + wp.sx + pad
+        if not x0 <= px < x0 + width:
+            continue
+        sl_y, sl_h = scrollbars.slider(wp)
+        top = wp.yoff + sl_y
+        if py < top:
+            return wp, "ScrollbarUp"
+        if py <= top + sl_h - 1:
+            return wp, "ScrollbarSlider"
+        return wp, "ScrollbarDown"
+    return None
+
+
 def _visible(wp: Any) -> bool:
     w = wp.window
     return not w.zoomed or w.active is wp
@@ -390,7 +415,10 @@ class MouseState:
                 return K.KEYC_UNKNOWN
             px, py = px + m.ox, py + m.oy
             found = None
-            if not w.zoomed:
+            on_bar = _scrollbar_at(w, px, py)  # server_client_check_mouse_in_pane's scrollbar
+            if on_bar is not None:
+                found, where = on_bar
+            if where is None and not w.zoomed:
                 for wp in w.panes:
                     if ((wp.xoff + wp.sx == px and wp.yoff <= 1 + py and wp.yoff + wp.sy >= py)
                             or (wp.yoff + wp.sy == py and wp.xoff <= 1 + px

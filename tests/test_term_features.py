@@ -12,6 +12,7 @@ tty_default_features), and so does a client whose COLORTERM is truecolor (tmux 3
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from harness import wait_for
@@ -226,3 +227,30 @@ def test_progress_bar_goes_to_a_terminal_with_the_feature(hmux, tmux):
             t.close()
     # indeterminate (3) keeps the percentage it had
     assert sent["hmux"] == sent["tmux"] == [b"1;42", b"3;42", b"0;42"]
+
+
+def test_mouse_on_a_pane_scrollbar(hmux, tmux):
+    """A click on a pane scrollbar above the slider pages up (copy-mode -u), below it pages
+    down in copy mode (MouseDown1ScrollbarUp/Down)."""
+    got = {}
+    for name, m in (("hmux", hmux), ("tmux", tmux)):
+        m.ok("new-session", "-d", "-s", "c", "-x", "80", "-y", "23", "exec cat")
+        m.ok("set", "-g", "mouse", "on")
+        m.ok("set", "-g", "pane-scrollbars", "on")
+        m.ok("run-shell", "-t", "c", "seq 1 100 > #{pane_tty}")
+        t = _attach(m, "xterm-256color", b"")
+        try:
+            t.pump()
+            state = []
+            for row in (1, 23):  # the bar is the last column: above, then below the slider
+                os.write(t.master, f"\x1b[<0;80;{row}M\x1b[<0;80;{row}m".encode())
+                wait_for(lambda m=m, t=t: t.pump() >= 0 and m.ok(
+                    "display", "-p", "-t", "c", "#{pane_in_mode}") == "1\n")
+                time.sleep(0.3)
+                state.append(m.ok("display", "-p", "-t", "c",
+                                  "#{pane_in_mode} #{scroll_position} #{pane_width}"))
+            got[name] = state
+        finally:
+            t.close()
+    assert got["hmux"] == got["tmux"]
+    assert got["tmux"][0].startswith("1 ") and got["tmux"][0] != got["tmux"][1]
