@@ -1,12 +1,12 @@
 """What an attached client's terminal can do: its terminfo entry plus tmux's terminal features.
 
-tmux 3.3a decides whether to send a title, a clipboard write or anything else optional to a
-client's terminal from the terminal's capabilities: the terminfo entry for the client's TERM,
-with the features of ``terminal-features`` (and the client's ``-T`` features) applied over it,
-and ``bpaste,focus,title`` added for any VT100-like terminal (tty-term.c). Only the capabilities
-hmux draws with are kept here, with ``terminal-overrides`` applied over them as tmux applies it
-and the colour depth tmux draws with (``colour_depth``). Features the terminal reports in its
-DA/XTVERSION replies come in as client feature bits.
+tmux 3.7b decides whether to send a title, a clipboard write, a hyperlink or anything else
+optional to a client's terminal from the terminal's capabilities: the terminfo entry for the
+client's TERM, with the features of ``terminal-features`` (and the client's ``-T`` features and
+``COLORTERM``) applied over it, and ``bpaste,focus,title`` added for any VT100-like terminal
+(tty-term.c). Only the capabilities hmux uses are kept here, with ``terminal-overrides`` applied
+over them as tmux applies it and the colour depth tmux draws with (``colour_depth``). Features
+the terminal reports in its DA1/DA2/XTVERSION replies come in as client feature bits.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Attached clients in a real terminal: an outer tmux 3.3a server's pane is the terminal, and
-what hmux (and, for comparison, tmux) drew there is read back with its capture-pane."""
+"""Attached clients in a real terminal: an outer tmux 3.7b server's pane is the terminal, and
+what hmux (and, for comparison, tmux 3.7b) drew there is read back with its capture-pane."""
 
 from __future__ import annotations
 

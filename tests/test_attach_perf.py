@@ -1,7 +1,7 @@
 """Attached clients under load: a flooding pane next to the one being typed into, a terminal
 that stops reading, the frame rate cap, and the engine damage the renderer relies on.
 
-Terminals are real: an outer tmux 3.3a pane (``Outer``), or a PTY this test owns whose output
+Terminals are real: an outer tmux 3.7b pane (``Outer``), or a PTY this test owns whose output
 is fed to hmux's own emulator to see what the client's terminal would show.
 """
 
