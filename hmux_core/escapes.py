@@ -129,12 +129,18 @@ def client_colours(server: Any, pane: Any) -> tuple[int, int]:
     w = pane.window
     for c in server.clients:
         s = c.session
-        if getattr(c, "attached", None) is None or s is None or not s.has_window(w):
+        if s is None or not s.has_window(w) or c.exiting:
             continue
+        if getattr(c, "control_state", None) is not None:
+            cfg = cbg = 0  # tmux never asks a control client's terminal: its colours read 0
+        elif getattr(c, "attached", None) is None:
+            continue
+        else:
+            cfg, cbg = getattr(c, "tty_fg", -1), getattr(c, "tty_bg", -1)
         if fg == -1:
-            fg = getattr(c, "tty_fg", -1)
+            fg = cfg
         if bg == -1:
-            bg = getattr(c, "tty_bg", -1)
+            bg = cbg
     return fg, bg
 
 
@@ -186,7 +192,14 @@ def default_colours(pane: Any, fg: int, bg: int) -> tuple[int, int]:
     plain = over("window-style")
     if pane.window.active is pane:
         active = over("window-active-style")
-        return (active[0] if active[0] != 8 else plain[0], active[1] if active[1] != 8 else plain[1])
+        plain = (active[0] if active[0] != 8 else plain[0],
+                 active[1] if active[1] != 8 else plain[1])
+    # window_pane_get_fg/bg_control_client: colours a control client reported for the pane
+    # (refresh-client -r) answer first while any control client is attached.
+    cfg, cbg = getattr(pane, "control_fg", -1), getattr(pane, "control_bg", -1)
+    if (cfg != -1 or cbg != -1) and _SERVER and any(
+            getattr(c, "control_state", None) is not None for c in _SERVER[0].clients):
+        plain = (cfg if cfg != -1 else plain[0], cbg if cbg != -1 else plain[1])
     return plain
 
 

@@ -579,6 +579,34 @@ def test_output_escaping_matches_tmux(muxes):
     assert lines["hmux"] == lines["tmux"] == ["%output %0 a\\134b\\011c\\033[1mé\\001\x7f~"]
 
 
+def test_colour_reports_answer_the_panes_queries(muxes):
+    """A pane's OSC 11 query: without a report tmux answers black (a control client's
+    terminal is never asked); refresh-client -r gives the colour to answer with."""
+    home = next(iter(muxes.values())).cwd
+    script = os.path.join(home, "query.sh")
+    with open(script, "w") as f:
+        f.write("printf '\\033]11;?\\033\\\\'; exec cat\n")
+    answers = {}
+    for name, mux in muxes.items():
+        mux.ok(*SESSION)
+        ctl = Ctl(mux, "attach", "-t", "s")
+        try:
+            ctl.wait(lambda t: "%session-changed" in t)
+            got = []
+            for report in (None, "\x1b]11;rgb:1234/5678/9abc\x1b\\"):
+                if report is not None:
+                    ctl.send(b"refresh-client -r '%0:" + report.encode() + b"'")
+                ctl.send(f"respawn-pane -k -t %0 'sh {script}'")
+                seen = len(got)
+                ctl.wait(lambda _t, c=ctl, n=seen: _decode(c.out).count(b";rgb:") > n)
+                got.append(re.findall(rb"11;rgb:[0-9a-f/]+", _decode(ctl.out))[-1])
+            answers[name] = got
+        finally:
+            ctl.kill()
+    assert answers["hmux"] == answers["tmux"] == [b"11;rgb:0000/0000/0000",
+                                                  b"11;rgb:1212/5656/9a9a"]
+
+
 def test_flood_reaches_a_reader_that_keeps_up_whole(hmux):
     """Every byte of a flooding pane arrives, in order, for a client that reads."""
     hmux.ok(*SESSION)

@@ -490,29 +490,25 @@ def _update_subscription(cs: Any, value: str) -> None:
     cs.add_sub(name, kind, ident, fmt)
 
 
-_COLOUR_REPORT = re.compile(r"\x1b\](1[01]);rgb:([0-9a-fA-F]{1,4})/([0-9a-fA-F]{1,4})/"
-                            r"([0-9a-fA-F]{1,4})(?:\x1b\\|\x07)")
-
-
 def _report(item: CmdItem, value: str) -> None:
-    """refresh-client -r ``%pane:report``: a control client's terminal answered an OSC 10/11
-    colour query for the pane; its colours answer the pane's own queries (tty_keys_colours)."""
+    """refresh-client -r ``%pane:report``: a control client's terminal answered an OSC 10 or
+    11 colour query for the pane (tty_keys_colours); while a control client is attached, the
+    pane's own OSC 10/11 queries are answered with these colours."""
+    from ..screen.screen import _parse_colour
+
     parsed = _pane_state(value)
     if parsed is None:
         return
     wp = item.server.model.panes.get(parsed[0])
     if wp is None:
         return
-    m = _COLOUR_REPORT.match(parsed[1])
-    if m is None:
+    m = re.match(r"\x1b\]1([01]);(.*?)(?:\x1b\\|\x07)", parsed[1], re.S)
+    if m is None or len(m.group(2)) >= 127:
         return
-    rgb = []
-    for part in m.group(2, 3, 4):
-        v = int(part, 16)
-        bits = 4 * len(part)
-        rgb.append(v * 255 // ((1 << bits) - 1))
-    colour = 0x02000000 | (rgb[0] << 16) | (rgb[1] << 8) | rgb[2]  # COLOUR_FLAG_RGB
-    if m.group(1) == "10":
+    colour = _parse_colour(m.group(2))
+    if colour == -1:
+        return
+    if m.group(1) == "0":
         wp.control_fg = colour
     else:
         wp.control_bg = colour
