@@ -18,6 +18,7 @@ from . import borders, scrollbars, status, tty_attrs
 from .options import Style as OptStyle
 from .prompt import draw_line, frozen_by, message_line
 from .screen.cells import (
+    ATTR_BRIGHT,
     ATTR_CHARSET,
     COLOUR_FLAG_256,
     DEFAULT_STYLE,
@@ -129,12 +130,17 @@ class _PaneRows:
         self.strings: list[str] = []
 
 
-def _palette_runs(runs: list[tuple[str, Style]], pal: dict[int, int]) -> list[tuple[str, Style]]:
-    """tty_check_fg/bg/us: colours the pane redefined with OSC 4 are drawn as what it set."""
+def _palette_runs(runs: list[tuple[str, Style]], pal: dict[int, int],
+                  nobr: bool = False) -> list[tuple[str, Style]]:
+    """tty_check_fg/bg/us: colours the pane redefined with OSC 4 are drawn as what it set; a
+    bold basic foreground looks up its bright entry (8-15) unless the terminal has Nobr."""
     out = []
     for text, (attr, fg, bg, us) in runs:
-        out.append((text, (attr, _palette_colour(fg, pal), _palette_colour(bg, pal),
-                           _palette_colour(us, pal))))
+        if 0 <= fg < 8 and attr & ATTR_BRIGHT and not nobr:
+            f = pal.get(fg + 8, fg)
+        else:
+            f = _palette_colour(fg, pal)
+        out.append((text, (attr, f, _palette_colour(bg, pal), _palette_colour(us, pal))))
     return out
 
 
@@ -514,7 +520,7 @@ class Renderer:
                 continue
             runs = src.row_runs(y)
             if pal:
-                runs = _palette_runs(runs, pal)
+                runs = _palette_runs(runs, pal, self.pen.nobr)
             links = None
             if self.pen.links and row_links is not None:
                 found = row_links(y)

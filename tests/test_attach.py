@@ -473,3 +473,19 @@ def test_synchronized_update_holds_the_pane(outer, hmux, tmux):
         m.ok("run-shell", "-t", "w", "printf '\\033[?2026h and timed out' > #{pane_tty}")
     wait_for(lambda: outer.screen(h)[0] == outer.screen(t)[0] == "held back and timed out",
              timeout=5)
+
+
+def test_pane_palette_drawn(outer, hmux, tmux):
+    """Colours a pane redefined with OSC 4 are drawn as it set them (tty_check_fg/bg), a
+    bold basic colour in its bright entry's redefinition."""
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
+        m.ok("set", "-g", "status-right", "R")
+        m.ok("run-shell", "-t", "w", "printf '\\033]4;1;#102030\\033\\\\\\033]4;9;#ff00ff\\033\\\\"
+             "\\033[31mred\\033[1mbold\\033[0m \\033[44mbg\\033[0m \\033[1;32mgreen\\033[0m\\n'"
+             " > #{pane_tty}")
+    argv = ["attach-session", "-t", "w"]
+    h = outer.run(HMUX + hmux.socket_args + argv, "h")
+    t = outer.run([TMUX] + tmux.socket_args + argv, "t")
+    wait_for(lambda: "[w]" in outer.screen(h)[-1] and "[w]" in outer.screen(t)[-1])
+    _same_screen(outer, h, t)
