@@ -100,9 +100,9 @@ class Attached:
         nursery.start_soon(self._run)
 
     async def _stop_awaiting(self) -> None:
-        """tty_start_timer_callback: answers that have not come are not waited for. tmux waits
-        a second; three keep a late answer from a loaded machine out of the pane."""
-        await trio.sleep(3)
+        """tty_start_timer_callback: answers that have not come are not waited for after
+        TTY_QUERY_TIMEOUT, five seconds."""
+        await trio.sleep(5)
         if self._awaiting == {"da1", "da", "xda"} and not self.stopped:
             self._update_features()  # no answer came: what the terminal has is what is known
         self._awaiting = set()
