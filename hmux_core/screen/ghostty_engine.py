@@ -62,24 +62,32 @@ _FLAGS = (
     ("strikethrough", ATTR_STRIKETHROUGH),
     ("overline", ATTR_OVERLINE),
 )
-# Sequences read from the stream. Taken out (``_TAKEN``), and answered with the python
-# engine's code: ESC k renames (Ghostty would print them), the colour, palette, progress and
-# clipboard OSCs, DECRQSS, DECRQM, window operations, private DSR and the kitty keyboard query
-# (Ghostty answers several of these as a terminal does, tmux as a multiplexer). Only looked at:
-# the scroll region, the cursor style, modifyOtherKeys, the modes tmux keeps beside Ghostty
-# (2026, 2031, 12), OSC 8 ids and RIS. One possessive pattern finds them all, so SGR-heavy
-# output costs no backtracking.
+# Sequences read from the stream. Taken out (``_TAKEN``), and answered or applied with the
+# python engine's code or as tmux does: ESC k renames and APC titles (Ghostty would print the
+# one and ignore the other), titles, paths and the colour, palette, progress and clipboard
+# OSCs (tmux also applies one a CAN or SUB cuts), DECRQSS, DECRQM, window operations, private
+# DSR, the kitty keyboard query, RIS (tmux keeps the history), private modes (the alternate
+# screen's saved cursor and main screen, tmux's one mouse mode), ED 2 / ED 0 at home and SU
+# (into history as tmux scrolls them), REP (only right after a character), a BS in the ground
+# state (tmux goes back over a wrapped line) and SGRs with an empty parameter or a value past
+# 255 (read as tmux reads them). Only looked at: the scroll region, the cursor style,
+# modifyOtherKeys, OSC 8 ids, tab stops and CSI m. One possessive pattern finds them all, so
+# SGR-heavy output costs no backtracking.
 _SPECIAL = re.compile(
-    rb"\x1b(?:\[(?:[0-9;]*+(?=[rt$ ])(?:(?P<r>r)|(?P<t>t)|(?P<rqm>\$p)|(?P<q> q))"
+    rb"(?P<bs>\x08)|\x1b(?:\[(?:[0-9;]*+(?=[rt$ gbSJs])(?:(?P<r>r)|(?P<t>t)|(?P<rqm>\$p)"
+    rb"|(?P<q> q)|(?P<tbc>g)|(?P<rep>b)|(?P<su>S)|(?P<ed>J)|(?P<scp>s))"
     rb"|\?(?:[0-9;]*+(?:(?P<prqm>\$p)|(?P<dsr>n)|(?P<mode>[hl]))|(?P<kitty>u))"
-    rb"|(?P<m>>4[0-9;]*+[mn])|(?P<sgr0>m))"
-    rb"|(?P<k>k)|(?P<c>c)"
-    rb"|\](?:(?P<osc>(?:104|110|111|112|10|11|12|52|4|9)(?=[;\x07\x1b]))|(?P<link>8;)"
-    rb"|(?P<mark>133;))"
+    rb"|(?P<m>>4[0-9;]*+[mn])|(?P<sgr0>m)"
+    rb"|(?=[0-9:;]*+m)(?=;|[0-9:;]*?(?:;;|;m|(?<![0-9])(?:[1-9][0-9]{3}|[3-9][0-9]{2}"
+    rb"|2[6-9][0-9]|25[6-9])))(?P<sgrx>[0-9:;]*+m))"
+    rb"|(?P<k>k)|(?P<c>c)|(?P<apc>_)|(?P<hts>H)|(?P<decsc>7)"
+    rb"|\](?:(?P<osc>(?:104|110|111|112|10|11|12|52|4|9|0|2|7)(?=[;\x07\x1b\x18\x1a]))"
+    rb"|(?P<link>8;)|(?P<mark>133;))"
     rb"|P(?P<rqss>\$q))")
-_KIND = {"prqm": "rqm"}
-_TAKEN = frozenset(("k", "osc", "rqss", "t", "rqm", "dsr", "kitty", "mark"))
-_STRINGS = frozenset(("k", "osc", "rqss", "link", "mark"))
+_KIND = {"prqm": "rqm", "scp": "decsc"}
+_TAKEN = frozenset(("k", "apc", "osc", "rqss", "t", "rqm", "dsr", "kitty", "mark", "c", "mode",
+                    "ed", "su", "rep", "bs", "sgrx"))
+_STRINGS = frozenset(("k", "apc", "osc", "rqss", "link", "mark"))
 _STRING_STARTS = b"]Pk_^X"
 _DECSTBM = re.compile(rb"\x1b\[(\d*)(?:;(\d*))?r")
 _DECSCUSR = re.compile(rb"\x1b\[(\d*) q")
@@ -87,22 +95,94 @@ _C0 = re.compile(r"[\x00-\x1f]")
 
 
 def _string_end(data: bytes, pos: int, bel: bool) -> tuple[int, int]:
-    """Where a string sequence's text ends and the sequence ends: at BEL (OSC), at ST, or
-    at another ESC (which ends the string and starts a sequence of its own); (-1, -1) when
-    the data has no end for it."""
+    """Where a string sequence's text ends and the sequence ends: at BEL (OSC), at ST, at
+    another ESC (which ends the string and starts a sequence of its own), or at CAN or SUB
+    (which end it and are then ignored: tmux still applies the string); (-1, -1) when the
+    data has no end for it."""
     e = data.find(b"\x1b", pos)
-    if bel:
-        b = data.find(b"\x07", pos)
-        if b >= 0 and (e < 0 or b < e):
-            return b, b + 1
+    for c in (b"\x18", b"\x1a", b"\x07") if bel else (b"\x18", b"\x1a"):
+        b = data.find(c, pos, e if e >= 0 else len(data))
+        if b >= 0:
+            e = b
     if e < 0:
         return -1, -1
+    if data[e] != 0x1b:
+        return e, e + 1
     return e, e + 2 if data[e + 1:e + 2] == b"\\" else e
 
 
 def _strip_c0(text: str) -> str:
     """tmux ignores C0 controls inside a string sequence."""
     return _C0.sub("", text) if _C0.search(text) else text
+
+
+_SEQ_END = re.compile(rb"\x1b(?:\[[0-?]*+[ -/]*+[@-~]|[ -/]*+[0-~])\Z")
+
+
+def _after_character(before: bytes) -> bool:
+    """Whether the stream ``before`` a REP ends with a character written (tmux repeats only
+    then: any control or sequence in between makes REP do nothing). DEL is ignored."""
+    before = before.rstrip(b"\x7f")
+    if not before:
+        return False
+    c = before[-1]
+    if c < 0x20:
+        return False
+    if c >= 0x80:
+        return True
+    j = before.rfind(b"\x1b")
+    return j < 0 or _SEQ_END.search(before, j) is None
+
+
+def _fix_sgr(params: str) -> str:
+    """An SGR's parameters as tmux reads them (input_csi_dispatch_sgr), for the forms Ghostty
+    reads otherwise: an empty parameter is 0, RGB with a component past 255 is no colour
+    (its values are then read as parameters of their own), a 256-colour index past 255 or
+    missing resets the colour, values tmux does not know are dropped. Colon forms pass."""
+    if len(params) > 63:
+        return ""
+    vals = params.split(";")
+    if len(vals) >= 24:
+        return ""
+    out: list[str] = []
+    n_vals = len(vals)
+
+    def num(i: int) -> int:
+        if i >= n_vals or not vals[i]:
+            return -1
+        v = vals[i]
+        return -1 if ":" in v else int(v)
+
+    i = 0
+    while i < n_vals:
+        v = vals[i]
+        if ":" in v:
+            out.append(v)
+            i += 1
+            continue
+        n = int(v) if v else 0
+        if n in (38, 48, 58):
+            i += 1
+            t = num(i)
+            if t == 2:
+                r, g, b = num(i + 1), num(i + 2), num(i + 3)
+                if 0 <= r <= 255 and 0 <= g <= 255 and 0 <= b <= 255:
+                    out.append(f"{n};2;{r};{g};{b}")
+                    i += 3
+            elif t == 5:
+                c = num(i + 1)
+                if c == -1 or c > 255:
+                    if n != 58:
+                        out.append("39" if n == 38 else "49")
+                else:
+                    out.append(f"{n};5;{c}")
+                i += 1
+            i += 1
+            continue
+        if n <= 107:
+            out.append(str(n))
+        i += 1
+    return ";".join(out)
 
 
 _grid_ref = union_fn(
@@ -197,6 +277,7 @@ class GhosttyScreen:
 
     # the python engine's answers and bookkeeping, run on this engine's state
     _osc_4 = Screen._osc_4
+    _set_title = Screen._set_title
     _osc_104 = Screen._osc_104
     _osc_9 = Screen._osc_9
     _set_progress = Screen._set_progress
@@ -274,6 +355,10 @@ class GhosttyScreen:
         self._last = None
         self._dirty = True
         self._held = b""  # an unfinished sequence, completed by the next feed
+        self._tail = b""  # the end of the last read (whether REP follows a character)
+        self._tabs: set[int] | None = None  # tab stops HTS and TBC set (None: the defaults)
+        self._saved_main: list[Row] | None = None  # the main screen under the alternate one
+        self._saved_origin = False  # origin mode as DECSC saved it (RIS keeps it)
         self._rs = None
         self._rit = None
         self._install_callbacks()
@@ -466,9 +551,10 @@ class GhosttyScreen:
         """Parse a chunk of child output. Never raises.
 
         Sequences whose answers or effects are tmux's, not a terminal's, are taken out of the
-        stream and handled with the python engine's own code (``_TAKEN``), so their replies
-        keep their place among Ghostty's; the others ``_SPECIAL`` finds are looked at once
-        Ghostty has parsed up to them. A read that ends inside a sequence keeps it for the next.
+        stream and handled here or with the python engine's own code (``_TAKEN``), so their
+        replies keep their place among Ghostty's; the others ``_SPECIAL`` finds are looked at
+        once Ghostty has parsed up to them. A read that ends inside a sequence keeps it for the
+        next.
         """
         if not data:
             return
@@ -478,17 +564,21 @@ class GhosttyScreen:
             if self._held:
                 data = self._held + data
                 self._held = b""
-            if b"\x1b" not in data:
+            if b"\x1b" not in data and b"\x08" not in data:
                 self._write(data)
+                self._keep_tail(data)
                 return
             data = self._hold_tail(data)
             pos = 0
             for m in _SPECIAL.finditer(data):
+                start = m.start()
+                if start < pos:  # inside a string already taken
+                    continue
                 kind = m.lastgroup
                 kind = _KIND.get(kind, kind)
-                start = m.start()
                 if kind in _STRINGS:
-                    body_end, end = _string_end(data, m.end(), kind != "k" and kind != "rqss")
+                    body_end, end = _string_end(data, m.end(), kind == "osc" or kind == "link"
+                                                or kind == "mark")
                     if end < 0:  # not ended yet: wait for the rest (up to 64 KiB)
                         if len(data) - start <= 65536:
                             self._held = data[start:] + self._held
@@ -509,10 +599,14 @@ class GhosttyScreen:
                     self._special(kind, data, start, m.end(), body_end)
             if pos < len(data):
                 self._write(data[pos:])
+            self._keep_tail(data)
             if self.theme_changed and self.theme_updates:  # the server loop's theme update
                 self._replies += self.send_theme_update()
         except Exception:  # pragma: no cover - a callback failing must not stop the pane
             log.exception("ghostty feed failed")
+
+    def _keep_tail(self, data: bytes) -> None:
+        self._tail = data[-16:] if len(data) >= 16 else (self._tail + data)[-16:]
 
     def _write(self, data: bytes) -> None:
         lib.ghostty_terminal_vt_write(self._t, data, len(data))
@@ -529,7 +623,7 @@ class GhosttyScreen:
                 if any(0x40 <= b <= 0x7E for b in tail[2:]):
                     return data
             elif c in _STRING_STARTS:  # a string not ended (ST would be a later ESC)
-                if c == 0x5D and 0x07 in tail:
+                if c == 0x5D and (0x07 in tail or 0x18 in tail or 0x1A in tail):
                     return data
             elif not 0x20 <= c <= 0x2F or len(tail) > 2:
                 return data  # ESC x, or ESC with an intermediate and its final
@@ -539,10 +633,37 @@ class GhosttyScreen:
     def _take(self, kind: str, data: bytes, start: int, head: int, body_end: int,
               end: int) -> None:
         """A sequence taken out of the stream: answered or applied as tmux does."""
-        if kind == "k":
+        if kind == "bs":
+            if self._get(lib.GHOSTTY_TERMINAL_DATA_VT_GROUND, self._bool):
+                # tmux's backspace: from the first column back to the end of a wrapped line
+                # above, and from a pending wrap to the last column (Ghostty's reverse wrap)
+                self._write(b"\x1b[?45h\x08\x1b[?45l")
+            else:
+                self._write(b"\x08")  # a C0 control inside a sequence: executed there
+        elif kind == "mode":
+            self._modes(data[start + 3:end - 1], data[end - 1] == 0x68)
+        elif kind == "sgrx":
+            fixed = _fix_sgr(data[start + 2:end - 1].decode("latin-1"))
+            if fixed:
+                self._write(b"\x1b[" + fixed.encode() + b"m")
+        elif kind == "ed":
+            self._erase_display(data[start + 2:end - 1], data[start:end])
+        elif kind == "su":
+            self._scroll_up(data[start + 2:end - 1], data[start:end])
+        elif kind == "rep":
+            before = data[max(0, start - 64):start]
+            if start < 64:
+                before = self._tail + before
+            if _after_character(before):
+                self._write(data[start:end])
+        elif kind == "c":
+            self._ris()
+        elif kind == "k":
             name = clean_name(_strip_c0(data[head:body_end].decode("latin-1")))
             if name is not None:
                 self._events.append(("rename", name))
+        elif kind == "apc":
+            self._set_title(_strip_c0(data[head:body_end].decode("latin-1")))
         elif kind == "osc":
             body = _strip_c0(data[start + 2:body_end].decode("latin-1"))
             Screen._osc(self, body, data[body_end:end] == b"\x07")
@@ -588,34 +709,159 @@ class GhosttyScreen:
         elif kind == "m":
             text = data[at + 3:head].decode("latin-1")
             Screen._csi(self, ">", text[:-1], text[-1])
-        elif kind == "mode":
-            text = data[at + 3:head - 1].decode("latin-1")
-            on = data[head - 1] == 0x68
-            for part in text.split(";"):
-                if part == "2026":
-                    self._sync_since = time.monotonic() if on else None
-                    self._events.append(("sync", on))
-                elif part == "2031":
-                    self.theme_updates = on
-                    if on:
-                        self.last_theme = self._theme()
-                        self.theme_changed = False
-                elif part == "12":
-                    self.cursor_blinking_set = True
+        elif kind == "hts":
+            x = self.cursor_x
+            if x < self.cols:
+                self._tab_stops().add(x)
+        elif kind == "tbc":
+            p = data[at + 2:head - 1]
+            if p in (b"", b"0"):
+                self._tab_stops().discard(self.cursor_x)
+            elif p == b"3":
+                self._tabs = set()
+        elif kind == "decsc":
+            self._saved_origin = self._mode(6)
         elif kind == "link":
             self._osc_8_seen(data[head:body_end])
         elif kind == "sgr0":
             if self._link_open:  # CSI m (no parameter) ends a hyperlink in tmux, not Ghostty
                 self._write(b"\x1b]8;;\x1b\\")
                 self._link_open = False
-        elif kind == "c":
-            self.scroll_region_upper = 0
-            self.scroll_region_lower = self.rows - 1
-            self.cursor_style = 0
-            self.palette.clear()
-            self._sync_since = None
-            self.theme_updates = self.cursor_blinking_set = False
-            self.extended_keys_2 = False
+
+    # -- what tmux does differently from a terminal --------------------------------------------
+    def _modes(self, params: bytes, on: bool) -> None:
+        """Private modes (DECSET/DECRST) as tmux keeps them: one mouse tracking mode (setting
+        or resetting any clears the others), the alternate screen's saved cursor and main
+        screen (capture-pane -a) and the alternate-screen option; modes tmux does not know
+        that would change Ghostty's behaviour (reverse wrap, left and right margins) are
+        dropped. The rest reach Ghostty in order."""
+        out = []
+        for part in params.split(b";"):
+            n = int(part) if part.isdigit() else -1
+            if n in (47, 1047, 1049):
+                if not self.alternate_screen:
+                    continue
+                if self._write_modes(out) and on and not self.alternate_on:
+                    if n == 1049:
+                        self.alternate_saved_x = self.cursor_x
+                        self.alternate_saved_y = self.cursor_y
+                    self._saved_main = self.visible_rows()
+                self._write(b"\x1b[?%d%c" % (n, 104 if on else 108))
+                if not on and not self.alternate_on:
+                    self._saved_main = None
+                continue
+            if n in (1000, 1002, 1003):
+                out.append(b"1000;1002;1003")
+                self._write_modes(out, False)
+                if not on:
+                    continue
+            elif n in (45, 69):
+                continue
+            elif n == 2026:
+                self._sync_since = time.monotonic() if on else None
+                self._events.append(("sync", on))
+            elif n == 2031:
+                self.theme_updates = on
+                if on:
+                    self.last_theme = self._theme()
+                    self.theme_changed = False
+            elif n == 12:
+                self.cursor_blinking_set = True
+            out.append(part)
+        self._write_modes(out, on)
+
+    def _write_modes(self, parts: list, on: bool = True) -> bool:
+        if parts:
+            self._write(b"\x1b[?" + b";".join(parts) + (b"h" if on else b"l"))
+            parts.clear()
+        return True
+
+    def _cursor(self) -> tuple[int, int]:
+        """Ghostty's cursor (the column tmux shows one past the end when a wrap is pending is
+        the last column here)."""
+        return (int(self._get(lib.GHOSTTY_TERMINAL_DATA_CURSOR_X, self._u16)),
+                int(self._get(lib.GHOSTTY_TERMINAL_DATA_CURSOR_Y, self._u16)))
+
+    def _around_cursor(self, body: bytes) -> None:
+        """Write ``body`` (which may move the cursor and set margins freely, with origin mode
+        off) and put the cursor, the scroll region and origin mode back."""
+        x, y = self._cursor()
+        top, bot = self.scroll_region_upper, self.scroll_region_lower
+        region = b"" if (top, bot) == (0, self.rows - 1) else b"\x1b[%d;%dr" % (top + 1, bot + 1)
+        if self._mode(6):
+            self._write(b"\x1b[?6l" + body + region + b"\x1b[?6h\x1b[%d;%dH"
+                        % (y - top + 1, x + 1))
+        else:
+            self._write(b"\x1b[?6l" + body + region + b"\x1b[%d;%dH" % (y + 1, x + 1))
+
+    def _history_on(self) -> bool:
+        return self._history_limit > 0 and not self.alternate_on
+
+    def _erase_display(self, params: bytes, seq: bytes) -> None:
+        """ED: tmux scrolls the screen up to its last used line into history for ED 2, and for
+        ED 0 at the home position, when scroll-on-clear is on (Ghostty's ED 22)."""
+        n = params.split(b";", 1)[0]
+        into_history = self.scroll_on_clear and self._history_on()
+        if into_history and n == b"2":
+            self._around_cursor(b"\x1b[22J")
+        elif into_history and n in (b"", b"0") and self._cursor() == (0, 0):
+            self._write(b"\x1b[22J\x1b[H")
+        else:
+            self._write(seq)
+
+    def _scroll_up(self, params: bytes, seq: bytes) -> None:
+        """SU: the lines scrolled off the top of the scroll region go into history (for a
+        region that starts at the top of the screen; one further down is Ghostty's)."""
+        top, bot = self.scroll_region_upper, self.scroll_region_lower
+        if not self._history_on() or top != 0 or b";" in params or (params and not
+                                                                     params.isdigit()):
+            self._write(seq)
+            return
+        n = min(max(int(params or b"1"), 1), bot - top + 1)
+        rows = self.rows
+        body = b"\x1b[r\x1b[%d;1H" % rows + b"\n" * n
+        if bot < rows - 1:  # put back the lines below the region, which scrolled too
+            body += b"\x1b[%d;%dr\x1b[%dT" % (bot + 2 - n, rows, n)
+        self._around_cursor(body)
+
+    def _ris(self) -> None:
+        """RIS as tmux does it (input_reset_cell, screen_write_reset): modes, tabs, the scroll
+        region, the cell and charsets reset and the screen cleared as ED 2 clears it, history
+        and title kept, the alternate screen not left; the saved cursor goes home with the
+        default cell but keeps its origin mode."""
+        self.palette.clear()
+        self.scroll_region_upper = 0
+        self.scroll_region_lower = self.rows - 1
+        self.cursor_style = 0
+        self._sync_since = None
+        self.theme_updates = self.cursor_blinking_set = False
+        self.extended_keys_2 = False
+        self._tabs = None
+        seq = (b"\x1b[!p\x1b[r\x1b[?6l\x1b[0m\x1b(B\x1b)B\x0f\x1b>\x1b[4;20l"
+               b"\x1b[?1;5;12;1000;1002;1003;1004;1005;1006;1015;2004;2026l\x1b[?7;25h\x1b[3g")
+        seq += b"".join(b"\x1b[%dG\x1bH" % (x + 1) for x in range(8, self.cols, 8))
+        seq += b"\x1b[H"
+        if self.scroll_on_clear and self._history_on():
+            seq += b"\x1b[22J\x1b[H"
+        else:
+            seq += b"\x1b[2J"
+        if self._saved_origin:
+            seq += b"\x1b[?6h\x1b7\x1b[?6l"
+        else:
+            seq += b"\x1b7"
+        self._write(seq)
+
+    def _tab_stops(self) -> set[int]:
+        if self._tabs is None:
+            self._tabs = set(range(8, self.cols, 8))
+        return self._tabs
+
+    def tabs(self) -> list[int]:
+        """Tab stops as HTS and TBC left them (tracked here: Ghostty does not report its
+        own, which follow the same sequences)."""
+        if self._tabs is None:
+            return list(range(8, self.cols, 8))
+        return sorted(x for x in self._tabs if x < self.cols)
 
     def _osc_8_seen(self, p: bytes) -> None:
         """OSC 8 as Ghostty stores it keeps the URI only: remember the ``id=`` it came with
@@ -646,13 +892,12 @@ class GhosttyScreen:
         self._dirty = True
 
     def reset(self) -> None:
-        """send-keys -R. Ghostty's full reset also clears its scrollback, as a terminal does."""
-        lib.ghostty_terminal_reset(self._t)
+        """send-keys -R: tmux's RIS and a fresh parser (Ghostty's own full reset would clear
+        the history too)."""
         self._held = b""
-        self.cursor_style = 0
+        self._write(b"\x18")  # CAN: back to the ground state
+        self._ris()
         self.extended_keys = False
-        self.scroll_region_upper = 0
-        self.scroll_region_lower = self.rows - 1
         self._dirty = True
 
     def reinit(self) -> None:
@@ -944,9 +1189,14 @@ class GhosttyScreen:
         """capture-pane: the python engine's capture over the rows it asks for, read out of
         the native grid (the rest stay unread)."""
         if alternate:
-            # libghostty-vt does not expose the saved primary screen while the alternate one
-            # is active; refusing is better than printing the wrong screen.
-            raise NoAlternateScreen()
+            # libghostty-vt does not expose the main screen while the alternate one is
+            # active: the rows read when the alternate screen started
+            if self._saved_main is None or not self.alternate_on:
+                raise NoAlternateScreen()
+            return capture_lines(self._view(self._saved_main), [], self._saved_main, start,
+                                 end, escapes=escapes, join=join, trailing=trailing,
+                                 octal=octal, used_only=used_only, line_numbers=line_numbers,
+                                 line_flags=line_flags, hyperlinks=hyperlinks)
         hsize = self.history_size
         skip = self._hsize() - hsize
         sy = self.rows
@@ -984,10 +1234,6 @@ class GhosttyScreen:
         if x >= row.size:
             return " "
         return row.chars[x]
-
-    def tabs(self) -> list[int]:
-        """Default stops: libghostty-vt does not report the tab stops it holds."""
-        return list(range(8, self.cols, 8))
 
     def search(self, pattern: str, regex: bool, ignore_case: bool) -> int:
         return self._view(self.visible_rows()).search(pattern, regex, ignore_case)
