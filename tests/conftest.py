@@ -75,3 +75,33 @@ def stock_client_on_hmux(hmux, muxdir) -> Mux:
     client driving the server over the same wire protocol (version 8)."""
     path = os.path.join(muxdir, f"hmux-{os.getuid()}", hmux.socket_args[1])
     return Mux([STOCK_TMUX], ["-S", path], hmux.env, cwd=hmux.cwd, config=None)
+
+
+# -- differences from tmux 3.7b that are known and not closed yet ----------------------------------
+
+def _known_differences() -> dict[str, str]:
+    """tests/known_differences.txt: ``node-id  reason`` lines. Each such test is a strict xfail:
+    it must fail (a fix shows up as XPASS and the line must go), and the reason is printed, so
+    what is not done stays visible in every run (docs/compatibility.md lists the same)."""
+    path = os.path.join(os.path.dirname(__file__), "known_differences.txt")
+    known: dict[str, str] = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    node, _, reason = line.partition("  ")
+                    known[node.strip()] = reason.strip() or "known difference from tmux 3.7b"
+    except FileNotFoundError:
+        pass
+    return known
+
+
+def pytest_collection_modifyitems(config, items):
+    known = _known_differences()
+    if not known:
+        return
+    for item in items:
+        reason = known.get(item.nodeid)
+        if reason is not None:
+            item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
