@@ -110,7 +110,10 @@ def classify(spec: AgentSpec, lines: Sequence[str], title: str,
         if file_state is not None and file_state[1] > rule.priority:
             return Verdict(file_state[0], "state file", file_state[1])
         if rule.matches(regions.text(rule.region, rule.lines)):
-            return Verdict(rule.state, rule.name, rule.priority, rule.region == "title")
+            title_only = rule.region == "title" and rule.state == "working" and not any(
+                r.state == "working" and r.region != "title"
+                and r.matches(regions.text(r.region, r.lines)) for r in rules)
+            return Verdict(rule.state, rule.name, rule.priority, title_only)
     if file_state is not None:
         return Verdict(file_state[0], "state file", file_state[1])
     if blank:  # nothing drawn yet (starting, or clearing to redraw): no evidence at all

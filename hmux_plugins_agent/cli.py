@@ -40,8 +40,12 @@ def _client(socket_path: str | None, *args: str) -> subprocess.CompletedProcess[
 
 
 def _socket_from_env(default: str | None) -> str | None:
+    """The socket hmux resolved (``-S``, ``-L``, then ``$TMUX``, as tmux does), else
+    ``$TMUX``'s when called without one (tests call :func:`main` directly)."""
+    if default:
+        return default
     tmux = os.environ.get("TMUX", "")
-    return tmux.split(",")[0] if tmux else default
+    return tmux.split(",")[0] if tmux else None
 
 
 # -- install-hooks ---------------------------------------------------------------------------------

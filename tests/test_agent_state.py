@@ -324,3 +324,14 @@ def test_plugin_reads_the_option_file_and_reloads_on_change(fakes, tmp_path):
         assert plugin.resolve(pane, "pane_agent") == ""
     finally:
         p.close()
+
+
+def test_a_spinner_title_alone_is_marked_as_title_only():
+    """The damper counts a turn only on evidence beyond the title (Codex spins its title while
+    it starts); a title spinner with the status line below it is a turn."""
+    spec = TABLE.spec("codex")
+    only = classify(spec, ["› ", "  gpt-5 · 100% context left"], "⠦ work", None, TABLE.generic)
+    assert only.state == "working" and only.title_only
+    both = classify(spec, ["• Working (4s • esc to interrupt)", "› "], "⠦ fix it | work", None,
+                    TABLE.generic)
+    assert both.state == "working" and not both.title_only
