@@ -38,6 +38,7 @@ TARGETS = {
                  "test_fuzz_parsers:test_argv"],
     "config": ["test_fuzz_parsers:test_config"],
     "target": ["test_fuzz_parsers:test_target"],
+    "layout": ["test_fuzz_parsers:test_layout", "test_fuzz_parsers:test_json_layout"],
     "format": ["test_format_fuzz"],
     "imsg": ["test_fuzz_protocol:test_decoder"],
 }

@@ -259,6 +259,9 @@ _CSUM_RE = re.compile(r"[ \t\n\v\f\r]*([+-]?)(?:0[xX](?=[0-9a-fA-F]))?([0-9a-fA-
 # One cell's "WxH,X,Y" as layout_construct_cell's own scan accepts it (digits only); sscanf
 # accepts more (blanks, signs) but then the scan stops on a character nothing accepts.
 _CELL_RE = re.compile(r"([0-9]+)x([0-9]+),([0-9]+),([0-9]+)")
+# The same with signed offsets, which tmux writes for floating panes partly off the window but
+# cannot read back; hmux reads them in a layout with a <...> part.
+_SIGNED_CELL_RE = re.compile(r"([0-9]+)x([0-9]+),(-?[0-9]+),(-?[0-9]+)")
 _DIGITS_RE = re.compile(r"[0-9]*")
 
 _PARSED, _FAILED, _CRASHES = range(3)
@@ -274,10 +277,10 @@ def _scan_d(digits: str) -> int:
     return _i32(min(int(digits), 0x7FFFFFFFFFFFFFFF))
 
 
-def _construct_cell(parent: LayoutCell | None, text: str,
-                    pos: int) -> tuple[LayoutCell | None, int]:
+def _construct_cell(parent: LayoutCell | None, text: str, pos: int,
+                    signed: bool = False) -> tuple[LayoutCell | None, int]:
     """``layout_construct_cell``: one cell at pos, or None (pos then says where it stopped)."""
-    m = _CELL_RE.match(text, pos)
+    m = (_SIGNED_CELL_RE if signed else _CELL_RE).match(text, pos)
     if m is None:
         return None, pos
     pos = m.end()
@@ -290,6 +293,10 @@ def _construct_cell(parent: LayoutCell | None, text: str,
     lc = LayoutCell(parent)
     lc.set_size(_scan_u(m.group(1)), _scan_u(m.group(2)), _scan_d(m.group(3)),
                 _scan_d(m.group(4)))
+    if signed and pos > m.end():
+        # the pane id, which a floating cell is matched by (its pane is assigned later)
+        ident = text[m.end() + 1:pos]
+        lc.pane = int(ident) if ident.isdigit() else None
     return lc, pos
 
 
@@ -298,8 +305,8 @@ def _construct_cell(parent: LayoutCell | None, text: str,
 LEGACY_MAX_DEPTH = 1000
 
 
-def _construct(parent: LayoutCell | None, text: str,
-               pos: int) -> tuple[int, LayoutCell | None, int]:
+def _construct(parent: LayoutCell | None, text: str, pos: int,
+               signed: bool = False) -> tuple[int, LayoutCell | None, int]:
     """``layout_construct``: (outcome, cell, new pos).
 
     In tmux 3.7b a cell that does not parse is not an error by itself: before ``,`` ``}`` ``]``
@@ -313,7 +320,7 @@ def _construct(parent: LayoutCell | None, text: str,
     n = len(text)
     stack: list[LayoutCell] = []
     while True:
-        lc, pos = _construct_cell(stack[-1] if stack else parent, text, pos)
+        lc, pos = _construct_cell(stack[-1] if stack else parent, text, pos, signed)
         ch = text[pos] if pos < n else "\0"
         if ch in "{[":
             if lc is None:
@@ -346,12 +353,13 @@ def _construct(parent: LayoutCell | None, text: str,
 
 def _construct_floating(text: str, pos: int) -> tuple[list[LayoutCell] | None, int]:
     """The ``<cell,cell,…>`` part after a layout string's tree: single cells (floating panes
-    are not split), or None if it is not one."""
+    are not split), or None if it is not one.  Each cell's pane id, when it has one, is kept
+    in its ``pane`` as an int for :meth:`Layout.parse` to match."""
     n = len(text)
     cells: list[LayoutCell] = []
     pos += 1
     while True:
-        lc, pos = _construct_cell(None, text, pos)
+        lc, pos = _construct_cell(None, text, pos, True)
         if lc is None:
             return None, pos
         cells.append(lc)
@@ -361,6 +369,33 @@ def _construct_floating(text: str, pos: int) -> tuple[list[LayoutCell] | None, i
         if pos < n and text[pos] == ">":
             return cells, pos + 1
         return None, pos
+
+
+def _strip_floating(root: LayoutCell,
+                    floats: list[LayoutCell]) -> tuple[LayoutCell | None, list[int]]:
+    """Take the floating cells a layout string lists in ``<...>`` out of its tree, where they
+    are also children of the root; returns the tiled tree (None if a cell is not there) and
+    where among the root's children each was, to put it back in the same place."""
+    if root.type == WINDOWPANE:
+        return None, []
+    children = list(root.children)
+    taken: list[int] = []
+    for f in floats:
+        key = (f.sx, f.sy, f.xoff, f.yoff)
+        found = [i for i in range(len(children) - 1, -1, -1)
+                 if i not in taken and children[i].type == WINDOWPANE
+                 and (children[i].sx, children[i].sy, children[i].xoff,
+                      children[i].yoff) == key]
+        if not found:
+            return None, []
+        same = [i for i in found if children[i].pane is not None and children[i].pane == f.pane]
+        taken.append(same[0] if same else found[0])
+    root.children = [c for i, c in enumerate(children) if i not in taken]
+    for leaf in root.leaves():
+        leaf.pane = None
+    if not root.children:
+        return None, []
+    return root, taken  # a container left with one cell stays: the floating ones come back
 
 
 def _sizes_sane(lc: LayoutCell) -> bool:
@@ -587,9 +622,11 @@ class Layout:
         return None
 
     def _cell(self, pane: Any) -> LayoutCell:
+        """The pane's cell; a pane can have none after a preset tmux 3.7b leaves a floating
+        pane out of (it crashes on most operations on it; hmux refuses them)."""
         lc = self.cell_of(pane)
         if lc is None:
-            raise ValueError(f"pane {_pid(pane)} is not in the layout")
+            raise LayoutError(SPLIT_NO_SPACE, "no space for a new pane")
         return lc
 
     def dump(self) -> str:
@@ -1010,6 +1047,11 @@ class Layout:
         else:
             csize = -1
         self.unzoom()
+        if not full and self.is_floating(pane):
+            # split-window checks before unzooming, when nothing floats: tmux 3.7b then
+            # splits the floating cell as if it were tiled and the tree stops adding up
+            raise LayoutError("size or position can't split a floating pane",
+                              "can't split a floating pane")
         self.tmux_would_crash = False
         snapshot = _copy_tree(self.root) if full else None
         lc = self._split_pane(pane, type_, csize, before, full)
@@ -1424,7 +1466,11 @@ class Layout:
         With remove (the default) the pane also leaves the pane list (``window_remove_pane``).
         Closing the last pane leaves no tree."""
         self.unzoom()
-        lc = self._cell(pane)
+        lc = self.cell_of(pane)
+        if lc is None:  # a pane a 3.7b preset left without a cell: nothing to close
+            if remove:
+                self.remove_pane(pane)
+            return
         self.root = self._destroy_cell(lc, self.root)
         lc.pane = None
         if self.root is not None:
@@ -1483,7 +1529,9 @@ class Layout:
     def resize_pane(self, pane: Any, type_: LayoutType, change: int, opposite: bool = True) -> None:
         """``layout_resize_pane``: grow (change > 0) or shrink the pane's right/bottom edge."""
         self.unzoom()
-        lc = self._cell(pane)
+        lc = self.cell_of(pane)
+        if lc is None:
+            return
         parent = lc.parent
         while parent is not None and parent.type != type_:
             lc = parent
@@ -1510,7 +1558,9 @@ class Layout:
     def resize_pane_to(self, pane: Any, type_: LayoutType, new_size: int) -> None:
         """``layout_resize_pane_to``: make the pane's cell (or ancestor) new_size wide/high."""
         self.unzoom()
-        lc = self._cell(pane)
+        lc = self.cell_of(pane)
+        if lc is None:
+            return
         parent = lc.parent
         while parent is not None and parent.type != type_:
             lc = parent
@@ -1650,7 +1700,10 @@ class Layout:
     def spread_out(self, pane: Any) -> None:
         """``select-layout -E``: even out the pane's nearest container that is uneven."""
         self.unzoom()
-        parent = self._cell(pane).parent
+        cell = self.cell_of(pane)
+        if cell is None:
+            return
+        parent = cell.parent
         snapshot = _copy_tree(self.root)
         self.tmux_would_hang = False
         while parent is not None:
@@ -1720,12 +1773,13 @@ class Layout:
             idx = self.last_preset - 1
         return self.select_preset(idx, **options)
 
-    def is_floating(self, pane: Any) -> bool:
+    def is_floating(self, pane: Any, full: bool = False) -> bool:
         """``window_pane_is_floating``: does the pane's cell float above the tiled ones?
         (Floating cells are children of the root, or the root itself once every tiled pane
-        has gone, so this need not walk the tree.)"""
-        root = self.root
-        if root is None:
+        has gone, so this need not walk the tree.)  While zoomed nothing floats, unless full
+        asks about the tree the zoom hides."""
+        root = self.full_root if full else self.root
+        if root is None or (full and self.zoomed and root is self.root):
             return False
         pid = _pid(pane)
         if root.type == WINDOWPANE:
@@ -1940,6 +1994,8 @@ class Layout:
         if csum & 0xFFFF != checksum(body):
             raise fail("invalid layout")
         outcome, lc, pos = _construct(None, body, 0)
+        if outcome != _PARSED and "<" in body:
+            outcome, lc, pos = _construct(None, body, 0, True)
         if outcome == _CRASHES:
             self.tmux_would_crash = True
             raise fail("invalid layout")
@@ -1959,15 +2015,23 @@ class Layout:
             raise fail("invalid layout")
         if not _sizes_sane(lc) or any(not _sizes_sane(c) for c in floats or ()):
             raise fail("invalid layout")
-        self.apply_cells(lc, floats, fail)
+        places: list[int] | None = None
+        if floats:
+            # tmux lists the floating cells twice: as children of the root, then in <...>
+            lc, places = _strip_floating(lc, floats)
+            if lc is None:
+                raise fail("invalid layout")
+        self.apply_cells(lc, floats, fail, places=places)
 
     def apply_cells(self, lc: LayoutCell, floats: list[LayoutCell] | None,
                     fail: Callable[[str], LayoutError],
-                    tiled: list[Any] | None = None, floating: list[Any] | None = None) -> None:
+                    tiled: list[Any] | None = None, floating: list[Any] | None = None,
+                    places: list[int] | None = None) -> None:
         """The second half of ``layout_parse``: fit a parsed tiled tree to the tiled panes
         (in pane order unless ``tiled`` says which, one per leaf) and, when ``floats`` is
-        given, the floating cells to the floating panes (in z-order unless ``floating`` says);
-        then make it the window's layout.  Nothing changes when it does not fit."""
+        given, the floating cells to the floating panes (in z-order unless ``floating`` says,
+        among the root's children at ``places`` if given, else after them); then make it the
+        window's layout.  Nothing changes when it does not fit."""
         if floating is None:
             floating = self.floating_panes()
         if tiled is None:
@@ -1975,6 +2039,15 @@ class Layout:
             tiled = [p for p in self.panes if _pid(p) not in fids]
         if floats is not None and len(floats) != len(floating):
             raise fail("invalid layout")  # 3.7b refuses any <...> part with this message
+        if floats:
+            # the panes the <...> cells name, when they name exactly the floating ones;
+            # else the floating panes in their stacking order
+            named = [c.pane for c in floats]
+            by_id = {_pid(p): p for p in floating}
+            if all(isinstance(n, int) for n in named) and sorted(named) == sorted(by_id):
+                floating = [by_id[n] for n in named]
+            for c in floats:
+                c.pane = None
         npanes = len(tiled)
         while True:
             ncells = lc.count_cells()
@@ -2003,7 +2076,7 @@ class Layout:
                 lc.sx = _u32(sx - 1)
                 lc.sy = _u32(sy - 1)
 
-        if not _check(lc):
+        if (lc.children or lc.type == WINDOWPANE) and not _check(lc):
             raise fail("size mismatch after applying layout")
 
         # the floating cells: the ones given, else the panes' own
@@ -2030,16 +2103,24 @@ class Layout:
         it = iter(tiled)
         for leaf in lc.leaves():
             leaf.make_leaf(next(it))
-        # below the tiled cells in tree order, the new floating cells last (as new-pane adds
-        # them), topmost last
-        for c, p in reversed(list(zip(floats, floating, strict=True))):
+        # the floating cells among the root's children where the string had them, else after
+        # the tiled ones with the topmost last (as new-pane adds them)
+        pairs = list(zip(floats, floating, strict=True))
+        if places is not None and len(places) == len(pairs):
+            order = sorted(range(len(pairs)), key=lambda k: places[k])
+            at = [places[k] for k in order]
+        else:
+            order = list(range(len(pairs) - 1, -1, -1))
+            at = [len(root.children) + k for k in range(len(pairs))]
+        for k, i in zip(order, at, strict=True):
+            c, p = pairs[k]
             c.parent = root
             c.flags |= LAYOUT_CELL_FLOATING
             c.make_leaf(p)
-            root.children.append(c)
+            root.children.insert(min(i, len(root.children)), c)
         # layout_fix_zindexes: the floating panes on top in the order given, then the tiled
         # ones in tree order
-        self.z_index = list(floating) + [leaf.pane for leaf in lc.leaves()]
+        self.z_index = list(floating) + list(tiled)
         self._fix_offsets()
         self._fix_panes()
 
@@ -2072,11 +2153,12 @@ class Layout:
         if len(old) < 2:
             return
         new = old[-1:] + old[:-1] if down else old[1:] + old[:1]
-        cells = [self._cell(p) for p in old]
+        cells = [self.cell_of(p) for p in old]
         geoms = {_pid(p): list(self._geom[_pid(p)]) for p in old}
         self.panes[:] = new
         for p, before, lc in zip(new, old, cells, strict=True):
-            lc.pane = p
+            if lc is not None:
+                lc.pane = p
             g = geoms[_pid(before)]
             mine = geoms[_pid(p)]
             self._geom[_pid(p)] = list(g)
@@ -2294,10 +2376,12 @@ def swap_panes(src_layout: Layout, src: Any, dst_layout: Layout, dst: Any) -> No
 
     # each pane takes the other's cell, floating or not (tmux's development tree; 3.7b
     # refuses to swap a floating pane)
-    src_lc = src_layout._cell(src)
-    dst_lc = dst_layout._cell(dst)
-    src_lc.pane = dst
-    dst_lc.pane = src
+    src_lc = src_layout.cell_of(src)
+    dst_lc = dst_layout.cell_of(dst)
+    if src_lc is not None:
+        src_lc.pane = dst
+    if dst_lc is not None:
+        dst_lc.pane = src
 
     sg = src_layout._geom.pop(_pid(src))
     dg = dst_layout._geom.pop(_pid(dst))

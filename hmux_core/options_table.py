@@ -416,6 +416,7 @@ EXTENSION_OPTIONS: tuple[OptionEntry, ...] = (
     for slot, _dr, _dp, rich, plain in _THEME_DEFAULTS
 ) + (
     _e('clear-on-attach', FLAG, SERVER, 1, flags=IS_EXTENSION),
+    _e('layout-format', CHOICE, WINDOW, 0, choices=('legacy', 'json'), flags=IS_EXTENSION),
     _e('copy-mode-current-line-style', STRING, WINDOW, 'default',
        flags=IS_STYLE | IS_EXTENSION, separator=','),
 ) + tuple(

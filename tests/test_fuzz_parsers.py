@@ -1,5 +1,6 @@
 """Property tests for the text parsers a user or a file feeds the server: the command parser,
-the config-file parser (seeded with tests/corpus/conf and, when HMUX_TMUX_SRC names a tmux source tree, its regress/conf) and target resolution.
+the config-file parser (seeded with tests/corpus/conf and, when HMUX_TMUX_SRC names a tmux source tree, its regress/conf), target resolution and layouts (tmux's layout strings
+and the JSON ones of hmux_core.layout_json, applied to windows with floating panes).
 
 Each may refuse input only with its own error type (which the server turns into a tmux-style
 message); anything else escaping would be a server bug. ``fuzz/run.py`` runs these far longer.
@@ -12,6 +13,7 @@ import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_layout_properties import LEGACY_BODY, OPS, build, state, with_checksum
 
 from hmux_core import target as T
 from hmux_core.commands.cmdparse import (
@@ -25,7 +27,8 @@ from hmux_core.commands.cmdparse import (
     print_parsed,
 )
 from hmux_core.commands.grammar import CommandError, tmux_command_table
-from hmux_core.layout import Layout
+from hmux_core.layout import Layout, LayoutError
+from hmux_core.layout_json import decode
 from hmux_core.model import Environ, Model, apply_layout
 from hmux_core.options import Options, new_global_options
 
@@ -216,3 +219,41 @@ def test_target_resolution_fails_only_as_tmux(text: str, kind: str, flags: int) 
         assert st_.wp in st_.w.panes and st_.wl.window is st_.w
     if st_.s is not None:
         assert st_.s.alive and MODEL.sessions.get(st_.s.name) is st_.s
+
+
+# -- layouts --------------------------------------------------------------------------------------
+
+@SETTINGS
+@given(LEGACY_BODY, st.booleans(), OPS)
+def test_layout_parser_refuses_cleanly(body: str, good_sum: bool, ops: list) -> None:
+    """Any text as select-layout's argument: applied, or LayoutError and the window exactly as
+    it was (its cells, floating panes and z-order)."""
+    lay = build(80, 24, ops)
+    before = state(lay, exact=True)
+    text = with_checksum(body) if good_sum else f"0000,{body}"
+    try:
+        lay.parse(text)
+    except LayoutError as e:
+        assert str(e).endswith(text)
+        assert state(lay, exact=True) == before
+        return
+    assert lay.root is not None
+
+
+JSON_PIECES = ['{', '}', '[', ']', ',', ':', '"version"', '2', '"root"', '"type"', '"pane"',
+               '"leftright"', '"topbottom"', '"cells"', '"width"', '"height"', '"x"', '"y"',
+               '"floating"', '"active"', 'null', '1.5', '1e3', 'true', '""', '"a"', '"\\u00e9"',
+               '"\\ud800"', '-0', '99999999999999999999', '0', '80', '24', ' ']
+
+
+@SETTINGS
+@given(st.one_of(st.lists(st.sampled_from(JSON_PIECES), max_size=40).map("".join),
+                 st.text(max_size=80)), OPS)
+def test_json_layout_refuses_cleanly(text: str, ops: list) -> None:
+    lay = build(80, 24, ops)
+    before = state(lay, exact=True)
+    index = {p.id: i for i, p in enumerate(lay.panes)}
+    try:
+        decode(lay, "{" + text, lambda p: index[p.id])
+    except LayoutError:
+        assert state(lay, exact=True) == before

@@ -12,6 +12,8 @@ from typing import Any
 
 from .. import target as T
 from ..layout import WINDOW_MAXIMUM, WINDOW_MINIMUM, LayoutError, lookup_preset
+from ..layout_json import decode as decode_json
+from ..layout_json import is_json
 from ..model import Window, apply_layout, recalculate_size
 from ..options import strtonum
 from .queue import CMD_RETURN_NORMAL, CmdItem
@@ -131,11 +133,22 @@ def _select_layout(item: CmdItem, mode: str) -> int:
 
     if name is not None:
         try:
-            lay.parse(name)
+            if is_json(name):
+                # Beyond 3.7b: a version 2 JSON layout (hmux_core.layout_json) puts each
+                # pane where its index says and chooses the active and last panes.
+                active, last = decode_json(lay, name, w.pane_index)
+            else:
+                active = last = None
+                lay.parse(name)
         except LayoutError as e:
             w.old_layout = oldlayout
             apply_layout(w)
             return item.error(str(e))
+        if active is not None and w.set_active(active):
+            item.state.current = T.from_winlink(wl, active)
+        if last is not None and last is not w.active:
+            w.forget_last(last)
+            w.last_panes.insert(0, last)
         layout_changed(item, w, True)
     return CMD_RETURN_NORMAL
 

@@ -159,7 +159,8 @@ def _new_pane(item: CmdItem, floating: bool) -> int:
         return item.error("create pane failed: empty panes are not supported")
     before, full, zoom = args.has("b"), args.has("f"), args.has("Z")
     horizontal = args.has("h")
-    split_floating = not floating and lay.is_floating(wp)
+    # (beyond 3.7b, whose check is made while a zoom hides that the pane floats)
+    split_floating = not floating and lay.is_floating(wp, full=True)
     if floating:
         try:
             geom = floating_geometry(item, w)
