@@ -53,11 +53,26 @@ def _window_layout_changed(server: Server, data: dict[str, Any]) -> None:
     if w is None or not w.winlinks or w.layout is None or not w.panes:
         return
     wl = w.winlinks[0]
-    line = expand(LAYOUT_TEMPLATE, context_for(server, None, wl.session, wl, None))
+    ctx = context_for(server, None, wl.session, wl, None)
+    head = expand("%layout-change #{window_id} ", ctx)
+    tail = expand(" #{window_raw_flags}", ctx)
+    # tmux's layout strings, whatever layout-format says, unless the client asked for the
+    # JSON ones (refresh-client -f new-layouts, beyond 3.7b)
+    lines: dict[bool, str] = {}
     for c in _clients(server):
         s = c.session
         if s is not None and s.has_window(w):
-            c.control_state.notify_line(line)
+            new = bool(getattr(c, "new_layouts", False))
+            if new not in lines:
+                if new:
+                    from .formats_vars import VARIABLES
+
+                    full = VARIABLES["window_layout_json"](ctx)
+                    visible = VARIABLES["window_visible_layout_json"](ctx)
+                else:
+                    full, visible = w.layout.dump(), w.layout.visible_dump()
+                lines[new] = f"{head}{full} {visible}{tail}"
+            c.control_state.notify_line(lines[new])
 
 
 def _window_pane_changed(server: Server, data: dict[str, Any]) -> None:

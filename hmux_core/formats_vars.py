@@ -952,6 +952,8 @@ def _client_flags(ctx: ModelContext) -> str | None:
         parts.append("wait-exit")
     if getattr(c, "pause_after", None) is not None:
         parts.append(f"pause-after={c.pause_after}")
+    if getattr(c, "new_layouts", False):  # beyond 3.7b: %layout-change in JSON
+        parts.append("new-layouts")
     if c.readonly:
         parts.append("read-only")
     if getattr(c, "active_pane", False):

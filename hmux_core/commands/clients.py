@@ -315,6 +315,8 @@ def set_client_flags(c: Any, flags: str) -> None:
                 attr = "no_output"
             elif name == "wait-exit":
                 attr = "wait_exit"
+            elif name == "new-layouts":  # beyond 3.7b: %layout-change gives JSON layouts
+                attr = "new_layouts"
         if attr is None:
             continue
         if attr == "pause_after":

@@ -94,6 +94,15 @@ def cmd_display_message(item: CmdItem) -> int:
                 item.print(f"{name}={value}")
         return CMD_RETURN_NORMAL
     msg = template if args.has("l") else expand(template, ctx, flags=EXPAND_TIME)
+    if args.has("j"):
+        # Beyond 3.7b: the message is a document of the restricted JSON (layout_json), printed
+        # canonically (keys sorted, no spaces) or refused.
+        from ..layout_json import JsonError, dumps, loads
+
+        try:
+            msg = dumps(loads(msg))
+        except JsonError as e:
+            return item.error(f"invalid JSON: {e}")
     if item.client is None or item.client.is_config:
         return item.error(msg)
     if args.has("p"):
