@@ -2,8 +2,9 @@
 
 The screens are the real agents' (``tests/agents/fixtures``, recorded against the fake API):
 a pane plays one recording (``bench/agent_player.py`` under ``HMUX_AGENT=<agent>``) in a real
-hmux server running the agent plugin, and at every labelled mark whose state differs from the
-previous one the bench writes the bytes up to that mark and polls
+hmux server running the agent plugin: the screens between two labelled marks are written at
+the pace of a sweep, and at every labelled mark whose state differs from the previous one the
+bench writes the bytes up to that mark and polls
 ``#{pane_agent_state}`` until it shows the state the live driver saw. Goals (issue 27):
 working and waiting within 0.5 s, done (a turn ended, held 1 s against flicker) within 1.5 s.
 
@@ -61,11 +62,19 @@ def measure(server: Server, tmp: Path, agent: str) -> list[tuple[str, str, float
     ctl = open(fifo, "w")
     out = []
     prev = None
-    for m in sorted((m for m in doc["marks"] if m["labelled"]), key=lambda m: m["offset"]):
-        want = m["want"]
+    phase = None
+    for m in sorted(doc["marks"], key=lambda m: m["offset"]):
         ctl.write(f"{m['offset']}\n")
         ctl.flush()
         t0 = time.monotonic()
+        if not m["labelled"]:
+            # The screens between two looks, at the pace of one sweep when the phase
+            # changes (the plugin samples a live agent's screens every 200 ms too).
+            if m["step"] != phase:
+                phase = m["step"]
+                time.sleep(0.25)
+            continue
+        want = m["want"]
         if want == prev:
             continue
         prev = want

@@ -88,9 +88,6 @@ class Verdict:
     state: str
     reason: str
     priority: int = 0
-    #: Evidence from the title alone: a spinner there is not enough to call it a turn (Codex
-    #: spins its title while its servers start, Gemini while it restarts after a trust).
-    title_only: bool = False
 
 
 def classify(spec: AgentSpec, lines: Sequence[str], title: str,
@@ -110,10 +107,7 @@ def classify(spec: AgentSpec, lines: Sequence[str], title: str,
         if file_state is not None and file_state[1] > rule.priority:
             return Verdict(file_state[0], "state file", file_state[1])
         if rule.matches(regions.text(rule.region, rule.lines)):
-            title_only = rule.region == "title" and rule.state == "working" and not any(
-                r.state == "working" and r.region != "title"
-                and r.matches(regions.text(r.region, r.lines)) for r in rules)
-            return Verdict(rule.state, rule.name, rule.priority, title_only)
+            return Verdict(rule.state, rule.name, rule.priority)
     if file_state is not None:
         return Verdict(file_state[0], "state file", file_state[1])
     if blank:  # nothing drawn yet (starting, or clearing to redraw): no evidence at all

@@ -6,11 +6,10 @@ quiet state is believed only once every observation over ``hold`` seconds agrees
 ``working`` and ``waiting`` are published at once (the user wants to know about those now).
 A turn that ends while no client shows the pane becomes ``done`` — finished, not yet seen —
 and turns ``idle`` once a client shows it. Only a turn counts: the agent must have sat at its
-prompt (``idle``, ``done`` or ``error``) before, and the work must have shown on the screen
-itself (a spinner line, an interrupt hint) or been reported by a hook, not only in the title.
-So a spinner title at start-up (Codex draws one while its servers start, Gemini while it
-restarts after the trust dialog) or a first-run question answered before the first prompt ends
-in ``idle``, not in a ``done`` nobody caused. A turn that failed is ``error``; it is held like any quiet
+prompt (``idle``, ``done`` or ``error``) and then worked, so a first-run question answered
+before the first prompt ends in ``idle``, not in a ``done`` nobody caused. (Codex's spinner
+title while its servers start is not taken for work at all: agents.toml asks its title for
+the prompt it works on.) A turn that failed is ``error``; it is held like any quiet
 state and stays until the next turn starts.
 """
 
@@ -31,7 +30,7 @@ class Damper:
     pending: str | None = None
     since: float = 0.0
     prompted: bool = False  #: the agent has sat at its prompt since it started
-    turn: bool = False  #: work seen on the screen (not only the title) since the last prompt
+    turn: bool = False  #: work seen since the agent last sat at its prompt
 
     @property
     def holding(self) -> bool:
@@ -43,11 +42,9 @@ class Damper:
         self.prompted = state in AT_PROMPT
         self.turn = False
 
-    def observe(self, raw: str, now: float, visible: bool, hold: float,
-                title_only: bool = False) -> bool:
-        """Feed one verdict (``keep`` = no evidence); True if the published state changed.
-        ``title_only``: the verdict rests on the terminal title alone."""
-        if raw == "working" and not title_only:
+    def observe(self, raw: str, now: float, visible: bool, hold: float) -> bool:
+        """Feed one verdict (``keep`` = no evidence); True if the published state changed."""
+        if raw == "working":
             self.turn = True
         if raw == "keep":
             return self._settle(now, visible, hold)

@@ -348,8 +348,7 @@ class AgentPlugin(Plugin):
         raw = verdict.state
         if raw == "keep" and pt.damper.state == "none":
             raw = "unknown"  # a new agent on a screen that says nothing yet
-        pt.damper.observe(raw, now, info.visible, table.hold,
-                          verdict.title_only and verdict.reason != "state file")
+        pt.damper.observe(raw, now, info.visible, table.hold)
 
     def _publish(self, host: Host, pane_id: str, info: PaneInfo, pt: _Pane, old_state: str,
                  old_identity: Identity | None) -> bool:

@@ -255,10 +255,6 @@ def test_a_spinner_before_the_first_prompt_is_no_turn():
     d.observe("working", 0.5, False, HOLD)  # the start-up spinner
     d.observe("idle", 0.6, False, HOLD)
     assert d.tick(1.7, False, HOLD) and d.state == "idle"
-    # Codex 0.171 draws its prompt first and spins its title after: title alone is no turn.
-    d.observe("working", 1.8, False, HOLD, title_only=True)
-    d.observe("idle", 1.9, False, HOLD)
-    assert d.tick(3.0, False, HOLD) and d.state == "idle"
     d.observe("working", 4.0, False, HOLD)  # now a real turn
     d.observe("idle", 5.0, False, HOLD)
     assert d.tick(6.1, False, HOLD) and d.state == "done"

@@ -73,7 +73,8 @@ CASES = [
     # A positive working anchor outranks a weak blocker.
     ("codex", ["  run tests? [y/n]", "• Working (9s • esc to interrupt)"], "", "working"),
     ("codex", ["  continue with the migration? [y/n]"], "", "waiting"),
-    ("codex", ["› "], "⠋ codex", "working"),
+    # A turn's spinner title names the prompt (0.171: "⠋ <prompt> | <dir>").
+    ("codex", ["› "], "⠋ fix the tests | codex", "working"),
     # Gemini CLI and its fork Qwen Code.
     ("gemini", ["⠏ Reticulating splines (esc to cancel, 12s)", "│ >   Type your message"],
      "", "working"),
@@ -326,12 +327,10 @@ def test_plugin_reads_the_option_file_and_reloads_on_change(fakes, tmp_path):
         p.close()
 
 
-def test_a_spinner_title_alone_is_marked_as_title_only():
-    """The damper counts a turn only on evidence beyond the title (Codex spins its title while
-    it starts); a title spinner with the status line below it is a turn."""
+def test_codex_start_up_spinner_title_is_no_work():
+    """Codex 0.171 spins "⠦ <dir>" while its servers start and "⠦ <prompt> | <dir>" in a
+    turn: only the second is work (the first ended in a done nobody caused, issue 27)."""
     spec = TABLE.spec("codex")
-    only = classify(spec, ["› ", "  gpt-5 · 100% context left"], "⠦ work", None, TABLE.generic)
-    assert only.state == "working" and only.title_only
-    both = classify(spec, ["• Working (4s • esc to interrupt)", "› "], "⠦ fix it | work", None,
-                    TABLE.generic)
-    assert both.state == "working" and not both.title_only
+    idle = ["› Ask Codex to do anything", "  gpt-5 default · ~/work"]
+    assert classify(spec, idle, "⠦ work", None, TABLE.generic).state == "idle"
+    assert classify(spec, idle, "⠦ fix it | work", None, TABLE.generic).state == "working"
