@@ -17,6 +17,14 @@ the hook task (tmux looks at the global queue's running item).
 Hook names tmux does not have are refused by ``set-hook`` as tmux does (``invalid option``),
 unless something registered them at run time with :func:`register_hook_name` (the plugin layer
 does for the events plugins emit); :meth:`Hooks.fire_named` runs such a hook.
+
+Beyond 3.7b (tmux's development tree; docs/extensions.md): every notification and after-hook
+is also an event with a payload for the sinks of :attr:`Hooks.events` (``wait-for -E``,
+monitors), built only when a sink listens; the development tree's own notifications
+(:data:`EXTENSION_NOTIFY_KINDS`) queue a hook only when one is set; ``set-hook -E`` fires user
+events (:meth:`Hooks.fire_event`); ``set-hook -B`` monitors (:class:`HookMonitor`) poll a
+format on the shared engine of :mod:`hmux_core.monitors`; each hook entry counts its firings
+for ``show-hooks -F``.
 """
 
 from __future__ import annotations
