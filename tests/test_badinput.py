@@ -25,7 +25,7 @@ def test_error_messages(hmux):
         (["kill-pane", "-t", "%99"], "can't find pane: %99\n"),
         (["select-window", "-t", "keep:9"], "can't find window: 9\n"),
         (["new-session", "-d", "-s", "keep"], "duplicate session: keep\n"),
-        (["rename-session", "-t", "keep", ""], "invalid session: \n"),
+        (["rename-session", "-t", "keep", "bad\x01"], "invalid session name: bad\x01\n"),
     ]
     for argv, err in cases:
         r = hmux.cmd(*argv)
