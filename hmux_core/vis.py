@@ -5,8 +5,6 @@
 
 from __future__ import annotations
 
-import unicodedata
-
 # vis(3) flags tmux passes (compat/vis.h values).
 VIS_OCTAL = 0x01
 VIS_CSTYLE = 0x02
@@ -22,7 +20,6 @@ VIS_DQ = 0x200
 
 _CSTYLE = {0x0A: b"\\n", 0x0D: b"\\r", 0x08: b"\\b", 0x07: b"\\a", 0x0B: b"\\v", 0x09: b"\\t",
            0x0C: b"\\f", 0x20: b"\\s"}
-_BAD_CATEGORIES = frozenset(("Cc", "Cs", "Cn", "Zl", "Zp"))
 
 
 def _isvisible(c: int, flags: int) -> bool:
@@ -61,24 +58,12 @@ def _vis(c: int, flags: int, nextc: int) -> bytes:
 
 
 def _utf8_char(data: bytes, i: int) -> int:
-    """Length of a complete, printable UTF-8 character at ``data[i]`` (utf8_open/append), or 0."""
-    b = data[i]
-    if 0xC2 <= b <= 0xDF:
-        size = 2
-    elif 0xE0 <= b <= 0xEF:
-        size = 3
-    elif 0xF0 <= b <= 0xF4:
-        size = 4
-    else:
-        return 0
-    chunk = data[i:i + size]
-    if len(chunk) != size:
-        return 0
-    try:
-        ch = chunk.decode("utf-8")
-    except UnicodeDecodeError:
-        return 0
-    return size if unicodedata.category(ch) not in _BAD_CATEGORIES else 0
+    """Length of a complete, printable UTF-8 character at ``data[i]`` (utf8_open/append), or 0:
+    the same rule as names and titles (``screen.names.utf8_char_at``)."""
+    from .screen.names import utf8_char_at
+
+    ch = utf8_char_at(data[i:i + 4].decode("latin-1"), 0)
+    return len(ch.encode("utf-8")) if ch is not None else 0
 
 
 def strvis(data: bytes, flags: int) -> bytes:

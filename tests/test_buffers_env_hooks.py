@@ -318,7 +318,7 @@ def test_limit_read_when_adding() -> None:
     (b"\x00\x001\x7f\x1b", VIS_OCTAL | VIS_CSTYLE, b"\\0\\0001\\177\\033"),
     ("é€😀".encode(), VIS_OCTAL, "é€😀".encode()),
     (b"\xc3(\xff", VIS_OCTAL, b"\\303(\\377"),
-    ("\u0085".encode(), VIS_OCTAL, b"\\302\\205"),
+    ("\u0085".encode(), VIS_OCTAL, "\u0085".encode()),  # 3.7b: C1 has width 0, kept
 ])
 def test_strvis(data: bytes, flags: int, want: bytes) -> None:
     assert strvis(data, flags) == want

@@ -19,7 +19,7 @@ _CSTYLE = {"\n": "\\n", "\r": "\\r", "\b": "\\b", "\a": "\\a", "\v": "\\v", "\t"
            "\f": "\\f", " ": "\\s"}
 
 
-def _utf8_at(raw: str, i: int) -> str | None:
+def utf8_char_at(raw: str, i: int) -> str | None:
     """The character a complete UTF-8 sequence at ``raw[i]`` decodes to (utf8_open/append:
     lead byte, continuation bytes, a character mbtowc accepts), else None."""
     b = ord(raw[i])
@@ -54,7 +54,7 @@ def utf8_isvalid(raw: str) -> str | None:
     while i < n:
         c = raw[i]
         if c >= "\x80":
-            ch = _utf8_at(raw, i)
+            ch = utf8_char_at(raw, i)
             if ch is None:
                 return None
             out.append(ch)
@@ -90,7 +90,7 @@ def strvis(raw: str, flags: int = VIS_OCTAL | VIS_CSTYLE) -> str:
     while i < n:
         c = raw[i]
         if c >= "\x80":
-            ch = _utf8_at(raw, i)
+            ch = utf8_char_at(raw, i)
             if ch is not None:
                 out.append(ch)
                 i += len(ch.encode("utf-8"))
