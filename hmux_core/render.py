@@ -119,7 +119,7 @@ class _PaneRows:
     """One pane's row strings as one client last built them, with the damage numbers they
     were built at."""
 
-    __slots__ = ("src", "width", "edge", "gens", "strings", "palette")
+    __slots__ = ("src", "width", "edge", "gens", "strings", "palette", "memo")
 
     def __init__(self, src: Any, width: int, edge: bool, palette: tuple = ()) -> None:
         self.src = src
@@ -128,6 +128,9 @@ class _PaneRows:
         self.palette = palette  # the pane's OSC 4 palette the rows were drawn with
         self.gens: list[int] = []
         self.strings: list[str] = []
+        #: Row strings by the runs they were built from: a scrolling pane shows the rows of
+        #: the last frame again one line higher, so most are found here.
+        self.memo: dict[tuple, str] = {}
 
 
 def _palette_runs(runs: list[tuple[str, Style]], pal: dict[int, int],
@@ -277,6 +280,19 @@ def _zorder(w: Any) -> list[Any]:
     if z is not None:
         return list(z)
     return sorted(w.panes, key=lambda p: p.id)
+
+
+def _floating_shown(w: Any, panes: list[Any]) -> bool:
+    """Does the window show a floating pane (tmux 3.7b), which the others' rows must not
+    overwrite?"""
+    return not w.zoomed and len(panes) > 1 and any(getattr(p, "floating", False)
+                                                   for p in panes)
+
+
+def _bottom_up(w: Any, panes: list[Any]) -> list[Any]:
+    """The panes to draw, the lowest in the z-order first, so the ones above cover them."""
+    shown = {id(p) for p in panes}
+    return [p for p in reversed(_zorder(w)) if id(p) in shown]
 
 
 def scrollbar_geometry(w: Any) -> borders.Scrollbars:
@@ -433,7 +449,8 @@ class Renderer:
             out.append("\x1b[0m\x1b[H\x1b[2J")
             if len(self._panes) > 2 * len(panes) + 8:  # forget panes long gone
                 self._panes = {p.id: self._panes[p.id] for p in panes if p.id in self._panes}
-        if overlay is not None:
+        if overlay is not None or _floating_shown(w, panes):
+            # floating panes overlap the others: the frame is composed from the bottom up
             segs = self._cells_frame(server, client, w, panes, overlay, sx, sy, area_y, area_h,
                                      range(first, first + n))
         else:
@@ -491,8 +508,10 @@ class Renderer:
         if base:
             pal = {**base, **pal} if pal else base
         dflt = _default_colours(p)
-        # a new palette or new window-style colours redraw the pane
-        pkey = (tuple(sorted(pal.items())) if pal else (), dflt)
+        # a new palette or new window-style colours redraw the pane (and so does what else
+        # the rows' strings depend on: whether the pane starts at the terminal's first column
+        # and whether it is cut short)
+        pkey = (tuple(sorted(pal.items())) if pal else (), dflt, p.xoff == 0, width == p.sx)
         if cache is None or cache.src is not src or cache.width != width or cache.edge != edge \
                 or cache.palette != pkey:
             cache = self._panes[p.id] = _PaneRows(src, width, edge, pkey)
@@ -514,22 +533,33 @@ class Renderer:
             return strings, range(h) if whole else ()
         full = width == p.sx
         changed = []
-        row_links = getattr(src, "row_links", None)
+        row_links = None
+        if self.pen.links:  # only a pane that has hyperlinks has them to look for
+            hl = getattr(src, "hyperlinks", None)
+            if hl is None or len(hl):
+                row_links = getattr(src, "row_links", None)
+        memo = cache.memo
+        if len(memo) > 4 * h + 64:
+            memo.clear()
         for y in range(h):
             if gens is not None and y < len(old) and old[y] == gens[y]:
                 continue
             runs = src.row_runs(y)
-            if pal:
-                runs = _palette_runs(runs, pal, self.pen.nobr)
-            links = None
-            if self.pen.links and row_links is not None:
-                found = row_links(y)
+            found = row_links(y) if row_links is not None else None
+            mkey = tuple(runs) if not found else None
+            text = memo.get(mkey) if mkey is not None else None
+            if text is None:
+                if pal:
+                    runs = _palette_runs(runs, pal, self.pen.nobr)
+                links = None
                 if found:
                     runs, links = _split_links(runs, found)
-            runs, links = tty_attrs.tty_line(runs, p.xoff == 0, edge, self.pen, False, links,
-                                             dflt)
-            text = (_runs_string(runs, edge, self.depth, links) if full
-                    else _clipped(runs, width, self.depth))
+                runs, links = tty_attrs.tty_line(runs, p.xoff == 0, edge, self.pen, False,
+                                                 links, dflt)
+                text = (_runs_string(runs, edge, self.depth, links) if full
+                        else _clipped(runs, width, self.depth))
+                if mkey is not None:
+                    memo[mkey] = text
             if text != strings[y]:
                 strings[y] = text
                 changed.append(y)
@@ -731,19 +761,30 @@ class Renderer:
         ox, oy = self.offset
         wsx, wsy = sx + ox, max(area_h + oy, 0)  # the window's part up to the view's end
         wrows = [[BLANK] * wsx for _ in range(wsy)]
-        for p in panes:
+        for p in _bottom_up(w, panes):
             src = p.modes[0] if getattr(p, "modes", None) else p.screen
             if p.xoff >= wsx:
                 continue
             dflt = _default_colours(p)
-            for y in range(min(p.sy, wsy - p.yoff)):
+            clip = min(wsx, w.sx) if getattr(p, "floating", False) else wsx
+            for y in range(max(-p.yoff, 0), min(p.sy, wsy - p.yoff)):
                 runs = tty_attrs.tty_line(src.row_runs(y), False, False, self.pen, True, None,
                                           dflt)[0]
-                _place_runs(wrows[p.yoff + y], p.xoff, min(p.sx, wsx - p.xoff), runs)
+                if p.xoff >= 0:
+                    _place_runs(wrows[p.yoff + y], p.xoff, min(p.sx, clip - p.xoff), runs)
+                else:  # a floating pane partly left of the window
+                    row = [BLANK] * p.sx
+                    _place_runs(row, 0, p.sx, runs)
+                    part = row[-p.xoff:min(p.sx, clip - p.xoff)]
+                    wrows[p.yoff + y][0:len(part)] = part
         geo, _key, args = self._border_setup(server, client, w, panes, sx, area_h)
         if args is not None:
             borders.draw(geo, wrows, 0, *args)
+            hidden = getattr(geo, "status_hidden", ())
             for y, x, cells in self._pane_status(server, client, w, geo, args[1], args[4]):
+                if hidden:  # the parts a floating pane above covers
+                    cells = [wrows[y][x + i] if (x + i, y) in hidden and x + i < len(wrows[y])
+                             else c for i, c in enumerate(cells)]
                 wrows[y][x:x + len(cells)] = cells
                 del wrows[y][wsx:]
         for y in range(max(area_h, 0)):
@@ -751,7 +792,8 @@ class Renderer:
         if w.options.get("pane-scrollbars") != "off":
             for y, x, cells in self._scrollbar_cells(panes, sx, area_h):
                 rows[area_y + y][x:x + len(cells)] = cells
-        overlay.draw(server, client, rows, area_y, sx, area_h)
+        if overlay is not None:
+            overlay.draw(server, client, rows, area_y, sx, area_h)
         return [(y, 0, _row_string(_tty_empties(row, False), self.depth))
                 for y, row in enumerate(rows) if y not in status_rows]
 
