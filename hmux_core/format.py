@@ -1316,11 +1316,12 @@ _ALIASES = {"D": "pane_id", "F": "window_flags", "H": "host", "I": "window_index
             "P": "pane_index", "S": "session_name", "T": "pane_title", "W": "window_name",
             "h": "host_short"}
 _PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_NOARG = frozenset("labcdnwETSWPL!<>")
+_NOARG = frozenset("labcdnwETSWPL!<>OV")
 # tmux 3.7b's modifiers taking arguments, plus the development tree's I (client terminal
-# queries) and c with arguments (c/f, c/b): both were no modifier at all in 3.7b, so a format
-# using them was a variable name there (docs/extensions.md).
-_WITHARG = frozenset("mCLNPSst=pReqWIc")
+# queries), O and V (loops over options and environment) and c with arguments (c/f, c/b): none
+# was a modifier in 3.7b, so a format using them was a variable name there
+# (docs/extensions.md).
+_WITHARG = frozenset("mCLNPSst=pReqWIcOV")
 _TWO = frozenset(("||", "&&", "!!", "!=", "==", "<=", ">="))
 _ENDS = (";", ":")
 
@@ -1492,6 +1493,7 @@ _M_NOT_NOT, _M_REPEAT, _M_QUOTE_ARGS = 0x100000, 0x200000, 0x400000
 # The development tree's additions (extension modifiers, docs/extensions.md).
 _M_RELATIVE, _M_DIFFERENCE, _M_QUOTE_SHELL_SQ = 0x800000, 0x1000000, 0x2000000
 _M_COLOUR_FG, _M_COLOUR_BG, _M_CLIENT_INFO = 0x4000000, 0x8000000, 0x10000000
+_M_OPTIONS, _M_ENVIRON = 0x20000000, 0x40000000
 
 _SIMPLE_FLAGS = {"l": _M_LITERAL, "a": _M_CHARACTER, "b": _M_BASENAME, "c": _M_COLOUR,
                  "d": _M_DIRNAME, "n": _M_LENGTH, "w": _M_WIDTH, "E": _M_EXPAND,
@@ -1684,7 +1686,7 @@ def format_true(s: str | None) -> bool:
 # What a #{...} does, decided from its modifiers in format_replace's order of precedence.
 (_K_PLAIN, _K_INNER, _K_COND, _K_CMP, _K_EXPR, _K_LITERAL, _K_CHAR, _K_COLOUR, _K_SESSIONS,
  _K_WINDOWS, _K_PANES, _K_CLIENTS, _K_WNAME, _K_SNAME, _K_SEARCH, _K_REPEAT, _K_NOT,
- _K_NOT_NOT, _K_BOOL, _K_CLIENT_INFO) = range(20)
+ _K_NOT_NOT, _K_BOOL, _K_CLIENT_INFO, _K_OPTIONS, _K_ENVIRON) = range(22)
 _POST = _M_EXPAND | _M_EXPANDTIME | _M_LENGTH | _M_WIDTH
 
 
@@ -1692,7 +1694,8 @@ class _Spec:
     """The modifier list folded into flags and values (the first loop of format_replace)."""
 
     __slots__ = ("modifiers", "limit", "width", "marker", "time_format", "cmp", "cmp_flags",
-                 "search", "mexp", "subs", "kind", "post", "bool_and", "sort", "client_info")
+                 "search", "mexp", "subs", "kind", "post", "bool_and", "sort", "client_info",
+                 "loop_flags")
 
     def __init__(self, mods: list[tuple[str, tuple[_Tpl, ...]]], allvals: list[list[str]],
                  copy: str) -> None:
@@ -1705,6 +1708,7 @@ class _Spec:
         bool_and: bool | None = None
         sort = (_ORDER, False)
         client_info = ""
+        loop_flags = ""
         for (name, _args), vals in zip(mods, allvals, strict=False):
             if len(name) == 2:
                 if name == "||" or name == "&&":
@@ -1791,6 +1795,9 @@ class _Spec:
             elif name == "L":
                 modifiers |= _M_CLIENTS
                 sort = _loop_sort(vals, _ORDER, _ORDER)
+            elif name == "O" or name == "V":  # beyond 3.7b: loops over options, environment
+                modifiers |= _M_OPTIONS if name == "O" else _M_ENVIRON
+                loop_flags = vals[0] if len(vals) == 1 else ""
         if modifiers & _M_CLIENT_INFO:
             kind = _K_CLIENT_INFO
         elif modifiers & _M_LITERAL:
@@ -1807,6 +1814,10 @@ class _Spec:
             kind = _K_PANES
         elif modifiers & _M_CLIENTS:
             kind = _K_CLIENTS
+        elif modifiers & _M_OPTIONS:
+            kind = _K_OPTIONS
+        elif modifiers & _M_ENVIRON:
+            kind = _K_ENVIRON
         elif modifiers & _M_WINDOW_NAME:
             kind = _K_WNAME
         elif modifiers & _M_SESSION_NAME:
@@ -1845,6 +1856,7 @@ class _Spec:
         self.bool_and = bool_and
         self.sort = sort
         self.client_info = client_info
+        self.loop_flags = loop_flags
         self.post = bool(modifiers & _POST or subs or limit or width)
 
 
@@ -2159,6 +2171,14 @@ class _Replace:
         if kind == _K_PANES:
             items = ctx.loop_panes()
             return None if items is None else self._loop(st, spec, "P", items)
+        if kind == _K_OPTIONS or kind == _K_ENVIRON:
+            # O: and V: (the development tree's): each item's variables over this context
+            fn = getattr(ctx, "loop_options" if kind == _K_OPTIONS else "loop_environ", None)
+            items = fn(spec.loop_flags) if fn is not None else None
+            if not items:
+                return ""
+            tpl = self.tpl()
+            return "".join(_expand1(st.copy(_LoopChild(ctx, extra)), tpl) for extra in items)
         if kind == _K_CLIENTS:
             fn = getattr(ctx, "loop_clients", None)
             clients = [(c, False) for c in fn()] if fn is not None else []

@@ -193,6 +193,78 @@ class ModelContext:
     def now(self) -> float:
         return time.time()
 
+    def loop_options(self, flags: str) -> list[dict[str, str]] | None:
+        """``#{O:...}`` (the development tree's format_loop_options): each option of a store
+        in name order, an array's items one by one. Flags: v the server's, g a global store,
+        w window, s session (the default), p pane."""
+        from .options_table import OPTIONS_BY_NAME
+
+        srv = self.server
+        flags = flags or "s"
+        oo: Any = None
+        if "v" in flags:
+            oo = srv.options
+        else:
+            glob = "g" in flags
+            if "w" in flags:
+                oo = srv.window_options if glob else (self.w.options if self.w else None)
+            elif "s" in flags:
+                oo = srv.session_options if glob else (self.s.options if self.s else None)
+            elif "p" in flags:
+                oo = None if glob else (self.wp.options if self.wp else None)
+            elif glob:
+                oo = srv.session_options
+        if oo is None:
+            return None
+        names = sorted(oo._values, key=lambda n: n.encode("utf-8", "surrogateescape"))
+        out: list[dict[str, str]] = []
+        for k, name in enumerate(names):
+            oe = OPTIONS_BY_NAME.get(name)
+            last_option = k == len(names) - 1
+            base = {"option_name": name, "option_is_hook": _b(bool(oe and oe.is_hook)),
+                    "option_is_user": _b(oe is None)}
+            arr = oo.get_array(name, local=True) if oe is not None and oe.is_array else None
+            if not arr:
+                out.append({**base, "option_value": oo.to_string(name, local=True) or "",
+                            "option_is_array": _b(arr is not None), "option_array_key": "",
+                            "option_array_index": "", "option_array_first": _b(arr is not None),
+                            "option_array_last": _b(arr is not None), "option_array_count": "0",
+                            "loop_last_flag": _b(last_option), "loop_index": str(len(out))})
+                continue
+            keys = sorted(arr)
+            for j, idx in enumerate(keys):
+                out.append({**base, "option_value": oo.to_string(f"{name}[{idx}]", local=True)
+                            or "", "option_is_array": "1", "option_array_key": str(idx),
+                            "option_array_index": str(idx), "option_array_first": _b(j == 0),
+                            "option_array_last": _b(j == len(keys) - 1),
+                            "option_array_count": str(len(keys)),
+                            "loop_last_flag": _b(j == len(keys) - 1 and last_option),
+                            "loop_index": str(len(out))})
+        return out
+
+    def loop_environ(self, flags: str) -> list[dict[str, str]] | None:
+        """``#{V:...}`` (format_loop_environ): each variable of the session's environment
+        (flags s or none), the global one (g) or the client's (c), in name order."""
+        env: Any = None
+        if flags in ("", "s"):
+            env = self.s.environ if self.s is not None else None
+        elif flags == "g":
+            env = self.server.environ
+        elif flags == "c":  # the command's client, attached or not (ft->client)
+            who = self.issuer if self.issuer is not None else self.c
+            env = getattr(who, "environ", None) if who is not None else None
+        if env is None:
+            return None
+        names = sorted(env.values, key=lambda n: n.encode("utf-8", "surrogateescape"))
+        out = []
+        for i, name in enumerate(names):
+            value = env.values[name]
+            out.append({"environ_name": name, "environ_value": value or "",
+                        "environ_hidden": _b(name in env.hidden),
+                        "environ_removed": _b(value is None),
+                        "loop_last_flag": _b(i == len(names) - 1), "loop_index": str(i)})
+        return out
+
     def theme_colour(self, n: int) -> int:
         """Theme colour slot ``n`` for this context's client (``#{c/f:themered}``)."""
         from .themes import theme_colour

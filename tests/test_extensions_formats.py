@@ -128,3 +128,32 @@ def test_kept_37_meanings(hmux, tmux):
     tmux.ok("set", "-g", "@q", "a\tb'c")
     for fmt in KEPT_37:
         assert _display(hmux, fmt) == _display(tmux, fmt), fmt
+
+
+def test_option_and_environment_loops_as_next(hmux, next_tmux):
+    """#{O:} loops over a store's options (an array's items one by one), #{V:} over an
+    environment, with their item variables (the development tree's O and V modifiers)."""
+    fmts = [
+        "#{O:#{option_name}=#{option_value}#{?option_is_array,[#{option_array_key}/"
+        "#{option_array_count}],}#{?option_is_user,U,}#{?loop_last_flag,$,},}",
+        "#{O/w:#{loop_index}#{option_name}=#{option_value};}",
+        "#{O/v:#{?#{m:command-alias,#{option_name}},#{option_name}[#{option_array_key}]="
+        "#{option_value}#{?option_array_first,F,}#{?option_array_last,L,} ,}}",
+        "#{O/p:#{option_name}}|#{O/gp:x}|#{O/gw:#{?#{==:#{option_name},mode-keys},"
+        "#{option_value},}}|#{O/gs:#{?option_is_user,#{option_name},}}",
+        "#{V:#{loop_index}#{environ_name}=#{environ_value}#{?environ_hidden,H,}"
+        "#{?environ_removed,R,}#{?loop_last_flag,$,},}",
+        "#{V/g:#{?#{m:GONE*,#{environ_name}},#{environ_name}:#{environ_removed},}}",
+        "#{V/c:x}|#{V/x:y}",
+    ]
+    results = []
+    for mux in (hmux, next_tmux):
+        mux.ok("new-session", "-d", "-s", "s1", "-e", "FOO=bar", "-e", "ZED=1")
+        mux.ok("set", "@u1", "x")
+        mux.ok("set", "-w", "@w1", "y")
+        mux.ok("set", "-s", "command-alias[5]", "zz=list-keys")
+        mux.ok("set-environment", "-r", "GONE")
+        mux.ok("set-environment", "-g", "-r", "GONEG")
+        mux.ok("set-environment", "-h", "HID", "h")
+        results.append([mux.cmd("display", "-p", f).out for f in fmts])
+    assert results[0] == results[1]
