@@ -13,7 +13,8 @@ TOKENS = list("#{}(),:;?=/|%ab@1-0[]semptqblEwnNCSWPcdTh!&*.\\2 <>^$~+日") + [
     "#{W:", "#{P:", "#{S:", "#{E:", "#{T:", "\x00", "\udcff", "\n",
     # the syntax beyond 3.7b (docs/extensions.md)
     "m/z:", "m/p:", "#{m/z:", "#{m/p:", "t/d:", "t/r:", "q/s:", "c/f:", "c/b:", "#{c/f:",
-    "I/f:", "I/c:", "I/e:", "#{P/i:", "#{P/z:", "#{loop_index}", "'", "!", "themered", "none"]
+    "I/f:", "I/c:", "I/e:", "#{P/i:", "#{P/z:", "#{loop_index}", "'", "!", "themered", "none",
+    "#{O:", "#{O/gw:", "#{V:", "#{V/g:"]
 
 formats = st.lists(st.sampled_from(TOKENS), max_size=40).map("".join)
 anytext = st.text(max_size=60)
