@@ -78,6 +78,7 @@ NOTIFY_KINDS: dict[str, int] = {
 EXTENSION_NOTIFY_KINDS: dict[str, int] = {
     "pane-shell-prompt": _PANE, "pane-command-started": _PANE, "pane-command-finished": _PANE,
     "pane-created": _PANE, "pane-bell": _PANE, "window-closed": _WINDOW,
+    "window-created": _WINDOW,
 }
 #: Server events known to the plugin bus under another name than the development tree's hook.
 _EVENT_NAMES = {"bell": "pane-bell"}

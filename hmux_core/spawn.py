@@ -168,6 +168,7 @@ def spawn_window(server: Server, sc: SpawnContext) -> Winlink:
         w.name = default_window_name(pane)
     if not detached:
         s.set_current(wl)
+    model.notify("window-created", {"window": w})  # beyond 3.7b: the development tree's hook
     model.notify("window-linked", {"session": s, "window": w})
     if s.group is not None:
         from .commands.groups import synchronize_from

@@ -178,3 +178,25 @@ def test_hooks_beyond_37_hidden_until_set(hmux, tmux):
     hmux.ok("set", "-su", "theme")
     assert hmux.ok("show", "-s") == tmux.ok("show", "-s")
     assert hmux.ok("show", "-sv", "theme") == "detect\n"  # asked for by name: its default
+
+
+def test_lifecycle_hooks_as_next(hmux, next_tmux):
+    """window-created (a new window, not a linked one), pane-created, window-closed and
+    pane-bell run their hooks with the payload formats (the development tree's)."""
+    results = []
+    for mux in (hmux, next_tmux):
+        mux.ok("new-session", "-d", "-s", "s0", "cat")
+        for hook, fmt in (("window-created", "#{hook_window}|#{hook_window_name}"),
+                          ("pane-created", "#{hook_pane}|#{hook_window}"),
+                          ("window-closed", "#{hook_window}"),
+                          ("pane-bell", "#{hook_pane}")):
+            mux.ok("set-hook", "-ag", hook, f"set -agF @seen '{hook}:{fmt}|#{{hook_event}};'")
+        mux.ok("new-window", "-d", "-n", "two", "cat")
+        mux.ok("new-session", "-d", "-s", "s1", "-n", "three", "cat")
+        mux.ok("link-window", "-s", "s0:1", "-t", "s1:5")
+        mux.ok("split-window", "-d", "-t", "s1", "cat")
+        mux.ok("kill-window", "-t", "s1:0")
+        mux.ok("send-keys", "-t", "s0:0", "-l", "\a\r")
+        wait_for(lambda m=mux: "pane-bell" in m.ok("show", "-gv", "@seen"))
+        results.append(sorted(mux.ok("show", "-gv", "@seen").strip().split(";")))
+    assert results[0] == results[1]
