@@ -9,9 +9,18 @@ scrollback without entering the alternate screen. Detaching clears the current s
 
 from __future__ import annotations
 
-from harness import HMUX, wait_for
+import pytest
+from harness import HMUX, base_env, wait_for
 from oracle import ORACLE_NEXT
-from test_attach import Outer, outer  # noqa: F401  (the fixture)
+from test_attach import Outer
+
+
+@pytest.fixture
+def outer(muxdir, request) -> Outer:
+    """An outer tmux whose panes are the terminals the clients under test attach in."""
+    o = Outer(muxdir, base_env(muxdir))
+    request.addfinalizer(o.mux.kill)
+    return o
 
 _QUERIES = ("#{I/f:RGB}|#{I/f:utf8}|#{I/f:hyperlinks}|#{I/f:focus}|#{I/c:Tc}|#{I/c:smcup}|"
             "#{I/c:nosuch}|#{I/e:TERM}|#{I/fe:TERM}|#{client_colours}|#{c/f:themered}|"
