@@ -10,6 +10,7 @@ weak blockers. The result is *raw*: :mod:`.damping` decides what is published.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,18 +23,40 @@ _BOX_CORNERS = frozenset("╭╮╰╯┌┐└┘┏┓┗┛╔╗╚╝├┤
 MIN_RULE = 8
 
 
+_CORNERS = re.escape("".join(sorted(_BOX_CORNERS)))
+_RULE = re.compile(rf"\s*[{_CORNERS}]?[{re.escape(''.join(sorted(_RULE_CHARS)))}]"
+                   rf"{{{MIN_RULE},}}[{_CORNERS}]?\s*")
+
+
 def is_rule(line: str) -> bool:
-    """A line that is only a horizontal rule (optionally between box corners)."""
-    s = line.strip()
-    if len(s) < MIN_RULE:
+    """A line that is only a horizontal rule (optionally between box corners); a run of
+    ASCII ``-`` alone is text (a Markdown rule in a reply), not a rule."""
+    if _RULE.fullmatch(line) is None:
         return False
-    body = s
-    if body[0] in _BOX_CORNERS:
-        body = body[1:]
-    if body and body[-1] in _BOX_CORNERS:
-        body = body[:-1]
-    horiz = sum(1 for c in body if c in _RULE_CHARS)
-    return horiz >= MIN_RULE and horiz == len(body) and any(c != "-" for c in body)
+    return any(c != "-" for c in line.strip().strip("".join(_BOX_CORNERS)))
+
+
+_META = re.compile(r"[\\^$.|?*+()\[\]{}]")
+
+
+@functools.lru_cache(maxsize=64)
+def _ignorer(patterns: tuple[re.Pattern[str], ...]
+             ) -> tuple[tuple[str, ...], re.Pattern[str] | None]:
+    """An agent's ignore patterns split for speed: plain words become lower-cased substrings
+    (one ``in`` each on the lowered line), the rest one alternation (every row of every
+    changed screen goes through this)."""
+    words = tuple(p.pattern.lower() for p in patterns if not _META.search(p.pattern))
+    rest = [p for p in patterns if _META.search(p.pattern)]
+    one = re.compile("|".join(f"(?:{p.pattern})" for p in rest), rest[0].flags) if rest else None
+    return words, one
+
+
+def _ignored(line: str, words: tuple[str, ...], one: re.Pattern[str] | None) -> bool:
+    if words:
+        low = line.lower()
+        if any(w in low for w in words):
+            return True
+    return one is not None and one.search(line) is not None
 
 
 class Regions:
@@ -41,7 +64,8 @@ class Regions:
 
     def __init__(self, lines: Sequence[str], title: str,
                  ignore: Sequence[re.Pattern[str]] = ()) -> None:
-        kept = [ln for ln in lines if ln.strip() and not any(r.search(ln) for r in ignore)]
+        words, one = _ignorer(tuple(ignore))
+        kept = [ln for ln in lines if ln.strip() and not _ignored(ln, words, one)]
         self.lines = kept
         self.title = title.lower()
         self._rules = [i for i, ln in enumerate(kept) if is_rule(ln)]

@@ -47,6 +47,10 @@ IDENTITY_EVERY = 5
 QUIET_EVERY = 10
 #: ... and an unchanged pane with no agent and no output, this many times less often.
 SLOW_EVERY = 3
+#: A pane whose agent is working (and redraws all the time) has its screen classified every
+#: this many sweeps (400 ms): leaving working waits for the hold anyway, and a question it
+#: asks shows within a sweep more.
+WORKING_EVERY = 2
 #: The agent table's files are checked for changes every this many sweeps.
 TABLE_EVERY = 10
 #: Rows asked of the screen at most (the live region is at the bottom of what is drawn).
@@ -313,7 +317,11 @@ class AgentPlugin(Plugin):
                 # A wrapper recognised as the agent (node cli-wrapper.cjs, npx) starts the
                 # real one after it: its session files are keyed by the child's pid.
                 pt.tracker.proc.members = self._members(snap, ident, pgrp, info)
-            if fresh or output or pt.damper.holding or (self._sweep + pt.slot) % IDENTITY_EVERY == 0:
+            # A working agent redraws all the time: its files are looked at once a second
+            # (its screen says when it stops), an agent that drew otherwise at once.
+            busy = pt.damper.state == "working" and not pt.damper.holding
+            phase = (self._sweep + pt.slot) % IDENTITY_EVERY
+            if fresh or pt.damper.holding or phase == 0 or (output and not busy):
                 session = pt.tracker.refresh(snap, self._files, time.time())
                 if pt.tracker.error and pt.tracker.error != pt.logged:
                     pt.logged = pt.tracker.error  # a reader that failed says so, once
@@ -321,7 +329,9 @@ class AgentPlugin(Plugin):
             else:  # an agent's files change as it draws; between outputs, once a second
                 session = pt.tracker.info
             file_sig = (session.file_sig, self._reported(pt))
-            if (info.revision != pt.class_rev or info.title != pt.class_title
+            if busy and (self._sweep + pt.slot) % WORKING_EVERY and file_sig == pt.file_sig:
+                pass  # still working: look at its screen every WORKING_EVERY sweeps
+            elif (info.revision != pt.class_rev or info.title != pt.class_title
                     or file_sig != pt.file_sig or pt.damper.holding):
                 stats.classified += 1
                 pt.class_rev, pt.class_title, pt.file_sig = info.revision, info.title, file_sig

@@ -231,7 +231,8 @@ def test_plugin_hold_measured_on_its_clock(env, host, tmp_path):
     plugin.tick(host)
     assert plugin.resolve(pane, "pane_agent_state") == "working"
     host.show(pane, ["─ Worked for 4s ─", "› ", "  gpt-5 · 100% context left"])
-    plugin.tick(host)  # the first quiet screen: the hold runs from here
+    plugin.tick(host)  # the first quiet screen: the hold runs from here (a working pane's
+    plugin.tick(host)  # screen is looked at every other sweep, so two at the same time)
     assert plugin.resolve(pane, "pane_agent_state") == "working"
     for _ in range(4):
         clock.advance(0.2)
