@@ -95,11 +95,15 @@ class Geometry:
                                                                       key=lambda p: p.id)
         visible = {id(p) for p in panes}
         self._visible_z = [p for p in self.zorder if id(p) in visible]
+        # Floating panes (tmux 3.7b): their borders are their own, drawn over the tiled ones
+        self.floating = {id(p) for p in all_panes if getattr(p, "floating", False)}
+        self._tiled_z = [p for p in self._visible_z if id(p) not in self.floating]
         # screen_redraw_two_panes: two tiled panes, split one way; not while zoomed.
         self.two = False
         self.hsplit = self.vsplit = False
-        if len(all_panes) == 2 and not w.zoomed:
-            lc = w.layout.cell_of(all_panes[1]) if w.layout is not None else None
+        tiled = [p for p in all_panes if id(p) not in self.floating]
+        if len(tiled) == 2 and not w.zoomed:
+            lc = w.layout.cell_of(tiled[1]) if w.layout is not None else None
             parent = lc.parent if lc is not None else None
             if parent is not None:
                 from .layout import LEFTRIGHT
@@ -112,6 +116,8 @@ class Geometry:
         self.status_size = {p.id: self._status_size(p) for p in all_panes}
         cover = [bytearray(width) for _ in range(height)]
         for p in panes:
+            if id(p) in self.floating:
+                continue
             x0, x1 = max(min(p.xoff, width), 0), min(p.xoff + p.sx, width)
             for y in range(max(p.yoff, 0), min(p.yoff + p.sy, height)):
                 cover[y][x0:x1] = b"\1" * (x1 - x0)
@@ -124,11 +130,44 @@ class Geometry:
                 y = p.yoff - 1 if status == STATUS_TOP else p.yoff + p.sy
                 x0, n = p.xoff + 2, self.status_size[p.id]
                 if 0 <= y < height and n:
-                    self.status.append((p, y, x0, [self.kind(x, y) for x in range(x0, x0 + n)]))
+                    self.status.append((p, y, x0, [self.kind(x, y, p)
+                                                   for x in range(x0, x0 + n)]))
                     row = cover[y]
                     end = min(x0 + n, width)
                     if x0 < end:
                         row[x0:end] = b"\1" * (end - x0)
+        # each floating pane from the bottom up: its box (its borders) is border cells
+        # whatever is under it, its inside covered (clipped to the window, as tmux does)
+        for p in reversed(self._visible_z):
+            if id(p) not in self.floating:
+                continue
+            sb_w = self.sb.shown.get(p.id, 0)
+            lb = p.xoff - 1 - (sb_w if self.sb.left else 0)
+            rb = p.xoff + p.sx + (0 if self.sb.left else sb_w)
+            lim_x, lim_y = min(width, self.wsx), min(height, self.wsy)
+            x0, x1 = max(lb, 0), min(rb + 1, lim_x)
+            for y in range(max(p.yoff - 1, 0), min(p.yoff + p.sy + 1, lim_y)):
+                if x0 < x1:
+                    cover[y][x0:x1] = bytes(x1 - x0)
+            x0, x1 = max(p.xoff, 0), min(p.xoff + p.sx, lim_x)
+            for y in range(max(p.yoff, 0), min(p.yoff + p.sy, lim_y)):
+                if x0 < x1:
+                    cover[y][x0:x1] = b"\1" * (x1 - x0)
+        # the pane status lines a floating pane above them hides
+        self.status_hidden: set[tuple[int, int]] = set()
+        if self.floating and self.status:
+            rank = {id(p): i for i, p in enumerate(self.zorder)}
+            for p, y, x0, kinds in self.status:
+                for q in self._visible_z:
+                    if id(q) not in self.floating or rank[id(q)] >= rank.get(id(p), 0):
+                        continue
+                    if not q.yoff - 1 <= y <= q.yoff + q.sy:
+                        continue
+                    sb_w = self.sb.shown.get(q.id, 0)
+                    lb = q.xoff - 1 - (sb_w if self.sb.left else 0)
+                    rb = q.xoff + q.sx + (0 if self.sb.left else sb_w)
+                    for x in range(max(x0, lb), min(x0 + len(kinds), rb + 1)):
+                        self.status_hidden.add((x, y))
         self.cells: list[tuple[int, int, int, Any, bool]] = []
         for y in range(height):
             row = cover[y]
@@ -136,7 +175,10 @@ class Geometry:
             while 0 <= x < width:
                 kind, owner = self.check_cell(x, y)
                 if kind not in (C_INSIDE, C_SCROLLBAR):
-                    act = active is not None and self.is_on(active, x, y)
+                    if owner is not None and id(owner) in self.floating:
+                        act = owner is active  # a floating pane's own border
+                    else:
+                        act = active is not None and self.is_on(active, x, y)
                     self.cells.append((y, x, kind, owner, act))
                 x = row.find(0, x + 1)
 
@@ -152,6 +194,24 @@ class Geometry:
         if xoff <= px < ex and yoff <= py < ey:
             return INSIDE
         sb_w = self.sb.shown.get(p.id, 0)
+        if id(p) in self.floating:
+            # a floating pane's box: all four sides, its scrollbar inside them
+            left, right = xoff - 1, xoff + sx
+            if self.sb.left:
+                left -= sb_w
+            else:
+                right += sb_w
+            if yoff - 1 <= py <= yoff + sy:
+                if px == left:
+                    return LEFT
+                if px == right:
+                    return RIGHT
+            if left < px <= right:
+                if py == yoff - 1:
+                    return TOP
+                if py == yoff + sy:
+                    return BOTTOM
+            return OUTSIDE
         hsplit = self.hsplit
         if (yoff == 0 or py >= yoff - 1) and py <= ey:
             if self.sb.left:
@@ -192,9 +252,19 @@ class Geometry:
         """screen_redraw_check_is: is the cell one of ``p``'s borders?"""
         return self.relation(p, px, py) not in (INSIDE, OUTSIDE)
 
-    def is_border(self, px: int, py: int) -> bool:
-        """screen_redraw_cell_border: the first visible pane in z-order that has the cell
-        inside or on its border decides."""
+    def is_border(self, px: int, py: int, wp: Any = None) -> bool:
+        """screen_redraw_cell_border: for a floating wp only its own box counts; otherwise
+        the first visible tiled pane in z-order that has the cell inside or on its border
+        decides."""
+        if wp is not None and id(wp) in self.floating:
+            sb_w = self.sb.box.get(wp.id, 0)
+            if self.sb.left:
+                far_x = px < wp.xoff - 1 - sb_w or px > wp.xoff + wp.sx
+            else:
+                far_x = px < wp.xoff - 1 or px > wp.xoff + wp.sx + sb_w
+            if far_x and (py < wp.yoff - 1 or py > wp.yoff + wp.sy):
+                return False
+            return self.relation(wp, px, py) not in (INSIDE, OUTSIDE)
         sx, sy = self.wsx, self.wsy
         if self.pstatus == STATUS_BOTTOM:
             sy -= 1
@@ -206,7 +276,7 @@ class Geometry:
         hit = self._border.get(key)
         if hit is None:
             hit = False
-            for p in self._visible_z:
+            for p in self._tiled_z:
                 r = self.relation(p, px, py)
                 if r == INSIDE:
                     break
@@ -216,14 +286,26 @@ class Geometry:
             self._border[key] = hit
         return hit
 
-    def kind(self, px: int, py: int) -> int:
-        """screen_redraw_type_of_cell: the line joining the neighbouring borders."""
+    def kind(self, px: int, py: int, wp: Any = None) -> int:
+        """screen_redraw_type_of_cell: the line joining the neighbouring borders (of a
+        floating wp, its own only, and the window's edges do not count)."""
         sx, sy = self.wsx, self.wsy
         status = self.pstatus
         if status == STATUS_BOTTOM:
             sy -= 1
         if px > sx or py > sy:
             return C_OUTSIDE
+        if wp is not None and id(wp) in self.floating:
+            bits = 0
+            if self.is_border(px - 1, py, wp):
+                bits |= 8
+            if px <= sx and self.is_border(px + 1, py, wp):
+                bits |= 4
+            if self.is_border(px, py - 1, wp) and (py != 0 or status != STATUS_TOP):
+                bits |= 2
+            if self.is_border(px, py + 1, wp) and (py != sy or status != STATUS_BOTTOM):
+                bits |= 1
+            return _KIND.get(bits, C_OUTSIDE)
         b = self.is_border
         bits = 0
         if px == 0 or b(px - 1, py):
@@ -271,20 +353,24 @@ class Geometry:
         if px > sx or py > sy:
             return C_OUTSIDE, None
         zorder = self.zorder
-        start = next((i for i, p in enumerate(zorder) if self._in_box(p, px, py)), None)
+        edge = px >= sx or py >= sy  # floating panes are clipped to the window
+        start = next((i for i, p in enumerate(zorder)
+                      if not (edge and id(p) in self.floating) and self._in_box(p, px, py)),
+                     None)
         if start is None:
             if self.active is None or self.active not in zorder:
                 return C_OUTSIDE, None
             start = zorder.index(self.active)
         if px == sx or py == sy:
-            return self.kind(px, py), None
+            return self.kind(px, py, zorder[start]), None
         visible = self._visible_z
+        tiled_only = id(zorder[start]) not in self.floating
         status = self.pstatus
         owner = None
         n = len(zorder)
         for k in range(n):
             p = zorder[(start + k) % n]
-            if p not in visible:
+            if p not in visible or (tiled_only and id(p) in self.floating):
                 continue
             owner = p
             if not self._near(p, px, py):
@@ -306,7 +392,7 @@ class Geometry:
                 return C_INSIDE, p
             if r == OUTSIDE:
                 continue
-            return self.kind(px, py), p
+            return self.kind(px, py, p), p
         return C_OUTSIDE, owner  # tmux leaves the last pane it looked at
 
     def arrow(self, x: int, y: int, kind: int, owner: Any) -> str | None:
@@ -316,6 +402,8 @@ class Geometry:
             return None
         i, j = x - self.ox, y - self.oy  # tmux compares the terminal's coordinates
         if i != owner.xoff + 1 and j != owner.yoff + 1:
+            return None
+        if owner is not active and (id(active) in self.floating or id(owner) in self.floating):
             return None
         border = self.relation(active, x, y)
         if border == INSIDE:

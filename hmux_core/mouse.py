@@ -214,6 +214,27 @@ def _scrollbar_at(w: Any, px: int, py: int) -> tuple[Any, str] | None:
     return None
 
 
+def _floating_at(w: Any, px: int, py: int, only: Any = None) -> tuple[Any, str] | None:
+    """The floating pane (tmux 3.7b) at window cell (px, py), the topmost whose box (the pane
+    and its borders) holds it, and whether the cell is on its border or inside it
+    (window_get_active_at, server_client_check_mouse_in_pane); None when a tiled pane is
+    above or none is there. ``only``: that pane's box alone."""
+    lay = getattr(w, "layout", None)
+    if lay is None or w.zoomed:
+        return None
+    for wp in ([only] if only is not None else lay.z_index):
+        if not getattr(wp, "floating", False):
+            if wp.xoff <= px <= wp.xoff + wp.sx and wp.yoff <= py <= wp.yoff + wp.sy:
+                return None
+            continue
+        if px >= w.sx or py >= w.sy:
+            continue
+        if wp.xoff - 1 <= px <= wp.xoff + wp.sx and wp.yoff - 1 <= py <= wp.yoff + wp.sy:
+            inside = wp.xoff <= px < wp.xoff + wp.sx and wp.yoff <= py < wp.yoff + wp.sy
+            return wp, "Pane" if inside else "Border"
+    return None
+
+
 def _visible(wp: Any) -> bool:
     w = wp.window
     return not w.zoomed or w.active is wp
@@ -311,6 +332,7 @@ class MouseState:
         self.triple = False  # waiting for a third click (CLIENT_TRIPLECLICK)
         self.click_button = 0
         self.click_event: MouseEvent | None = None
+        self.last_pane: Any = None  # the pane a drag started on (tmux's mouse_last_pane)
 
     def event(self, raw: bytes, utf8: bool = False) -> MouseEvent | None:
         """The event of one report, with the previous position; remembers this one."""
@@ -415,7 +437,17 @@ class MouseState:
                 return K.KEYC_UNKNOWN
             px, py = px + m.ox, py + m.oy
             found = None
-            on_bar = _scrollbar_at(w, px, py)  # server_client_check_mouse_in_pane's scrollbar
+            lwp = self.last_pane
+            if typ == _DRAG and lwp is not None and lwp in w.panes \
+                    and getattr(lwp, "floating", False):
+                found = lwp  # a floating pane being dragged stays the mouse's pane
+                on_box = _floating_at(w, px, py, lwp)
+                where = on_box[1] if on_box is not None else "Border"
+            else:
+                on_box = _floating_at(w, px, py)
+                if on_box is not None:
+                    found, where = on_box
+            on_bar = _scrollbar_at(w, px, py) if where is None else None
             if on_bar is not None:
                 found, where = on_bar
             if where is None and not w.zoomed:
@@ -435,6 +467,8 @@ class MouseState:
                 else:
                     return K.KEYC_UNKNOWN
             m.wp, m.w = found, w
+            if typ == _DRAG and not self.drag_flag:
+                self.last_pane = found  # the pane the drag starts on (mouse_last_pane)
         else:
             m.wp = None
 
@@ -443,6 +477,7 @@ class MouseState:
             if self.drag_release is not None:
                 self.drag_release(c, m)
             self.drag_update = self.drag_release = None
+            self.last_pane = None
             name = BUTTON_NAMES.get(self.drag_flag - 1)
             key = K.mouse_key("MouseDragEnd" + name, where) if name else K.KEYC_MOUSE
             self.drag_flag = 0
@@ -606,6 +641,10 @@ def resize_update(client: Any, m: MouseEvent) -> None:
     lay = w.layout
     if lay is None:
         return
+    wp = m.wp
+    if wp is not None and wp in w.panes and getattr(wp, "floating", False):
+        _floating_update(client, m, w, wp)
+        return
 
     def adjust(y: int) -> int:
         if m.statusat == 0 and y >= m.statuslines:
@@ -640,6 +679,61 @@ def resize_update(client: Any, m: MouseEvent) -> None:
             for _ in range(events):
                 server.notify("window-layout-changed", {"window": w})
             server.redraw_clients(w)
+
+
+def _floating_update(client: Any, m: MouseEvent, w: Any, wp: Any) -> None:
+    """cmd_resize_pane_mouse_update_floating: a drag on a floating pane's border resizes it
+    from that side or corner; on its top border it moves the pane (tmux 3.7b)."""
+    from .model import apply_layout
+
+    lay = w.layout
+    lc = lay.floating_box(wp)
+    sx, sy = wp.sx, wp.sy
+    left, right = wp.xoff - 1, wp.xoff + sx
+
+    def adjust(y: int) -> int:
+        if m.statusat == 0 and y >= m.statuslines:
+            return y - m.statuslines
+        if m.statusat > 0 and y >= m.statusat:
+            return m.statusat - 1
+        return y
+
+    y, x = adjust(m.y + m.oy), m.x + m.ox
+    ly, lx = adjust(m.ly + m.oy), m.lx + m.ox
+    top, bottom = wp.yoff - 1, wp.yoff + sy
+    box = None
+    if lx in (left, left + 1) and ly == top:  # top left corner
+        box = (max(lc.sx + (lx - x), 1), max(lc.sy + (ly - y), 1), x + 1, y + 1)
+    elif lx in (right + 1, right) and ly == top:  # top right corner
+        box = (max(x - lc.xoff, 1), max(lc.sy + (ly - y), 1), lc.xoff, y + 1)
+    elif lx in (left, left + 1) and ly == bottom:  # bottom left corner
+        if y - lc.yoff < 1:
+            return
+        box = (max(lc.sx + (lx - x), 1), y - lc.yoff, x + 1, lc.yoff)
+    elif lx in (right + 1, right) and ly == bottom:  # bottom right corner
+        box = (max(x - lc.xoff, 1), max(y - lc.yoff, 1), lc.xoff, lc.yoff)
+    elif lx == right:
+        if x - lc.xoff < 1:
+            return
+        box = (x - lc.xoff, lc.sy, lc.xoff, lc.yoff)
+    elif lx == left:
+        if lc.sx + (lx - x) < 1:
+            return
+        box = (lc.sx + (lx - x), lc.sy, x + 1, lc.yoff)
+    elif ly == bottom:
+        if y - lc.yoff < 1:
+            return
+        box = (lc.sx, y - lc.yoff, lc.xoff, lc.yoff)
+    elif ly == top:  # the top border moves the pane
+        box = (lc.sx, lc.sy, lc.xoff + (x - lx), y + 1)
+    if box is None:
+        return
+    lay.set_floating_size(wp, *box)
+    apply_layout(w)
+    att = getattr(client, "attached", None)
+    server = att.server if att is not None else None
+    if server is not None:
+        server.redraw_clients(w)
 
 
 def _copy_mode(m: MouseEvent) -> tuple[Any, Any] | None:

@@ -779,6 +779,13 @@ def cmd_resize_pane(item: CmdItem) -> int:
         att = getattr(c, "attached", None) if c is not None else None
         if got is None or att is None or c.session is not got[0]:
             return CMD_RETURN_NORMAL
+        mwp = m.wp if m is not None else None
+        if got[1] is not None and mwp in got[1].window.panes and mwp.floating:
+            # a floating pane's border: it comes to the front and is selected (3.7b)
+            mw = got[1].window
+            if mwp is not mw.active:
+                mw.layout.raise_pane(mwp)
+            mw.set_active(mwp)
         att.mouse.drag_update = resize_update
         resize_update(c, m)
         return CMD_RETURN_NORMAL
