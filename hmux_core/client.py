@@ -7,13 +7,15 @@ here so that ``hmux display -p …`` starts fast.
 
 from __future__ import annotations
 
+# The C modules under ``signal`` and ``socket``: the Python wrappers turn numbers into enums,
+# and importing ``enum`` for them was a third of a command's own start-up.
+import _signal as signal
+import _socket as socket
 import array
 import errno
 import fcntl
 import os
 import select
-import signal
-import socket
 import sys
 
 from . import protocol as P
