@@ -2273,19 +2273,30 @@ class Layout:
         return out
 
     def pane_at(self, x: int, y: int) -> Any:
-        """The visible pane at a window position (``window_get_active_at``), or None: a tiled
-        pane owns its right border and the row below it; with ``pane-border-status top`` its
-        status line above it, which wins over the pane above."""
-        visible = [wp for wp in self.panes
-                   if not self.zoomed or _pid(wp) == _pid(self._zoom_pane)]
+        """The visible pane at a window position (``window_get_active_at``), or None, the
+        topmost in the z-order: a tiled pane owns its right border and the row below it,
+        with ``pane-border-status top`` its status line above it (which wins over the pane
+        above), a floating pane all its borders."""
+        root = self.root
+        if root is None:
+            return None
+        shown = {_pid(lc.pane) for lc in root.leaves() if lc.pane is not None}
+        floating = {_pid(p) for p in self.z_index if self.is_floating(p)}
+        visible = [wp for wp in self.z_index if _pid(wp) in shown]
         top = self._status == PANE_STATUS_TOP
         if top:
             for wp in visible:
+                if _pid(wp) in floating:
+                    continue
                 xoff, yoff, sx, sy = self._geom[_pid(wp)]
                 if xoff <= x <= xoff + sx and y == yoff - 1:
                     return wp
         for wp in visible:
             xoff, yoff, sx, sy = self._geom[_pid(wp)]
+            if _pid(wp) in floating:
+                if xoff - 1 <= x <= xoff + sx and yoff - 1 <= y <= yoff + sy:
+                    return wp
+                continue
             if x < xoff or x > xoff + sx:
                 continue
             if y < (yoff - 1 if top else yoff) or y > yoff + sy:

@@ -338,6 +338,8 @@ def find_by_description(w: Window, text: str) -> Pane | None:
     if spot is None:
         return None
     x, y = spot
+    if w.layout is not None:  # window_get_active_at: the topmost pane there (floating too)
+        return w.layout.pane_at(x, y)
     for p in w.panes:
         if w.zoomed and p is not w.active:
             continue
