@@ -144,6 +144,8 @@ def test_json_round_trip(sx: int, sy: int, ops: list) -> None:
         return
     if any(lay.cell_of(p) is None for p in lay.panes):
         return  # a 3.7b preset left a floating pane without a cell: JSON has no place for it
+    if not _fits(lay.root):
+        return  # 3.7b's resizing took space for a floating cell: the tree no longer adds up
     index = {p.id: i for i, p in enumerate(lay.panes)}
 
     def index_of(p: P) -> int:
