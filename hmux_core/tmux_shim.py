@@ -36,10 +36,16 @@ def main() -> int:
 
 
 def script() -> str:
-    """The shim's text: this interpreter runs this module (-P: the cwd is not put on sys.path)."""
+    """The shim's text: this interpreter runs this module without ``site`` (-I -S: no .pth
+    files, no user site, not the cwd) with the directory holding hmux_core first on sys.path.
+    Tools run hundreds of commands through it, and ``site`` is most of a bare interpreter's
+    start (a server it starts is a full interpreter as usual)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    boot = (f"import sys; sys.path.insert(0, {root!r}); "
+            "from hmux_core.tmux_shim import main; sys.exit(main())")
     return (f"#!/bin/sh\n{MARKER} (hmux doctor --install-shim): `tmux` here runs hmux. "
             "Delete this file to remove it.\n"
-            f"exec {shlex.quote(sys.executable)} -P -m hmux_core.tmux_shim \"$@\"\n")
+            f"exec {shlex.quote(sys.executable)} -I -S -c {shlex.quote(boot)} \"$@\"\n")
 
 
 class ShimError(Exception):
