@@ -137,6 +137,10 @@ def set_mode(server: Any, wp: Any, kind: type[Mode], **kw: Any) -> Mode | None:
     else:
         m = kind(server, wp, **kw)
         modes.insert(0, m)
+    # -k (choose-tree, choose-buffer, choose-client, copy-mode; beyond 3.7b as tmux's
+    # development tree): the pane is killed when this mode exits
+    args = kw.get("args")
+    m.kill = bool(args is not None and args.has("k"))
     _changed(server, wp)
     return m
 
@@ -146,12 +150,16 @@ def reset_mode(server: Any, wp: Any) -> None:
     modes = wp.modes
     if not modes:
         return
-    modes.pop(0).free()
+    old = modes.pop(0)
+    kill = getattr(old, "kill", False)
+    old.free()
     if modes:
         modes[0].resize(wp.sx, wp.sy)
     else:
         wp.unseen_changes = False  # the pane's own screen shows again
     _changed(server, wp)
+    if kill and not wp.destroyed and wp in wp.window.panes:
+        server.kill_pane(wp)  # a -k mode ended: its pane goes (killing it only ends modes)
 
 
 def reset_mode_all(server: Any, wp: Any) -> None:
