@@ -923,6 +923,68 @@ case("dp-no-client", *P3, ["display-panes"])
 case("dp-bad-client", *P3, ["display-panes", "-t", "nosuch"])
 
 
+# -- floating panes (tmux 3.7b's new-pane) -----------------------------------------------------
+
+FGEOM = ("#{pane_id} #{pane_left},#{pane_top} #{pane_width}x#{pane_height} f#{pane_floating_flag} "
+         "z#{pane_z} x#{pane_x} y#{pane_y} #{pane_flags}#{?pane_active, *,}")
+FSTATE = ["list-panes", "-F", FGEOM, ";", "display-message", "-p", LWINDOW]
+
+
+def fcase(id: str, *steps: Step) -> None:
+    """A floating-pane case: the steps, then every pane's geometry, floating flag, z-order and
+    flags and the window's layout strings."""
+    case(id, *steps, FSTATE)
+
+
+NP = ["new-pane", *CAT]
+fcase("np-default", NS("a"), NP)
+case("np-list-template", NS("a"), NP, ["split-window", "-t", "a.0", *CAT],
+     ["list-panes", ";", "list-panes", "-s", ";", "list-panes", "-a"], subs=((r"\d+ bytes", "N bytes"),))
+fcase("np-cascade", NS("a"), NP, NP, NP)
+fcase("np-size-place", NS("a"), ["new-pane", "-x", "10", "-y", "5", "-X", "3", "-Y", "4", *CAT])
+fcase("np-percent", NS("a"), ["new-pane", "-x", "50%", "-y", "25%", "-X", "10%", "-Y", "#{e|+:1,2}", *CAT])
+fcase("np-negative-place", NS("a"), ["new-pane", "-X", "-5", "-Y", "-2", *CAT])
+fcase("np-zero-size", NS("a"), ["new-pane", "-x", "0", "-y", "0", *CAT])
+case("np-x-too-large", NS("a"), ["new-pane", "-x", "80", *CAT])
+case("np-y-invalid", NS("a"), ["new-pane", "-y", "abc", *CAT])
+case("np-X-too-small", NS("a"), ["new-pane", "-X", "-41", *CAT])
+case("np-Y-percent-too-large", NS("a"), ["new-pane", "-Y", "101%", *CAT])
+case("np-command-for-empty", NS("a"), ["new-pane", "-E", *CAT])
+fcase("np-tiled-L", NS("a"), ["new-pane", "-L", "-h", *CAT])
+fcase("np-detached", NS("a"), ["new-pane", "-d", *CAT])
+case("np-print", NS("a"), ["new-pane", "-P", "-F", "#{pane_id} #{pane_floating_flag} #{window_panes}", *CAT])
+fcase("np-select-raises", NS("a"), NP, NP, NP, ["select-pane", "-t", "a.1"])
+fcase("np-last-pane", NS("a"), NP, NP, ["select-pane", "-t", "a.0"], ["last-pane"])
+fcase("np-mark-selects", NS("a"), NP, NP, ["select-pane", "-m", "-t", "a.1"])
+fcase("np-kill-floating", NS("a"), NP, NP, ["select-pane", "-t", "a.1"], ["kill-pane", "-t", "a.1"])
+fcase("np-kill-tiled", NS("a"), ["split-window", *CAT], NP, ["kill-pane", "-t", "a.0"])
+fcase("np-zoom-floating", NS("a"), NP, ["resize-pane", "-Z", "-t", "a.1"])
+fcase("np-unzoom", NS("a"), NP, ["resize-pane", "-Z", "-t", "a.1"], ["resize-pane", "-Z"])
+fcase("np-zoom-tiled", NS("a"), ["split-window", *CAT], NP, ["resize-pane", "-Z", "-t", "a.0"])
+fcase("np-Z-flag", NS("a"), ["new-pane", "-Z", *CAT])
+fcase("np-border-status", NS("a"), ["set", "-g", "pane-border-status", "bottom"], ["split-window", *CAT], NP)
+fcase("np-split-tiled-around", NS("a"), NP, ["split-window", "-h", "-t", "a.0", *CAT],
+      ["split-window", "-f", "-v", "-t", "a.0", *CAT])
+fcase("np-preset-tiles", NS("a"), ["split-window", *CAT], NP, ["select-layout", "even-horizontal"])
+fcase("np-join-floating-source", NS("a"), ["split-window", "-h", *CAT], NP, ["join-pane", "-s", "a.2", "-t", "a.0"])
+case("np-join-floating-target", NS("a"), ["split-window", "-h", *CAT], NP, ["join-pane", "-s", "a.0", "-t", "a.2"])
+case("np-break-floating", NS("a"), ["split-window", "-h", *CAT], NP, ["break-pane", "-d", "-s", "a.2"], LALL)
+fcase("np-styles", NS("a"), ["new-pane", "-s", "bg=red", "-S", "fg=green", "-R", "fg=blue", *CAT],
+      ["show-options", "-p"])
+case("np-bad-style", NS("a"), ["new-pane", "-s", "bg=nosuchcolour", *CAT])
+case("np-bad-active-border-style", NS("a"), ["new-pane", "-S", "fg=nosuch", *CAT])
+case("np-keep-message", NS("a"), ["new-pane", "-m", "bye #{pane_id}", *CAT], ["show-options", "-p"])
+case("np-keep-k", NS("a"), ["new-pane", "-k", *CAT], ["show-options", "-p", "remain-on-exit"])
+fcase("np-position-targets", NS("a"), ["split-window", "-h", *CAT], ["new-pane", "-X", "0", "-Y", "0", *CAT],
+      ["select-pane", "-t", "{top-left}"])
+case("np-window-flags", NS("a"), NP, ["display-message", "-p", "#{window_panes} #{pane_flags} #{P:#{pane_id}#{pane_flags} }"])
+fcase("sp-Z-d", NS("a"), ["split-window", "-Z", "-d", *CAT])
+fcase("sp-Z", NS("a"), ["split-window", "-Z", *CAT])
+fcase("sp-Z-zoomed", NS("a"), ["split-window", *CAT], ["resize-pane", "-Z"], ["split-window", "-Z", "-h", *CAT])
+fcase("sp-zoomed-no-Z", NS("a"), ["split-window", *CAT], ["resize-pane", "-Z"], ["split-window", "-h", *CAT])
+fcase("sp-styles-keep", NS("a"), ["split-window", "-k", "-s", "fg=red", "-R", "fg=blue", *CAT], ["show-options", "-p"])
+
+
 # == Key tables: bind-key, unbind-key, list-keys, send-prefix ==================================
 # tmux 3.7b's default tables must list byte for byte (columns, escaping, \; between commands);
 # bindings are made on the command line and from config files, and every error path is compared.

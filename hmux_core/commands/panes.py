@@ -202,25 +202,15 @@ def _new_pane(item: CmdItem, floating: bool) -> int:
                          full=full, zoom=zoom)
     except SpawnError as e:
         return item.error(f"create pane failed: {e}")
+    # options_set_string: tmux stores the styles as given (a bad one is not refused)
     style = args.get("s")
     if style is not None:
-        try:
-            new.options.set("window-style", style)
-        except Exception:
-            return item.error(f"bad style: {style}")
-        new.options.set("window-active-style", style)
-    style = args.get("S")
-    if style is not None:
-        try:
-            new.options.set("pane-active-border-style", style)
-        except Exception:
-            return item.error(f"bad active border style: {style}")
-    style = args.get("R")
-    if style is not None:
-        try:
-            new.options.set("pane-border-style", style)
-        except Exception:
-            return item.error(f"bad inactive border style: {style}")
+        new.options.set_value("window-style", style)
+        new.options.set_value("window-active-style", style)
+    if args.get("S") is not None:
+        new.options.set_value("pane-active-border-style", args.get("S"))
+    if args.get("R") is not None:
+        new.options.set_value("pane-border-style", args.get("R"))
     if args.has("k") or args.has("m"):
         new.options.set("remain-on-exit", "key")
         if args.has("m"):
