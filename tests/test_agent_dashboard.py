@@ -274,3 +274,24 @@ def test_opencode_plugin_file_is_ours_alone(tmp_path):
         f.write("// someone else's\n")
     with pytest.raises(ValueError, match="not written by hmux"):
         agent_hooks.plan("opencode", HMUX, env=env)
+
+
+def test_install_hooks_shows_the_diff_and_writes_only_when_told(tmp_path, monkeypatch, capsys):
+    from hmux_plugins_agent.cli import main
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.setattr("sys.stdin", open(os.devnull))  # not a terminal: nobody to ask
+    assert main(["install-hooks", "claude"]) == 1
+    out = capsys.readouterr()
+    assert "+++ " in out.out and "agents report working --agent claude" in out.out
+    assert "--yes" in out.err
+    assert not (tmp_path / ".claude" / "settings.json").exists()
+    assert main(["install-hooks", "claude", "--yes"]) == 0
+    assert (tmp_path / ".claude" / "settings.json").exists()
+    assert main(["install-hooks", "claude"]) == 0  # nothing to do: nothing asked
+    assert "up to date" in capsys.readouterr().out
+    assert main(["install-hooks", "claude", "--remove", "--yes"]) == 0
+    assert json.loads((tmp_path / ".claude" / "settings.json").read_text()) == {}
+    with pytest.raises(SystemExit):
+        main(["install-hooks", "aider"])  # aider has no hooks
