@@ -9,7 +9,6 @@ Styles use tmux's own encoding so capture output can be produced exactly as tmux
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 
 ATTR_BRIGHT = 0x1
 ATTR_DIM = 0x2
@@ -52,10 +51,12 @@ def colour_rgb(r: int, g: int, b: int) -> int:
 
 
 def _libc_wcwidth():  # pragma: no cover - platform dependent
-    name = ctypes.util.find_library("c")
-    if not name:
+    # The process's own symbols hold the C library's: ctypes.util.find_library("c") would run
+    # ldconfig as a subprocess at every server start.
+    try:
+        libc = ctypes.CDLL(None)
+    except OSError:
         return None
-    libc = ctypes.CDLL(name)
     try:
         newlocale = libc.newlocale
         uselocale = libc.uselocale
