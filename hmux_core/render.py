@@ -459,7 +459,8 @@ class Renderer:
             panned: list[tuple[int, int, str]] = []
             frozen = not whole and frozen_by(client)  # TTY_FREEZE: panes wait
             for p in panes:
-                if frozen or (only is not None and p is not only and not whole):
+                if (frozen and self._frozen(p)) or (only is not None and p is not only
+                                                    and not whole):
                     continue
                 if ox or oy:
                     panned += self._panned_rows(p, ox, oy, sx, area_y, area_h)
@@ -496,6 +497,16 @@ class Renderer:
         out.append(cursor)
         out.append("\x1b[?2026l")
         return ("\x1b[?2026h\x1b[?25l" + "".join(out)).encode("utf-8", "surrogateescape")
+
+    def _frozen(self, p: Any) -> bool:
+        """TTY_FREEZE holds what goes through tty_write: a pane's output and copy mode's
+        redraws; a pane drawn again in full (PANE_REDRAW: a mode entered or left, a tree or
+        clock mode's redraw) is drawn all the same."""
+        src = p.modes[0] if p.modes else p.screen
+        cache = self._panes.get(p.id)
+        if cache is None or cache.src is not src:
+            return False
+        return src is p.screen or getattr(src, "name", "") in ("copy-mode", "view-mode")
 
     def _pane_rows(self, p: Any, width: int, h: int, edge: bool,
                    whole: bool) -> tuple[list[str], Any]:

@@ -156,6 +156,8 @@ def test_customize_window_pane_arrays_and_tags(outer, hmux, tmux, muxdir):
         'command-alias[6] ll=list-keys\n'
     _find(outer, ht, "command-alias[6]")
     _keys(outer, ht, "u", "y")  # "Unset command-alias[6]? ": the current line moves up
+    # (the screens may match before either has the "y": wait for both to have unset it)
+    wait_for(lambda: all("ll=" not in m.ok("show", "-s", "command-alias") for m in (hmux, tmux)))
     assert "ll=" not in _both(hmux, tmux, "show", "-s", "command-alias")
     _find(outer, ht, "command-alias[0]")
     _keys(outer, ht, "s", "C-u")
