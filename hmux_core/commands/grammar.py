@@ -308,6 +308,11 @@ def parse_args(
                 raise CommandError(f"-{flag} expects an argument")
             if not isinstance(argv[i], str):
                 raise CommandError(f"-{flag} argument must be a string")
+            nxt = argv[i]
+            if optional and len(nxt) > 1 and nxt[0] == "-" and (
+                    nxt[1] == "-" or (nxt[1].isascii() and nxt[1].isalpha())):
+                args.set(flag)  # the next word is a flag (tmux's development tree)
+                continue
             args.set(flag, argv[i])
             i += 1
             break
