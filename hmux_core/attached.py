@@ -19,7 +19,7 @@ from typing import Any
 
 import trio
 
-from . import escapes, tty_term
+from . import escapes, tty_keys, tty_term
 from . import keys as K
 from .mouse import CLICK_TIMEOUT, DRAG_REPEAT, MouseEvent, MouseState
 from .render import Renderer
@@ -36,6 +36,12 @@ FRAME_COST = 8
 PASTE_TIME_LIMIT = 5
 #: A pane's output this soon after a key typed into it is that key's echo: drawn at once.
 ECHO_WINDOW = 0.1
+#: tty_start_tty for a VT100-like terminal: report theme changes (mode 2031), and the theme now.
+THEME_SUBSCRIBE = b"\x1b[?2031h\x1b[?996n"
+#: tty_send_requests / tty_repeat_requests: the terminal's foreground and background colours.
+COLOUR_QUERIES = b"\x1b]10;?\x1b\\\x1b]11;?\x1b\\"
+#: TTY_REQUEST_LIMIT: a resize asks for the colours again only this long after the last time.
+REQUEST_LIMIT = 30
 
 
 class Attached:
@@ -77,6 +83,11 @@ class Attached:
         self.bracket_pasting = False  # between the terminal's paste markers
         self.progress_bar = (0, 0)  # the progress bar the terminal was last sent
         self.paste_time = 0.0
+        self.wait_colours: set[int] = set()  # TTY_WAITFG, _WAITBG: OSC 10/11 answers due
+        self.last_requests = 0.0  # when the terminal was last asked for its colours
+        self._request_scope: trio.CancelScope | None = None
+        self._da_seen = False  # TTY_HAVEDA, _HAVEDA2 or _HAVEXDA: the terminal answered one
+        self.osc52_query = 0.0  # refresh-client -l asked for the clipboard (until then)
 
     # -- lifetime ------------------------------------------------------------------------------
 
@@ -92,21 +103,106 @@ class Attached:
         if "Enbp" in caps:  # tty_start_tty: pastes come bracketed
             self.tty.write(caps["Enbp"].encode("latin-1", "replace"))
         if tty_term.FLAG_VT100 in caps:
-            # tty_send_requests: what the terminal says it is may add features (RGB, ...).
+            self.tty.write(THEME_SUBSCRIBE)  # tty_start_tty: theme reports, and one now
+            # tty_send_requests: what the terminal says it is may add features (RGB, ...),
+            # and its colours answer the panes' OSC 10/11 queries and decide their theme.
             self._awaiting = {"da1", "da", "xda"}
             self.keys.want_dcs = True
-            self.tty.write(b"\x1b[c\x1b[>c\x1b[>q")
-            nursery.start_soon(self._stop_awaiting)
+            self.tty.write(b"\x1b[c\x1b[>c\x1b[>q" + COLOUR_QUERIES)
+            self.wait_colours = {10, 11}
+            self.last_requests = time.monotonic()
+            self._start_timer(nursery)
         nursery.start_soon(self._run)
 
-    async def _stop_awaiting(self) -> None:
-        """tty_start_timer_callback: answers that have not come are not waited for after
-        TTY_QUERY_TIMEOUT, five seconds."""
-        await trio.sleep(5)
-        if self._awaiting == {"da1", "da", "xda"} and not self.stopped:
-            self._update_features()  # no answer came: what the terminal has is what is known
-        self._awaiting = set()
-        self.keys.want_dcs = False
+    def _start_timer(self, nursery: trio.Nursery | None) -> None:
+        """tty_start_start_timer: the terminal's answers are waited for TTY_QUERY_TIMEOUT,
+        five seconds, from now (again after each repeat of the requests)."""
+        if nursery is None:
+            return
+        if self._request_scope is not None:
+            self._request_scope.cancel()
+        self._request_scope = trio.CancelScope()
+        nursery.start_soon(self._start_timer_fired, self._request_scope)
+
+    async def _start_timer_fired(self, scope: trio.CancelScope) -> None:
+        """tty_start_timer_callback: answers that have not come are not waited for; if no DA
+        answer ever came, what the terminal has is what is known (tty_update_features)."""
+        with scope:
+            await trio.sleep(5)
+            if not self._da_seen and not self.stopped:
+                self._update_features()
+            self._awaiting = set()
+            self.keys.want_dcs = False
+            self.wait_colours = set()
+
+    def repeat_requests(self, force: bool) -> None:
+        """tty_repeat_requests: ask the terminal for its colours again (after a resize, at
+        most every TTY_REQUEST_LIMIT seconds; after a theme report, always), waiting for the
+        answers TTY_QUERY_TIMEOUT again."""
+        if self.stopped or self.suspended:
+            return
+        now = time.monotonic()
+        if not force and now - self.last_requests <= REQUEST_LIMIT:
+            return
+        self.last_requests = now
+        if tty_term.FLAG_VT100 in escapes.caps(self.server, self):
+            self.tty.write(COLOUR_QUERIES)
+            self.wait_colours = {10, 11}
+        self._start_timer(self._nursery)
+
+    def clipboard_query(self) -> None:
+        """tty_clipboard_query (refresh-client -l): ask the terminal for its clipboard; what
+        it answers within TTY_QUERY_TIMEOUT becomes a paste buffer."""
+        now = time.monotonic()
+        if self.stopped or self.suspended or self.osc52_query > now:
+            return
+        ms = escapes.caps(self.server, self).get("Ms")
+        if ms:
+            self.tty.write(ms.replace("%p1%s", "", 1).replace("%p2%s", "?", 1)
+                           .encode("latin-1", "replace"))
+        self.osc52_query = now + 5
+
+    def _terminal_answer(self, key: int, raw: bytes) -> bool:
+        """What the terminal says back, read before anything looks at keys: its colours
+        (tty_keys_colours: the panes' theme may have changed), a palette entry or its
+        clipboard for a pane that asked (input_request_reply), and its theme reports
+        (server_client_report_theme, even with a popup open). True if ``raw`` was one."""
+        c = self.client
+        if key == K.KEYC_REPORT_LIGHT_THEME or key == K.KEYC_REPORT_DARK_THEME:
+            if c.session is None:
+                return True
+            light = key == K.KEYC_REPORT_LIGHT_THEME
+            c.theme = "light" if light else "dark"
+            self.server.notify("client-light-theme" if light else "client-dark-theme",
+                               {"client": c, "session": c.session})
+            self.repeat_requests(force=True)  # panes hear of it once the colours come
+            return True
+        if key != K.KEYC_UNKNOWN or raw[:2] != b"\x1b]":
+            return False
+        got = tty_keys.colour_reply(raw)
+        if got is not None:
+            which, colour = got
+            if colour != -1:
+                if which == 10:
+                    c.tty_fg = colour
+                else:
+                    c.tty_bg = colour
+                self.wait_colours.discard(which)
+            escapes.session_theme_changed(self.server, c.session)
+            self.redraw()  # theme colours in the status line follow the terminal's
+            return True
+        got = tty_keys.palette_reply(raw)
+        if got is not None:
+            if got[1] != -1:
+                escapes.request_reply(c, "palette", got[0], colour=got[1])
+            return True
+        clip = tty_keys.clipboard_reply(raw)
+        if clip is not None:
+            escapes.request_reply(c, "clipboard", 0, clip=clip[0], data=clip[1])
+            if self.osc52_query > time.monotonic():  # refresh-client -l: a new buffer
+                self.osc52_query = 0.0
+                self.server.buffers.add(clip[1])
+        return True
 
     def _update_features(self) -> None:
         """tty_update_features: ask the terminal for what the options want of it."""
@@ -124,6 +220,7 @@ class Attached:
         if got is None:
             return False
         self._awaiting.discard(kind)
+        self._da_seen = True
         if kind == "xda":
             self.keys.want_dcs = False
         bits, name = got
@@ -161,6 +258,7 @@ class Attached:
         if self.stopped:
             return
         self.stopped = True
+        escapes.cancel_requests(self.client)
         try:
             self.tty.write(escapes.leave_modes(self.server, self))  # cursor style and colour
             self.tty.write(tty_term.stop_sequence(escapes.caps(self.server, self)))
@@ -262,6 +360,7 @@ class Attached:
     def resized(self) -> tuple[int, int]:
         size = self.tty.update_size()
         self.client.sx, self.client.sy = size
+        self.repeat_requests(force=False)  # MSG_RESIZE: the colours may be asked again
         self.redraw(full=True)
         return size
 
@@ -290,11 +389,6 @@ class Attached:
                     keys = self.keys.feed(data)
             if self._read_scope.cancelled_caught:
                 continue  # suspended: the terminal's input is no longer ours
-            # tmux runs its queue before it reads again: a binding an earlier read queued has
-            # run, or is waiting as command-prompt does with its prompt open, before these
-            # keys are looked at (they go to that prompt, not behind it in the queue).
-            while self._inflight and not self._busy and not self.stopped:
-                await trio.sleep(0)
             for key, raw in keys:
                 self.input(key, raw)
 
@@ -305,6 +399,8 @@ class Attached:
 
         c = self.client
         if key == K.KEYC_UNKNOWN and self._awaiting and self._reply(raw):
+            return
+        if self._terminal_answer(key, raw):
             return
         if c.session is None:
             return
@@ -561,14 +657,21 @@ class Attached:
         self.suspended = False
         self.mouse_mode = 0  # tty_stop_tty turned the mouse off: ask for it again
         self.tty.resume()
+        if tty_term.FLAG_VT100 in escapes.caps(self.server, self):
+            self.tty.write(THEME_SUBSCRIBE)  # tty_start_tty again
         self._resumed.set()
         self.redraw(full=True)
 
     def _escape_time(self) -> float:
+        """escape-time, at least half a second while the terminal's answers are awaited
+        (tty_keys_next: an answer cut in two by a read must not turn into keys)."""
         try:
-            return int(self.server.options.get("escape-time")) / 1000.0
+            t = int(self.server.options.get("escape-time")) / 1000.0
         except (KeyError, TypeError, ValueError):
             return 0.5
+        if self.wait_colours or self._awaiting or getattr(self.client, "input_requests", None):
+            t = max(t, 0.5)
+        return t
 
     async def key(self, key: int, raw: bytes) -> None:
         """One key from the terminal: tmux's key-table walk, then the binding or the pane."""

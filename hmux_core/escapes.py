@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import time
 from typing import Any
 
 from . import mouse, tty_term
@@ -32,8 +33,11 @@ def attach(server: Any, pane: Any) -> None:
         scr.clipboard_query = lambda: clipboard_query(server)
         scr.client_colours = lambda: client_colours(server, pane)
         scr.theme_query = lambda: pane_theme(server, pane)
+        scr.terminal_request = lambda kind, idx, bel: terminal_request(server, pane, kind, idx,
+                                                                       bel)
     except AttributeError:  # an engine without the hooks leaves those queries unanswered
         pass
+    pane.reply_hold = hold_replies
     sync_options(pane)
 
 
@@ -175,10 +179,32 @@ def pane_theme(server: Any, pane: Any) -> int:
         s = c.session
         if getattr(c, "attached", None) is None or s is None or not s.has_window(w):
             continue
-        t = getattr(c, "theme", 0)
-        if t in (1, 2):
+        t = _THEME_NUMBERS.get(getattr(c, "theme", None), 0)
+        if t:
             seen.add(t)
     return seen.pop() if len(seen) == 1 else 0
+
+
+#: A client's theme (``client.theme``, as #{client_theme} shows it) as the reports number it.
+_THEME_NUMBERS = {"dark": 1, "light": 2, 1: 1, 2: 2}
+
+
+def session_theme_changed(server: Any, session: Any) -> None:
+    """session_theme_changed and the server loop's window_pane_send_theme_update after it: a
+    client of ``session`` told its terminal's colours, so every pane of the session with mode
+    2031 on whose theme is no longer the one it was told gets ``CSI ? 997 ; 1|2 n``."""
+    if session is None:
+        return
+    for wl in session.sorted_winlinks():
+        for pane in list(wl.window.panes):
+            scr = pane.screen
+            send = getattr(scr, "send_theme_update", None)
+            if send is None:
+                continue
+            scr.theme_changed = True
+            report = send()
+            if report:
+                pane.write(report)
 
 
 def default_colours(pane: Any, fg: int, bg: int) -> tuple[int, int]:
@@ -217,6 +243,199 @@ def clipboard_query(server: Any) -> bytes | None:
         return None
     top = server.buffers.top()
     return top.data if top is not None else None
+
+
+# -- questions a pane's program asks that only a client's terminal can answer -------------------
+#
+# tmux 3.7b's input_add_request and input_request_reply: an OSC 4 query for a palette entry
+# neither the pane nor pane-colours set, and an OSC 52 query with get-clipboard request or
+# both, are asked of the terminal of the most recently active client showing the pane's window.
+# Until the answer comes (or INPUT_REQUEST_TIMEOUT passes), the pane's later answers wait behind
+# it, so a program reads its answers in the order it asked.
+
+#: INPUT_REQUEST_TIMEOUT: an unanswered request, and an answer waiting behind one, goes then.
+REQUEST_TIMEOUT = 0.5
+#: Answers tmux sends at once even with requests waiting (input_reply's add 0 and the OSC 52
+#: answers from a buffer): theme reports and clipboard contents.
+_UNQUEUED = re.compile(rb"\x1b\[\?997;[12]n|\x1b\]52;[^\x07\x1b]*(?:\x07|\x1b\\)")
+
+
+class Request:
+    """input_request: a question asked of ``client``'s terminal for ``pane`` (``palette``,
+    ``clipboard``), or an answer of the pane's own waiting behind one (``queue``)."""
+
+    __slots__ = ("kind", "pane", "client", "time", "bel", "idx", "data")
+
+    def __init__(self, kind: str, pane: Any, client: Any = None, bel: bool = False,
+                 idx: int = 0, data: bytes = b"") -> None:
+        self.kind, self.pane, self.client = kind, pane, client
+        self.bel, self.idx, self.data = bel, idx, data
+        self.time = time.monotonic()
+
+
+def _requests(obj: Any) -> list[Request]:
+    got = getattr(obj, "input_requests", None)
+    if got is None:
+        got = obj.input_requests = []
+    return got
+
+
+def terminal_request(server: Any, pane: Any, kind: str, idx: int, bel: bool) -> None:
+    """input_add_request for the pane's emulator: ask a client's terminal for palette entry
+    ``idx`` (``palette``) or for its clipboard (``clipboard``: only with set-clipboard on and
+    get-clipboard request or both). Nothing is asked when no client shows the pane."""
+    if kind == "clipboard" and (str(server.options.get("set-clipboard")) != "on" or str(
+            server.options.get("get-clipboard")) not in ("request", "both")):
+        return
+    c = _request_client(server, pane)
+    if c is None:
+        return
+    early = pane.screen.take_replies()  # what the pane asked before this is answered first
+    if early:
+        pane.write(hold_replies(pane, early))
+    r = Request(kind, pane, c, bel, idx)
+    _requests(pane).append(r)
+    _requests(c).append(r)
+    a = c.attached
+    if kind == "palette":
+        a.tty.write(b"\x1b]4;%d;?\x1b\\" % idx)
+    else:
+        ms = caps(server, a).get("Ms")
+        if ms:
+            a.tty.write(ms.replace("%p1%s", "", 1).replace("%p2%s", "?", 1)
+                        .encode("latin-1", "replace"))
+    _start_request_timer(server, pane)
+
+
+def _request_client(server: Any, pane: Any) -> Any:
+    """The attached client showing the pane's window whose terminal is started, the most
+    recently active first."""
+    best = None
+    w = pane.window
+    for c in server.clients:
+        a = getattr(c, "attached", None)
+        s = c.session
+        if a is None or s is None or not s.has_window(w) or c.exiting:
+            continue
+        if getattr(a, "suspended", False) or getattr(a, "stopped", False) or a.tty.closed:
+            continue
+        if best is None or c.activity_time > best.activity_time:
+            best = c
+    return best
+
+
+def hold_replies(pane: Any, data: bytes) -> bytes:
+    """input_reply: the pane's answers wait behind its requests to clients' terminals (theme
+    reports and clipboard contents do not); what may go now is returned."""
+    reqs = getattr(pane, "input_requests", None)
+    if not reqs or not data:
+        return data
+    now = []
+    pos = 0
+    for m in _UNQUEUED.finditer(data):
+        if m.start() > pos:
+            reqs.append(Request("queue", pane, data=data[pos:m.start()]))
+        now.append(m.group(0))
+        pos = m.end()
+    if pos < len(data):
+        reqs.append(Request("queue", pane, data=data[pos:]))
+    return b"".join(now)
+
+
+def _free(r: Request) -> None:
+    """input_free_request."""
+    if r.client is not None:
+        try:
+            r.client.input_requests.remove(r)
+        except ValueError:
+            pass
+    try:
+        r.pane.input_requests.remove(r)
+    except ValueError:
+        pass
+
+
+def _start_request_timer(server: Any, pane: Any) -> None:
+    if getattr(pane, "request_timer", False) or server.nursery is None:
+        return
+    pane.request_timer = True
+    server.nursery.start_soon(_request_timer, pane)
+
+
+async def _request_timer(pane: Any) -> None:
+    """input_request_timer_callback, every tenth of a second while requests wait: one older
+    than REQUEST_TIMEOUT is dropped, an answer waiting that long is sent."""
+    import trio
+
+    try:
+        while pane.input_requests:
+            await trio.sleep(0.1)
+            old = time.monotonic() - REQUEST_TIMEOUT
+            for r in list(pane.input_requests):
+                if r.time >= old:
+                    continue
+                if r.kind == "queue":
+                    pane.write(r.data)
+                _free(r)
+    finally:
+        pane.request_timer = False
+
+
+def request_reply(client: Any, kind: str, idx: int, colour: int = -1, clip: str = "",
+                  data: bytes = b"") -> None:
+    """input_request_reply: the terminal of ``client`` answered (an OSC 4 ``palette`` entry
+    ``idx`` with ``colour``, or its ``clipboard``). The first request it answers gets the
+    answer; requests of other kinds asked before it are dropped; the pane's answers waiting
+    up to the next request are sent in order around it."""
+    found = None
+    for r in list(_requests(client)):
+        if r.kind != kind or (kind == "palette" and r.idx != idx):
+            _free(r)
+            continue
+        found = r
+        break
+    if found is None:
+        return
+    pane = found.pane
+    complete = False
+    for r in list(pane.input_requests):
+        if complete and r.kind != "queue":
+            break
+        if r.kind == "queue":
+            pane.write(r.data)
+        elif r is found:
+            pane.write(_palette_answer(idx, colour, r.bel) if kind == "palette"
+                       else _clipboard_answer(client.server, clip, data, r.bel))
+            complete = True
+        _free(r)
+
+
+def cancel_requests(client: Any) -> None:
+    """input_cancel_requests: the client is gone; its questions are no longer waited for."""
+    for r in list(getattr(client, "input_requests", None) or ()):
+        _free(r)
+
+
+def _palette_answer(idx: int, colour: int, bel: bool) -> bytes:
+    """input_osc_colour_reply for OSC 4."""
+    rgb = _rgb(colour)
+    if rgb == -1:
+        return b""
+    r, g, b = (rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF
+    end = "\007" if bel else "\033\\"
+    return f"\033]4;{idx};rgb:{r:02x}{r:02x}/{g:02x}{g:02x}/{b:02x}{b:02x}{end}".encode()
+
+
+def _clipboard_answer(server: Any, clip: str, data: bytes, bel: bool) -> bytes:
+    """input_request_clipboard_reply: with get-clipboard request or both the terminal's
+    clipboard goes to the pane (both: into a new paste buffer too)."""
+    mode = str(server.options.get("get-clipboard"))
+    if mode not in ("request", "both"):
+        return b""
+    if mode == "both":
+        server.buffers.add(data)
+    end = b"\007" if bel else b"\033\\"
+    return b"\033]52;" + clip.encode("latin-1") + b";" + base64.b64encode(data) + end
 
 
 def apply(server: Any, pane: Any, name: str, value: Any) -> None:

@@ -63,7 +63,8 @@ _CLIENT, _SESSION, _SESSION_WINDOW, _WINDOW, _PANE, _WINLINK = range(6)
 NOTIFY_KINDS: dict[str, int] = {
     "client-active": _CLIENT, "client-attached": _CLIENT, "client-detached": _CLIENT,
     "client-focus-in": _CLIENT, "client-focus-out": _CLIENT, "client-resized": _CLIENT,
-    "client-session-changed": _CLIENT,
+    "client-session-changed": _CLIENT, "client-light-theme": _CLIENT,
+    "client-dark-theme": _CLIENT,
     "session-closed": _SESSION, "session-created": _SESSION, "session-renamed": _SESSION,
     "session-window-changed": _SESSION,
     "window-linked": _SESSION_WINDOW, "window-unlinked": _SESSION_WINDOW,

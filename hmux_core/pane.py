@@ -117,6 +117,9 @@ class Pane:
         #: returns when someone can take it (control clients that are behind, or have turned
         #: it off, hold a pane only they see: what it writes stays in the PTY).
         self.read_hold: Callable[[Pane], Awaitable[None]] | None = None
+        #: Set by the server (escapes.hold_replies): the emulator's answers that may go now;
+        #: the others wait behind a question asked of a client's terminal.
+        self.reply_hold: Callable[[Pane, bytes], bytes] | None = None
         self._read_scope: trio.CancelScope | None = None
         self._stream: trio.lowlevel.FdStream | None = None
         self._out = bytearray()
@@ -252,6 +255,8 @@ class Pane:
             if self.pipe is not None:
                 self.pipe.feed(data)  # pipe-pane -O: the output as it arrives
             replies = screen.take_replies()
+            if replies and self.reply_hold is not None:
+                replies = self.reply_hold(self, replies)  # behind questions to a terminal
             if replies:
                 self.write(replies)
             self.output_revision += 1

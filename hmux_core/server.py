@@ -142,6 +142,9 @@ class ClientConn:
         self.exited = False
         self.readonly = False
         self.focused = True  # CLIENT_FOCUSED: set at creation and attach, cleared by FocusOut
+        self.theme: str | None = None  # what its terminal reported: "dark", "light" (mode 2031)
+        self.tty_fg = self.tty_bg = -1  # its terminal's colours (OSC 10/11 answers)
+        self.input_requests: list[Any] = []  # pane questions its terminal is asked (escapes)
         self.written = 0
         self.discarded = 0
         self.sx, self.sy = 80, 24
@@ -1302,6 +1305,8 @@ class Server:
                     w.active.changed = True
         elif name == "plugins" and self.plugins is not None:
             self.plugins.reconcile()
+        elif name in ("window-style", "window-active-style"):
+            escapes.send_theme_updates(self)  # PANE_THEMECHANGED: a pane's theme may change
         elif name.split("[")[0] in escapes.SCREEN_OPTIONS:
             for pane in list(self.model.panes.values()):
                 escapes.sync_options(pane)

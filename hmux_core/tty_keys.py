@@ -9,6 +9,13 @@ unchanged. A lone ESC (or an unfinished sequence) waits ``escape-time`` for the 
 Mouse reports (``CSI < b;x;y M/m``, ``CSI M bxy`` and, with ``utf8_mouse``, its UTF-8 form)
 come out as ``KEYC_MOUSE`` with the whole report; :mod:`hmux_core.mouse` reads it. Only a CSI
 whose third byte is ``<`` or ``M`` is looked at, so ordinary keys pay nothing for the mouse.
+
+The terminal's answers to what the server asked it come out whole as ``KEYC_UNKNOWN`` with
+their bytes, for the attached client to read rather than pass on: OSC 52 (clipboard), OSC 10
+and 11 (its colours) and OSC 4 (a palette entry), as tmux 3.7b's tty_keys_clipboard,
+tty_keys_colours and tty_keys_palette take them (:func:`osc_reply`, :func:`colour_reply`,
+:func:`palette_reply`, :func:`clipboard_reply`); its theme reports (``CSI ? 997 ; 1|2 n``,
+mode 2031) are the keys ReportDarkTheme and ReportLightTheme.
 """
 
 from __future__ import annotations
@@ -82,7 +89,95 @@ def _table() -> dict[bytes, int]:
     table[b"\x1b[201~"] = K.KEYC_PASTE_END
     table[b"\x1b[I"] = K.KEYC_FOCUS_IN  # focus reports (focus-events)
     table[b"\x1b[O"] = K.KEYC_FOCUS_OUT
+    table[b"\x1b[?997;1n"] = K.KEYC_REPORT_DARK_THEME  # theme reports (mode 2031, DSR 996)
+    table[b"\x1b[?997;2n"] = K.KEYC_REPORT_LIGHT_THEME
     return table
+
+
+#: The OSC answers read whole, as tmux looks for them in tty_keys_next: its prefix and how many
+#: characters the body may have before the terminator (None: no limit, the clipboard's).
+_OSC_REPLIES = ((b"\x1b]52;", None), (b"\x1b]10;", 127), (b"\x1b]11;", 127), (b"\x1b]4;", 127))
+
+
+def osc_reply(buf: bytes, i: int) -> tuple[int, int]:
+    """Whether ``buf[i:]`` (``ESC ]``) starts an answer the terminal sends to the server's
+    OSC 52, 10, 11 or 4 queries: (0, end) for a whole one ending at ``end``, (1, 0) for a
+    start that may still become one, (-1, 0) for anything else (tty_keys_clipboard,
+    tty_keys_colours and tty_keys_palette: their 0, 1 and -1)."""
+    rest = buf[i:i + 5]
+    for prefix, limit in _OSC_REPLIES:
+        n = len(prefix)
+        if not prefix.startswith(rest[:n]):
+            continue
+        if len(rest) < n:
+            return 1, 0
+        start = i + n
+        if limit is None:  # the clipboard: BEL, or ST after the first byte of its body
+            bel = buf.find(b"\x07", start)
+            st = buf.find(b"\x1b\\", start)
+            ends = [e + 1 for e in (bel,) if e >= 0] + [e + 2 for e in (st,) if e >= 0]
+            if not ends:
+                return 1, 0
+            return 0, min(ends)
+        for j in range(start, min(len(buf), start + limit)):
+            if buf[j] == 0x07 or (buf[j] == 0x5C and j > start and buf[j - 1] == 0x1B):
+                if n == 4 and palette_reply(buf[i:j + 1]) is None:
+                    return -1, 0  # tty_keys_palette: an index that is not 0 to 255
+                return 0, j + 1
+        if len(buf) < start + limit:
+            return 1, 0
+        return -1, 0  # too long for tmux's buffer: not an answer
+    return -1, 0
+
+
+def _osc_body(raw: bytes, n: int) -> str:
+    """The text between an OSC answer's ``n``-byte prefix and its terminator."""
+    body = raw[n:]
+    if body.endswith(b"\x07"):
+        body = body[:-1]
+    elif body.endswith(b"\x1b\\"):
+        body = body[:-2]
+    return body.decode("latin-1")
+
+
+def colour_reply(raw: bytes) -> tuple[int, int] | None:
+    """An OSC 10 or 11 answer (tty_keys_colours): (10 or 11, colour), colour -1 when it does
+    not parse; None for anything else."""
+    if not raw.startswith((b"\x1b]10;", b"\x1b]11;")):
+        return None
+    from .screen.screen import _parse_colour  # colour_parseX11
+
+    body = _osc_body(raw, 5)
+    return (10 if raw[3:4] == b"0" else 11), (_parse_colour(body) if body else -1)
+
+
+def palette_reply(raw: bytes) -> tuple[int, int] | None:
+    """An OSC 4 answer (tty_keys_palette): (index, colour), colour -1 when it does not parse;
+    None for anything else or an index that is not 0 to 255."""
+    if not raw.startswith(b"\x1b]4;"):
+        return None
+    from .screen.screen import _parse_colour
+
+    m = re.match(r"([+-]?\d+);", _osc_body(raw, 4))
+    if m is None or not 0 <= int(m.group(1)) <= 255:
+        return None
+    return int(m.group(1)), _parse_colour(_osc_body(raw, 4)[m.end():])
+
+
+def clipboard_reply(raw: bytes) -> tuple[str, bytes] | None:
+    """An OSC 52 answer (tty_keys_clipboard): (the clipboard letter or "", the data), or None
+    when it is empty or its base64 does not decode (b64_pton's rules)."""
+    if not raw.startswith(b"\x1b]52;"):
+        return None
+    body = _osc_body(raw, 5)
+    clip = body[0] if len(body) >= 2 and body[0] != ";" and body[1] == ";" else ""
+    sep = body.find(";")
+    if sep < 0 or len(body) - sep - 1 < 1:
+        return None
+    from .escapes import decode_clipboard
+
+    data = decode_clipboard(body)
+    return None if data is None else (clip, data)
 
 
 _EXTENDED = re.compile(rb"\x1b\[(?:27;(\d+);(\d+)[;\d]*~|(\d+);(\d+)[;\d]*u)\Z")
@@ -178,6 +273,15 @@ class KeyDecoder:
                     i += 1
                     continue
                 nxt = buf[i + 1]
+                if nxt == 0x5D:  # OSC: the terminal's answer to a query, whole
+                    status, end = osc_reply(buf, i)
+                    if status == 1 and not final:
+                        self.pending = buf[i:]
+                        break
+                    if status == 0:
+                        out.append((K.KEYC_UNKNOWN, buf[i:end]))
+                        i = end
+                        continue
                 if nxt == 0x5B:  # CSI
                     if i + 2 < n and (buf[i + 2] == 0x3C or buf[i + 2] == 0x4D):
                         status, end = scan_report(buf, i, self.utf8_mouse)

@@ -356,7 +356,7 @@ def cmd_refresh_client(item: CmdItem) -> int:
         if value is not None and item.find(value, T.FIND_PANE) is None:
             return -1
         if a is not None:
-            a.tty.write(b"\x1b]52;;?\x07")  # tty_clipboard_query; the answer is not read yet
+            a.clipboard_query()  # tty_clipboard_query: the answer becomes a buffer
         return CMD_RETURN_NORMAL
     for flag in "Ff":  # -F is an alias for -f
         if args.has(flag):

@@ -286,6 +286,9 @@ class Screen:
         self.clipboard_query: Callable[[], bytes | None] | None = None
         #: Set by the pane: window_pane_get_theme for DSR 996 (1 dark, 2 light, 0 unknown).
         self.theme_query: Callable[[], int] | None = None
+        #: Set by the pane: input_add_request, a query only a client's terminal can answer
+        #: (("palette", index, BEL-terminated) or ("clipboard", 0, BEL-terminated)).
+        self.terminal_request: Callable[[str, int, bool], None] | None = None
         #: Set by the pane: the colours an attached client's terminal reported (window_pane_get
         #: fg/bg), -1 when none did; OSC 10/11 answer with them when the styles are default.
         self.client_colours: Callable[[], tuple[int, int]] | None = None
@@ -1683,6 +1686,9 @@ class Screen:
                         end = b"\007" if bel else b"\033\\"
                         self._replies += (b"\033]52;" + clip.encode() + b";"
                                           + base64.b64encode(buf) + end)
+                    elif getattr(self, "terminal_request", None) is not None:
+                        # get-clipboard request or both: a client's terminal is asked
+                        self.terminal_request("clipboard", 0, bel)
             else:
                 self._events.append(("clipboard", p))
 
@@ -1808,6 +1814,8 @@ class Screen:
                 c = self.palette.get(idx, self.default_palette.get(idx, -1))
                 if c != -1:
                     self._colour_reply(4, c, bel, idx)
+                elif getattr(self, "terminal_request", None) is not None:
+                    self.terminal_request("palette", idx, bel)  # a client's terminal is asked
                 if nxt is None:
                     return
                 s = nxt

@@ -1,0 +1,165 @@
+"""What hmux asks an attached client's terminal and how it reads the answers, against tmux 3.7b.
+
+The client's terminal is a pane of an outer tmux 3.7b server, which answers as a terminal
+would: its window-style gives the colours it reports for OSC 10/11 and decides its theme (DSR
+996, and mode 2031 reports when the style changes), its pane-colours answer OSC 4 and its top
+buffer answers OSC 52. The same thing is done with hmux and with tmux 3.7b as the inner
+multiplexer, and what panes, formats, hooks and buffers of each saw must be the same.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+
+import pytest
+from harness import HMUX, TMUX, Mux, base_env, wait_for
+
+PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "query_probe.py")
+LIGHT = "fg=#102030,bg=#f0f0f0"
+DARK = "fg=#f0f0f0,bg=#101010"
+
+#: Records what a pane's program reads for a while, after turning theme reports (2031) on.
+RECORDER = (
+    "import os, sys, select, time, tty\n"
+    "tty.setraw(0)\n"
+    "os.write(1, b'\\x1b[?2031h')\n"
+    "open(sys.argv[1] + '.started', 'w').close()\n"
+    "got, end = b'', time.time() + float(sys.argv[2])\n"
+    "while time.time() < end:\n"
+    "    if select.select([0], [], [], 0.1)[0]:\n"
+    "        got += os.read(0, 4096)\n"
+    "open(sys.argv[1] + '.tmp', 'w').write(repr(got))\n"
+    "os.rename(sys.argv[1] + '.tmp', sys.argv[1])\n"
+)
+
+
+@pytest.fixture(autouse=True)
+def _python_engine(hmux):
+    hmux.env["HMUX_ENGINE"] = "python"
+
+
+class Outer:
+    """A tmux 3.7b server whose panes are the terminals of the clients under test."""
+
+    def __init__(self, muxdir: str) -> None:
+        env = base_env(muxdir)
+        self.mux = Mux([TMUX], ["-L", "o" + uuid.uuid4().hex[:8]], env, cwd=env["HOME"])
+        self.mux.ok("new-session", "-d", "-s", "o", "-x", "80", "-y", "24", "exec sleep 100000")
+        for opt in (["set", "-g", "default-terminal", "tmux-256color"],
+                    ["set", "-g", "window-style", LIGHT],
+                    ["set", "-g", "pane-colours[1]", "#123456"],
+                    ["set", "-s", "set-clipboard", "on"],
+                    ["set-buffer", "outer clip"]):
+            self.mux.ok(*opt)
+
+    def run(self, argv: list[str], name: str) -> str:
+        cmd = " ".join("'" + a.replace("'", "'\\''") + "'" for a in argv) + "; exec sleep 100000"
+        self.mux.ok("new-window", "-d", "-t", "o", "-n", name, cmd)
+        return f"o:{name}"
+
+
+@pytest.fixture
+def outer(muxdir, request) -> Outer:
+    o = Outer(muxdir)
+    request.addfinalizer(o.mux.kill)
+    return o
+
+
+def _attach(outer: Outer, m: Mux, name: str, setup: list[list[str]]) -> None:
+    """``m`` with a session "main" attached in an outer pane, after ``setup``."""
+    m.ok("new-session", "-d", "-s", "main", "-x", "80", "-y", "23", "exec sleep 100000")
+    for cmd in setup:
+        m.ok(*cmd)
+    argv0 = HMUX if m.argv0 == HMUX else [TMUX]
+    outer.run(argv0 + m.socket_args + ["attach", "-t", "main"], name)
+    wait_for(lambda: m.ok("list-clients", "-F", "#{client_name}").strip())
+
+
+def _theme(m: Mux) -> str:
+    return m.ok("display", "-p", "-t", "main", "#{client_theme}").strip()
+
+
+CLIPBOARD = {
+    "request": [["set", "-s", "set-clipboard", "on"], ["set", "-s", "get-clipboard", "request"]],
+    "both": [["set", "-s", "set-clipboard", "on"], ["set", "-s", "get-clipboard", "both"],
+             ["set-buffer", "inner clip"]],
+    "buffer": [["set", "-s", "set-clipboard", "on"], ["set-buffer", "inner clip"]],
+}
+
+
+@pytest.mark.parametrize("clipboard", list(CLIPBOARD))
+def test_queries_answered_by_the_client_terminal(outer, hmux, tmux, tmp_path, clipboard):
+    """OSC 10/11 from the colours the terminal reported at attach, OSC 4 and OSC 52 asked of
+    the terminal when nothing in the server answers (3.7b), later answers waiting behind."""
+    seen = {}
+    for m, name in ((tmux, "t"), (hmux, "h")):
+        _attach(outer, m, name, CLIPBOARD[clipboard])
+        wait_for(lambda m=m: _theme(m) == "light")
+        out = tmp_path / f"{name}.replies"
+        m.ok("respawn-pane", "-k", "-t", "main",
+             f"{sys.executable} {PROBE} {out}; exec sleep 100001")
+        wait_for(lambda out=out: out.exists(), timeout=90)
+        seen[name] = (out.read_text(),
+                      m.ok("list-buffers", "-F", "#{buffer_name}=#{buffer_sample}"))
+    assert seen["h"] == seen["t"]
+    replies = seen["t"][0]
+    assert "OSC 10: b'\\x1b]10;rgb:1010/2020/3030\\x07'" in replies
+    assert "OSC 11: b'\\x1b]11;rgb:f0f0/f0f0/f0f0\\x1b\\\\'" in replies
+    assert "OSC 4 unset: b'\\x1b]4;1;rgb:1212/3434/5656\\x07'" in replies
+    assert "DSR 996: b'\\x1b[?997;2n'" in replies
+    outer_clip = "b3V0ZXIgY2xpcA=="  # "outer clip"
+    assert (outer_clip in replies) == (clipboard != "buffer")
+
+
+def _popup_shown(outer: Outer, name: str) -> bool:
+    """The client in outer window ``name`` draws a popup (its frame's top left corner)."""
+    screen = outer.mux.ok("capture-pane", "-p", "-t", f"o:{name}")
+    return "┌" in screen
+
+
+def test_theme_reports_hooks_and_panes_that_asked(outer, hmux, tmux, tmp_path):
+    """The terminal's theme reports (mode 2031) set #{client_theme} and run the
+    client-light-theme / client-dark-theme hooks; its colours are asked again and panes with
+    mode 2031 on are told their new theme. A popup open on the client does not stop them."""
+    setup = [["set-hook", "-g", "client-light-theme", "set -ga @log L"],
+             ["set-hook", "-g", "client-dark-theme", "set -ga @log D"],
+             ["bind", "-n", "F5", "set @popup 1 ; display-popup -E 'sleep 100'"]]
+    seen = {}
+    for m, name in ((tmux, "t"), (hmux, "h")):
+        outer.mux.ok("set", "-g", "window-style", LIGHT)
+        _attach(outer, m, name, setup)
+        wait_for(lambda m=m: _theme(m) == "light")
+        rec = tmp_path / f"{name}.rec"
+        script = tmp_path / "rec.py"
+        script.write_text(RECORDER)
+        m.ok("respawn-pane", "-k", "-t", "main",
+             f"{sys.executable} {script} {rec} 6; exec sleep 100001")
+        wait_for(lambda rec=rec: os.path.exists(f"{rec}.started"))
+        outer.mux.ok("set", "-g", "window-style", DARK)
+        wait_for(lambda m=m: _theme(m) == "dark")
+        outer.mux.ok("send-keys", "-t", f"o:{name}", "F5")  # the popup opens
+        wait_for(lambda m=m: m.ok("display", "-p", "-t", "main", "#{@popup}") == "1\n")
+        wait_for(lambda name=name: _popup_shown(outer, name))
+        outer.mux.ok("set", "-g", "window-style", LIGHT)
+        wait_for(lambda m=m: _theme(m) == "light")
+        assert _popup_shown(outer, name)
+        wait_for(lambda rec=rec: rec.exists(), timeout=20)
+        seen[name] = (rec.read_text(), m.ok("show", "-gv", "@log"))
+        outer.mux.ok("kill-window", "-t", f"o:{name}")
+    assert seen["h"] == seen["t"]
+    assert seen["t"][0] == repr(b"\x1b[?997;1n\x1b[?997;2n")
+    assert seen["t"][1].startswith("L") and "DL" in seen["t"][1]
+
+
+def test_refresh_client_l_reads_the_terminal_clipboard(outer, hmux, tmux):
+    """refresh-client -l asks the terminal for its clipboard; its answer is a new buffer."""
+    seen = {}
+    for m, name in ((tmux, "t"), (hmux, "h")):
+        _attach(outer, m, name, [["set", "-s", "set-clipboard", "on"]])
+        wait_for(lambda m=m: _theme(m) == "light")
+        m.ok("refresh-client", "-l")
+        wait_for(lambda m=m: m.ok("list-buffers", "-F", "#{buffer_sample}").strip())
+        seen[name] = m.ok("list-buffers", "-F", "#{buffer_sample}")
+    assert seen["h"] == seen["t"] == "outer clip\n"
