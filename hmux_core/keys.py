@@ -198,10 +198,15 @@ def mouse_key(event: str, location: str) -> int:
 
 
 # tmux's KEYC_MOUSEDOWN1_PANE ... KEYC_TRIPLECLICK11_CONTROL9, generated from the tables.
+# Each location's name is spelt once (not once per event): this loop runs at every start.
+_CNAMES = ["".join("_" + c if c.isupper() and i else c for i, c in enumerate(_loc)).upper()
+           for _loc in MOUSE_LOCATIONS]
 for _ev in MOUSE_EVENTS:
-    for _loc in MOUSE_LOCATIONS:
-        _cname = "".join("_" + c if c.isupper() and i else c for i, c in enumerate(_loc))
-        globals()[f"KEYC_{_ev.upper()}_{_cname.upper()}"] = mouse_key(_ev, _loc)
+    _t, _button = _event_type_button(_ev)
+    _base = _type(_t) | (_button << 8)
+    _evu = _ev.upper()
+    for _i, _cname in enumerate(_CNAMES):
+        globals()[f"KEYC_{_evu}_{_cname}"] = _base | _i
 KEYC_MOUSEMOVE_PANE = mouse_key("MouseMove", "Pane")
 KEYC_MOUSEMOVE_STATUS = mouse_key("MouseMove", "Status")
 KEYC_MOUSEMOVE_STATUS_LEFT = mouse_key("MouseMove", "StatusLeft")
