@@ -458,3 +458,41 @@ def test_agents_next_switches_to_the_pane_that_needs_the_user(make, request):
                    check=True, timeout=30)
     wait_for(lambda: srv.fast.ok("display", "-p", "-c", client, "#{pane_id}").strip() == asks)
     assert "asks" in srv.fast.ok("display", "-p", "-c", client, "#{window_name}")
+
+
+def test_an_agent_out_of_sight_notifies_the_clients_terminal(make):
+    """@agent-notify osc9: the attached client's terminal gets ESC ] 9 ; … ST when an agent in
+    a window it does not show wants the user (the bytes are read from the client's PTY)."""
+    import pty
+    import select
+    import subprocess
+
+    srv = make("set -g @agent-notify osc9\n")
+    srv.pane("cat", name="shell")
+    pane = srv.pane("codex", "FAKE_NO_FILES=1", name="agent")
+    srv.state(pane, "idle")
+    master, slave = pty.openpty()
+    client = subprocess.Popen([*HMUX, "-L", srv.label, "attach", "-t", "s:shell"],
+                              env=srv.env, stdin=slave, stdout=slave, stderr=slave,
+                              start_new_session=True)
+    os.close(slave)
+    try:
+        srv.wait_show("s:", "#{session_attached}", "1")
+        seen = b""
+
+        def read() -> bytes:
+            nonlocal seen
+            while select.select([master], [], [], 0.05)[0]:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    break
+            return seen
+
+        srv.send(pane, "ask")
+        srv.state(pane, "waiting")
+        wait_for(lambda: b"\x1b]9;codex waiting: needs you" in read(), timeout=10)
+    finally:
+        client.kill()
+        client.wait()
+        os.close(master)
