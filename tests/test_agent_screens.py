@@ -26,7 +26,7 @@ from hmux_plugins_agent.table import load
 FIXTURES = Path(__file__).parent / "agents" / "fixtures"
 TABLE = load([])
 #: The highest share of an agent's recorded screens that may read ``unknown``.
-MAX_UNKNOWN = 0.15
+MAX_UNKNOWN = 0.05
 
 
 @dataclass(frozen=True)
