@@ -99,3 +99,11 @@ def unknown_share(name: str) -> tuple[int, int]:
 def test_unknown_is_rare(name):
     unknown, total = unknown_share(name)
     assert total and unknown / total <= MAX_UNKNOWN, f"{name}: {unknown} of {total} unknown"
+
+
+@pytest.mark.parametrize(("name", "model"), [("codex", "gpt-5"), ("gemini", "gemini-2.5-pro")])
+def test_the_model_printed_on_the_real_screen_is_read(name, model):
+    from hmux_plugins_agent.classify import screen_model
+
+    last = replay(name)[-1]
+    assert screen_model(TABLE.spec(last.agent), last.rows) == model
