@@ -14,8 +14,27 @@ import tempfile
 import termios
 import time
 
-TMUX = shutil.which("tmux") or "/usr/bin/tmux"
+#: The tmux every figure is compared with: 3.7b, the release hmux follows (HMUX_ORACLE or the
+#: oracle build in ~/.cache/hmux-oracles), else whatever tmux is on PATH.
+TMUX = next((p for p in (os.environ.get("HMUX_ORACLE"),
+                         os.path.expanduser("~/.cache/hmux-oracles/3.7b/bin/tmux"))
+             if p and os.access(p, os.X_OK)), None) or shutil.which("tmux") or "/usr/bin/tmux"
 HMUX = [sys.executable, "-m", "hmux_core.cli"]
+#: GNU screen, the issue's second comparison (``apt-get install screen``); None when missing.
+SCREEN = shutil.which("screen")
+
+
+def load() -> str:
+    """The machine's load average now (the figures move with it)."""
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "?"
+
+
+def tmux_version() -> str:
+    return subprocess.run([TMUX, "-V"], capture_output=True, text=True).stdout.strip()
 
 
 def machine() -> str:
@@ -28,7 +47,8 @@ def machine() -> str:
                     break
     except OSError:
         pass
-    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}, Python {platform.python_version()}"
+    return (f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}, "
+            f"Python {platform.python_version()}, {tmux_version()}, load {load()}")
 
 
 class Server:

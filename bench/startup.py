@@ -1,0 +1,202 @@
+"""Start-up figures of issue 28, hmux against tmux 3.7b and GNU screen in the same run.
+
+    python bench/startup.py [--n 20] [--only commands|new|attach]
+
+- commands: one short command's wall time and CPU (the client process only, from
+  ``getrusage``), median of ``--n``: ``python -c pass`` (the floor of any Python client, this
+  interpreter with its ``site``), ``hmux list-sessions`` as the console script runs it, the
+  same through the ``tmux`` shim tools use (``hmux doctor --install-shim``: ``-I -S``, no
+  ``site``), tmux 3.7b's ``list-sessions`` and ``screen -ls``;
+- new: ``new-session -d`` with no server running, until the command returns (the server's start
+  is included), and the same with a server already up; ``screen -dmS`` for screen;
+- attach: from starting ``attach`` in an 80x24 terminal until its first full frame is on it
+  (the pane's marker text and, for tmux and hmux, the status line's session name).
+
+Each figure prints the load average beside it: on a shared machine wall times move with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import select
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import HMUX, SCREEN, TMUX, Server, load, machine, sized_pty, tmpdir  # noqa: E402
+
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def timed(argv: list[str], env: dict[str, str], check: bool = True) -> tuple[float, float]:
+    """(wall ms, CPU ms of the process and the children it waited for)."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    p = subprocess.run(argv, capture_output=True, env=env)
+    wall = (time.perf_counter() - t) * 1000
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if check and p.returncode != 0:
+        raise RuntimeError(f"{argv}: {p.stderr.decode(errors='replace')}")
+    return wall, (r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime) * 1000
+
+
+def median_of(fn, n: int) -> tuple[float, float]:
+    walls, cpus = [], []
+    for _ in range(n):
+        w, c = fn()
+        walls.append(w)
+        cpus.append(c)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def shim(base: str) -> str:
+    """hmux's ``tmux`` shim as ``hmux doctor --install-shim`` writes it."""
+    sys.path.insert(0, CHECKOUT)
+    from hmux_core.tmux_shim import install
+
+    return install(os.path.join(base, "shim"))
+
+
+def commands(base: str, n: int) -> None:
+    h = Server("hmux", base, "st")
+    t = Server("tmux", base, "st")
+    h.run("new-session", "-d", "-s", "s")
+    t.run("new-session", "-d", "-s", "s")
+    tmux_shim = shim(base)
+    rows = [
+        ("python -c pass", [sys.executable, "-c", "pass"], h.env),
+        ("hmux list-sessions", HMUX + ["-L", "st", "list-sessions"], h.env),
+        ("hmux via the tmux shim (-S hmux socket)", [tmux_shim, "-S", h.socket, "ls"], h.env),
+        ("tmux 3.7b list-sessions", [TMUX, "-L", "st", "list-sessions"], t.env),
+    ]
+    scr_env = dict(h.env, SCREENDIR=os.path.join(base, "screens"))
+    if SCREEN:
+        os.makedirs(scr_env["SCREENDIR"], mode=0o700, exist_ok=True)
+        subprocess.run([SCREEN, "-dmS", "st", "sh"], env=scr_env, check=True)
+        rows.append(("screen -ls", [SCREEN, "-ls"], scr_env))
+    try:
+        res = {}
+        print(f"\n# one command (median of {n}), load {load()}")
+        print(f"{'command':<42} {'wall ms':>8} {'cpu ms':>8}")
+        for name, argv, env in rows:
+            wall, cpu = median_of(lambda a=argv, e=env, nm=name: timed(a, e, not nm.startswith(
+                "screen")), n)
+            res[name] = wall
+            print(f"{name:<42} {wall:8.1f} {cpu:8.1f}")
+        print(f"hmux list-sessions / python -c pass: "
+              f"{res['hmux list-sessions'] / res['python -c pass']:.2f} (goal <= 1.3)")
+    finally:
+        h.kill()
+        t.kill()
+        if SCREEN:
+            subprocess.run([SCREEN, "-S", "st", "-X", "quit"], env=scr_env, capture_output=True)
+
+
+def new_detached(base: str, n: int) -> None:
+    print(f"\n# new-session -d until it returns (median of {n}), load {load()}")
+    print(f"{'':<28} {'cold wall ms':>13} {'warm wall ms':>13}")
+    scr_env = dict(os.environ, SCREENDIR=os.path.join(base, "screens"))
+    os.makedirs(scr_env["SCREENDIR"], mode=0o700, exist_ok=True)
+    for prog in ("hmux", "tmux", "screen"):
+        if prog == "screen" and not SCREEN:
+            continue
+        cold, warm = [], []
+        for i in range(n):
+            if prog == "screen":
+                w, _ = timed([SCREEN, "-dmS", f"nd{i}", "sh"], scr_env, False)
+                cold.append(w)
+                w, _ = timed([SCREEN, "-S", f"nd{i}", "-X", "screen", "sh"], scr_env, False)
+                warm.append(w)
+                subprocess.run([SCREEN, "-S", f"nd{i}", "-X", "quit"], env=scr_env,
+                               capture_output=True)
+                continue
+            srv = Server(prog, base, f"nd{prog}{i}")
+            try:
+                w, _ = timed(srv.argv + ["new-session", "-d", "-s", "a"], srv.env)
+                cold.append(w)
+                w, _ = timed(srv.argv + ["new-session", "-d", "-s", "b"], srv.env)
+                warm.append(w)
+            finally:
+                srv.kill()
+        print(f"{prog:<28} {statistics.median(cold):13.1f} {statistics.median(warm):13.1f}")
+
+
+def first_frame(argv: list[str], env: dict[str, str], markers: list[bytes],
+                timeout: float = 30.0) -> float:
+    """ms from starting ``argv`` in an 80x24 terminal until every marker has been drawn."""
+    master, slave = sized_pty(80, 24)
+    t = time.perf_counter()
+    p = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                         start_new_session=True)
+    os.close(slave)
+    seen = b""
+    try:
+        while time.perf_counter() - t < timeout:
+            r, _, _ = select.select([master], [], [], 0.5)
+            if r:
+                try:
+                    seen += os.read(master, 65536)
+                except OSError:
+                    break
+                if all(m in seen for m in markers):
+                    return (time.perf_counter() - t) * 1000
+        raise TimeoutError(f"{argv}: {seen[-300:]!r}")
+    finally:
+        p.kill()
+        p.wait()
+        os.close(master)
+
+
+def attach(base: str, n: int) -> None:
+    print(f"\n# attach until the first full frame (median of {n}), load {load()}")
+    pane = "printf 'MARK%s\\n' ER; sleep 100000"
+    env_term = {"TERM": "xterm-256color"}
+    scr_env = dict(os.environ, SCREENDIR=os.path.join(base, "screens"), **env_term)
+    os.makedirs(scr_env["SCREENDIR"], mode=0o700, exist_ok=True)
+    for prog in ("hmux", "tmux", "screen"):
+        if prog == "screen" and not SCREEN:
+            continue
+        samples = []
+        for i in range(n):
+            if prog == "screen":
+                subprocess.run([SCREEN, "-dmS", f"at{i}", "sh", "-c", pane], env=scr_env,
+                               check=True)
+                time.sleep(0.2)
+                samples.append(first_frame([SCREEN, "-r", f"at{i}"], scr_env, [b"MARKER"]))
+                subprocess.run([SCREEN, "-S", f"at{i}", "-X", "quit"], env=scr_env,
+                               capture_output=True)
+                continue
+            srv = Server(prog, base, f"at{prog}{i}")
+            env = dict(srv.env, **env_term)
+            try:
+                srv.run("new-session", "-d", "-s", "zq", "-x", "80", "-y", "24", pane)
+                time.sleep(0.2)
+                samples.append(first_frame(srv.argv + ["attach", "-t", "zq"], env,
+                                           [b"MARKER", b"[zq]"]))
+            finally:
+                srv.kill()
+        print(f"{prog:<10} {statistics.median(samples):8.1f} ms "
+              f"(min {min(samples):.1f}, max {max(samples):.1f})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=20)
+    ap.add_argument("--only", choices=["commands", "new", "attach"])
+    ns = ap.parse_args()
+    base = tmpdir()
+    print(f"machine: {machine()}, hmux engine: {os.environ.get('HMUX_ENGINE') or 'default'}")
+    if ns.only in (None, "commands"):
+        commands(base, ns.n)
+    if ns.only in (None, "new"):
+        new_detached(base, max(3, ns.n // 4))
+    if ns.only in (None, "attach"):
+        attach(base, max(3, ns.n // 4))
+
+
+if __name__ == "__main__":
+    main()
