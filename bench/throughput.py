@@ -1,8 +1,11 @@
-"""Throughput: N MB of output into a detached 200x50 pane (history-limit 2000), hmux vs tmux.
+"""Throughput: N MB of output into a detached 200x50 pane (history-limit 2000), hmux against
+tmux 3.7b and GNU screen in the same run.
 
     python bench/throughput.py [--mb 20] [--engine python|ghostty] [--only plain|sgr]
 
-``--engine`` sets HMUX_ENGINE for the hmux server (default: the fastest installed engine).
+``--engine`` sets HMUX_ENGINE for the hmux server; without it every installed engine is run.
+screen runs ``cat`` in a detached session (``screen -D -m``, scrollback 2000), which returns
+when ``cat`` has finished; its window is its detached default size (80x24), not 200x50.
 
 The pane runs ``cat FILE``; because a PTY holds only a few KiB, ``cat`` finishes when the
 multiplexer has read (and parsed) nearly everything, so start-to-exit time is ingestion time.
@@ -18,7 +21,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import TMUX, Server, machine, tmpdir, wait  # noqa: E402
+from common import SCREEN, TMUX, Server, machine, tmpdir, wait  # noqa: E402
 
 
 def make_plain(path: str, size: int) -> None:
@@ -64,18 +67,33 @@ def run_one(prog: str, path: str, base: str) -> float:
         srv.kill()
 
 
+def run_screen(path: str, base: str) -> float:
+    conf = os.path.join(base, "screenrc")
+    with open(conf, "w") as f:
+        f.write("defscrollback 2000\nstartup_message off\n")
+    env = dict(os.environ, SCREENDIR=os.path.join(base, "screens"))
+    os.makedirs(env["SCREENDIR"], mode=0o700, exist_ok=True)
+    start = time.perf_counter()
+    subprocess.run([SCREEN, "-c", conf, "-D", "-m", "sh", "-c", f"cat {path}"], env=env,
+                   check=True)
+    return time.perf_counter() - start
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mb", type=float, default=20)
     ap.add_argument("--engine", help="HMUX_ENGINE for the hmux server")
     ap.add_argument("--only", choices=["plain", "sgr"], help="one workload")
     ns = ap.parse_args()
-    if ns.engine:
-        os.environ["HMUX_ENGINE"] = ns.engine
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from hmux_core.screen import available_engines
+
+    engines = [ns.engine] if ns.engine else available_engines()
     base = tmpdir()
     size = int(ns.mb * 1024 * 1024)
-    print(f"machine: {machine()}, hmux engine: {os.environ.get('HMUX_ENGINE') or 'default'}")
-    print(f"{'workload':<10} {'MB':>5} {'tmux MB/s':>10} {'hmux MB/s':>10} {'hmux/tmux':>10}")
+    print(f"machine: {machine()}")
+    print(f"{'workload':<10} {'MB':>5} {'tmux MB/s':>10} {'screen MB/s':>12} "
+          + " ".join(f"{'hmux ' + e:>14} {'/tmux':>6}" for e in engines))
     for name, maker in (("plain", make_plain), ("sgr", make_sgr)):
         if ns.only and name != ns.only:
             continue
@@ -83,8 +101,13 @@ def main() -> None:
         maker(path, size)
         mb = os.path.getsize(path) / 1e6
         t_tmux = run_one("tmux", path, base)
-        t_hmux = run_one("hmux", path, base)
-        print(f"{name:<10} {mb:5.1f} {mb / t_tmux:10.2f} {mb / t_hmux:10.2f} {t_tmux / t_hmux:10.2f}")
+        t_screen = run_screen(path, base) if SCREEN else float("nan")
+        cols = []
+        for e in engines:
+            os.environ["HMUX_ENGINE"] = e
+            t = run_one("hmux", path, base)
+            cols.append(f"{mb / t:14.2f} {t_tmux / t:6.2f}")
+        print(f"{name:<10} {mb:5.1f} {mb / t_tmux:10.2f} {mb / t_screen:12.2f} " + " ".join(cols))
 
 
 if __name__ == "__main__":
