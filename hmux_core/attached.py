@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import logging
 import math
+import re
 import time
 from typing import Any
 
@@ -42,6 +43,8 @@ THEME_SUBSCRIBE = b"\x1b[?2031h\x1b[?996n"
 COLOUR_QUERIES = b"\x1b]10;?\x1b\\\x1b]11;?\x1b\\"
 #: TTY_REQUEST_LIMIT: a resize asks for the colours again only this long after the last time.
 REQUEST_LIMIT = 30
+#: The terminal's answers to CSI 18 t and CSI 14 t: 8 ; rows ; columns and 4 ; height ; width.
+_WINSZ = re.compile(rb"\x1b\[([48]);(\d+);(\d+)t")
 
 
 class Attached:
@@ -88,6 +91,7 @@ class Attached:
         self._request_scope: trio.CancelScope | None = None
         self._da_seen = False  # TTY_HAVEDA, _HAVEDA2 or _HAVEXDA: the terminal answered one
         self.osc52_query = 0.0  # refresh-client -l asked for the clipboard (until then)
+        self.winsz_query = False  # TTY_WINSIZEQUERY: its size in pixels was asked for
 
     # -- lifetime ------------------------------------------------------------------------------
 
@@ -177,7 +181,11 @@ class Attached:
                                {"client": c, "session": c.session})
             self.repeat_requests(force=True)  # panes hear of it once the colours come
             return True
-        if key != K.KEYC_UNKNOWN or raw[:2] != b"\x1b]":
+        if key != K.KEYC_UNKNOWN:
+            return False
+        if raw[:2] == b"\x1b[":
+            return self.winsz_query and self._window_size(raw)
+        if raw[:2] != b"\x1b]":
             return False
         got = tty_keys.colour_reply(raw)
         if got is not None:
@@ -202,6 +210,25 @@ class Attached:
             if self.osc52_query > time.monotonic():  # refresh-client -l: a new buffer
                 self.osc52_query = 0.0
                 self.server.buffers.add(clip[1])
+        return True
+
+    def _window_size(self, raw: bytes) -> bool:
+        """tty_keys_winsz: the answers to ``CSI 18 t`` (its size in characters) and ``CSI 14
+        t`` (in pixels, which makes a cell's size); True if ``raw`` was one."""
+        m = _WINSZ.fullmatch(raw)
+        if m is None:
+            return False
+        kind, y, x = (int(g) & 0xFFFFFFFF for g in m.groups())
+        tty = self.tty
+        if kind == 8:
+            if x and y:  # (tty_set_size; a zero would leave nothing to draw on)
+                tty.sx, tty.sy = x, y
+                self.client.sx, self.client.sy = x, y
+        else:
+            tty.xpixel = x // tty.sx if x and tty.sx else 0
+            tty.ypixel = y // tty.sy if y and tty.sy else 0
+            self.winsz_query = False
+            self.redraw(full=True)
         return True
 
     def _update_features(self) -> None:
@@ -360,6 +387,10 @@ class Attached:
     def resized(self) -> tuple[int, int]:
         size = self.tty.update_size()
         self.client.sx, self.client.sy = size
+        if (not self.tty.xpixel or not self.tty.ypixel) and not self.winsz_query \
+                and tty_term.FLAG_VT100 in escapes.caps(self.server, self):
+            self.tty.write(b"\x1b[18t\x1b[14t")  # tty_resize: the terminal may say
+            self.winsz_query = True
         self.repeat_requests(force=False)  # MSG_RESIZE: the colours may be asked again
         self.redraw(full=True)
         return size

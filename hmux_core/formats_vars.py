@@ -987,8 +987,17 @@ VARIABLES["client_last_session"] = _cl(
 VARIABLES["client_width"] = _cl(lambda c: str(c.sx) if c.session is not None else None)
 VARIABLES["client_height"] = _cl(  # TTY_STARTED: never for a control client
     lambda c: str(c.sy) if c.session is not None and not c.control else None)
-VARIABLES["client_cell_width"] = _cl(lambda c: None)
-VARIABLES["client_cell_height"] = _cl(lambda c: None)
+VARIABLES["client_cell_width"] = _cl(lambda c: _tty_started(c, "xpixel"))
+VARIABLES["client_cell_height"] = _cl(lambda c: _tty_started(c, "ypixel"))
+
+
+def _tty_started(c: Any, name: str) -> str | None:
+    """A value of the client's terminal while hmux drives it (TTY_STARTED): not for a
+    control client, nor while suspended or locked."""
+    a = getattr(c, "attached", None)
+    if a is None or a.stopped or a.suspended:
+        return None
+    return str(getattr(a.tty, name))
 VARIABLES["client_uid"] = _cl(lambda c: str(c.uid) if c.uid >= 0 else None)
 
 

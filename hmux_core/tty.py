@@ -40,6 +40,7 @@ class Tty:
         self.account = account
         self.saved: list | None = None
         self.sx, self.sy = 80, 24
+        self.xpixel = self.ypixel = 0  # a cell's size in pixels, if the terminal says
         self._out = bytearray()
         self._wake = trio.Event()
         self.blocked = False  # output was dropped: nothing is drawn until the terminal reads
@@ -119,13 +120,17 @@ class Tty:
         self.write(ENTER if self.alternate else b"\x1b[H\x1b[2J\x1b[?25l")
 
     def update_size(self) -> tuple[int, int]:
+        """tty_resize: the terminal's size, and a cell's size in pixels when TIOCGWINSZ
+        gives the window's (``xpixel``/``ypixel``, 0 when it does not)."""
         try:
-            rows, cols, _, _ = struct.unpack(
+            rows, cols, xpix, ypix = struct.unpack(
                 "HHHH", fcntl.ioctl(self.fd, termios.TIOCGWINSZ, b"\0" * 8))
             if cols > 0 and rows > 0:
                 self.sx, self.sy = cols, rows
+            self.xpixel = xpix // cols if cols > 0 else 0
+            self.ypixel = ypix // rows if rows > 0 else 0
         except OSError:
-            pass
+            self.xpixel = self.ypixel = 0
         return self.sx, self.sy
 
     def write(self, data: bytes) -> None:

@@ -163,3 +163,84 @@ def test_refresh_client_l_reads_the_terminal_clipboard(outer, hmux, tmux):
         wait_for(lambda m=m: m.ok("list-buffers", "-F", "#{buffer_sample}").strip())
         seen[name] = m.ok("list-buffers", "-F", "#{buffer_sample}")
     assert seen["h"] == seen["t"] == "outer clip\n"
+
+
+class FakeTerminal:
+    """A pseudo-terminal whose other end is the test: what the client writes is collected, and
+    the test answers as a terminal would. TIOCGWINSZ gives no pixel size."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], cwd: str) -> None:
+        import pty
+        import threading
+
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: the client, attached to this terminal
+            os.chdir(cwd)
+            os.execvpe(argv[0], argv, env)
+        self.size(80, 24)
+        self.got = b""
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                data = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self.got += data
+
+    def size(self, cols: int, rows: int) -> None:
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+
+    def resize(self, cols: int, rows: int) -> None:
+        import signal
+
+        self.size(cols, rows)
+        os.kill(self.pid, signal.SIGWINCH)
+
+    def close(self) -> None:
+        import signal
+
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except OSError:
+            pass
+        os.close(self.fd)
+
+
+def test_cell_size_asked_of_a_terminal_without_pixels(hmux, tmux):
+    """tty_resize: TIOCGWINSZ without pixels makes the server ask the terminal (CSI 18 t and
+    14 t) on a resize; the answers give #{client_cell_width} and #{client_cell_height}."""
+    fmt = "#{client_cell_width}x#{client_cell_height} #{client_width}x#{client_height}"
+    seen = {}
+    for m in (tmux, hmux):
+        m.ok("new-session", "-d", "-s", "main", "-x", "80", "-y", "24", "exec sleep 100000")
+        term = FakeTerminal(m.argv0 + m.socket_args + ["attach", "-t", "main"], m.env, m.cwd)
+        try:
+            wait_for(lambda m=m: m.ok("list-clients", "-F", "#{client_name}").strip())
+            shown = []
+            mark = 0
+            for cols, rows, width in ((80, 24, 8), (70, 20, 10), (60, 18, 12)):
+                if cols != 80:
+                    mark = len(term.got)
+                    term.resize(cols, rows)
+                # the attach asks too (the client's first size), and each resize after an answer
+                wait_for(lambda term=term, mark=mark: b"\x1b[18t\x1b[14t" in term.got[mark:])
+                os.write(term.fd, b"\x1b[8;%d;%dt\x1b[4;%d;%dt" % (rows, cols, rows * 20,
+                                                                     cols * width))
+                wait_for(lambda m=m, w=width: m.ok("display", "-p", "#{client_cell_width}")
+                         == f"{w}\n")
+                shown.append(m.ok("display", "-p", fmt).strip())
+        finally:
+            term.close()
+        seen[m is hmux] = shown
+    assert seen[True] == seen[False]
+    assert seen[False] == ["8x20 80x24", "10x20 70x20", "12x20 60x18"]
