@@ -7,8 +7,10 @@ terminals when set-clipboard is on, ``DCS tmux; ... ST`` goes to the terminals o
 showing the pane when allow-passthrough is on, OSC 10/11/52 queries are answered from the pane's
 styles and the top buffer, set-titles puts set-titles-string on the client's terminal, and the
 active pane's cursor style and cursor colour are mirrored there (tty_update_mode), as are the
-mouse modes the client's terminal is asked for. (tmux 3.7b follows; a few answers it would
-ask a client's terminal for, palette entries and the clipboard, are not asked yet.)
+mouse modes the client's terminal is asked for. What only a client's terminal can answer, a
+palette entry no one set and (get-clipboard request or both) the clipboard, is asked of it,
+the pane's later answers waiting behind (input_add_request); panes with mode 2031 are told
+when their theme changes. tmux 3.7b throughout.
 """
 
 from __future__ import annotations
@@ -116,14 +118,20 @@ def send_theme_updates(server: Any) -> None:
     changed since its last report gets ``CSI ? 997 ; 1|2 n``. For the server to call when a
     client's terminal reports its theme or colours, or styles change (PANE_THEMECHANGED)."""
     for pane in list(server.model.panes.values()):
-        scr = pane.screen
-        send = getattr(scr, "send_theme_update", None)
-        if send is None:
-            continue
-        scr.theme_changed = True
-        report = send()
-        if report:
-            pane.write(report)
+        pane_theme_changed(pane)
+
+
+def pane_theme_changed(pane: Any) -> None:
+    """PANE_THEMECHANGED and the server loop's window_pane_send_theme_update for one pane:
+    with mode 2031 on and a theme other than the one it was last told, ``CSI ? 997 ; 1|2 n``."""
+    scr = pane.screen
+    send = getattr(scr, "send_theme_update", None)
+    if send is None:
+        return
+    scr.theme_changed = True
+    report = send()
+    if report:
+        pane.write(report)
 
 
 def client_colours(server: Any, pane: Any) -> tuple[int, int]:
@@ -197,14 +205,7 @@ def session_theme_changed(server: Any, session: Any) -> None:
         return
     for wl in session.sorted_winlinks():
         for pane in list(wl.window.panes):
-            scr = pane.screen
-            send = getattr(scr, "send_theme_update", None)
-            if send is None:
-                continue
-            scr.theme_changed = True
-            report = send()
-            if report:
-                pane.write(report)
+            pane_theme_changed(pane)
 
 
 def default_colours(pane: Any, fg: int, bg: int) -> tuple[int, int]:
@@ -232,7 +233,7 @@ def default_colours(pane: Any, fg: int, bg: int) -> tuple[int, int]:
 def clipboard_query(server: Any) -> bytes | None:
     """What an OSC 52 query is answered with (tmux 3.7b): set-clipboard must be on, and with
     get-clipboard ``buffer`` the newest paste buffer, if there is one. ``request`` and ``both``
-    ask a client's terminal, which hmux does not do yet: no answer."""
+    ask a client's terminal instead (``terminal_request``): None here."""
     if str(server.options.get("set-clipboard")) != "on":
         return None
     try:

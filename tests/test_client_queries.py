@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import uuid
 
 import pytest
@@ -244,3 +245,26 @@ def test_cell_size_asked_of_a_terminal_without_pixels(hmux, tmux):
         seen[m is hmux] = shown
     assert seen[True] == seen[False]
     assert seen[False] == ["8x20 80x24", "10x20 70x20", "12x20 60x18"]
+
+
+def test_style_changes_tell_panes_their_theme(hmux, tmux, tmp_path):
+    """window-style and select-pane -P change a pane's background, so a pane with mode 2031 on
+    is told its new theme (PANE_THEMECHANGED), with no client attached."""
+    script = tmp_path / "rec.py"
+    script.write_text(RECORDER)
+    seen = {}
+    for m, name in ((tmux, "t"), (hmux, "h")):
+        rec = tmp_path / f"{name}.rec"
+        m.ok("new-session", "-d", "-s", "main", "-x", "80", "-y", "24",
+             f"{sys.executable} {script} {rec} 4; exec sleep 100001")
+        wait_for(lambda rec=rec: os.path.exists(f"{rec}.started"))
+        for cmd in (["set", "-g", "window-style", "bg=white"],
+                    ["set", "-g", "window-active-style", "bg=#f8f8f8"],
+                    ["select-pane", "-t", "main", "-P", "bg=black"],
+                    ["set", "-g", "window-style", "bg=colour231"]):
+            m.ok(*cmd)
+            time.sleep(0.3)
+        wait_for(lambda rec=rec: rec.exists())
+        seen[name] = rec.read_text()
+    assert seen["h"] == seen["t"]
+    assert seen["t"] == repr(b"\x1b[?997;2n\x1b[?997;1n")

@@ -345,6 +345,9 @@ def _select_pane(item: CmdItem, last: bool) -> int:
             wp.options.set("window-active-style", style)
         except Exception:
             return item.error(f"bad style: {style}")
+        from .. import escapes
+
+        escapes.pane_theme_changed(wp)  # PANE_THEMECHANGED: mode 2031 hears of a new theme
     if args.has("g"):
         item.print(str(wp.options.get("window-style")))
         return CMD_RETURN_NORMAL
