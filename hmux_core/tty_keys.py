@@ -53,6 +53,27 @@ _XTERM_MODIFIERS = (None, None, K.KEYC_SHIFT, _IM, K.KEYC_SHIFT | _IM, K.KEYC_CT
                     K.KEYC_SHIFT | _IM | K.KEYC_CTRL, _IM)
 
 
+#: rxvt's function keys: the number in ESC [ n ~ (with ^ for Ctrl, @ for Ctrl+Shift) -> F<n>;
+#: ESC [ 23~ to 34~ are Shift-F1 to Shift-F10 there.
+_RXVT_F = ((11, 1), (12, 2), (13, 3), (14, 4), (15, 5), (17, 6), (18, 7), (19, 8), (20, 9),
+           (21, 10), (23, 11), (24, 12))
+_RXVT_SHIFT_F = ((23, 1), (24, 2), (25, 3), (26, 4), (28, 5), (29, 6), (31, 7), (32, 8),
+                 (33, 9), (34, 10))
+#: Keys read whatever the terminal's description says: xterm's and rxvt's (tty-keys.c).
+_OTHER_KEYS = (
+    (b"\x1b[H", "Home"), (b"\x1b[F", "End"), (b"\x1bOH", "Home"), (b"\x1bOF", "End"),
+    (b"\x1b[1~", "Home"), (b"\x1b[4~", "End"), (b"\x1b[Z", "BTab"),
+    (b"\x1bOa", "C-Up"), (b"\x1bOb", "C-Down"), (b"\x1bOc", "C-Right"), (b"\x1bOd", "C-Left"),
+    (b"\x1b[a", "S-Up"), (b"\x1b[b", "S-Down"), (b"\x1b[c", "S-Right"), (b"\x1b[d", "S-Left"),
+    *((b"\x1b[%d~" % n, f"F{f}") for n, f in _RXVT_F[:10]),
+    *((b"\x1b[%d~" % n, f"S-F{f}") for n, f in _RXVT_SHIFT_F),
+    (b"\x1b[23$", "S-F11"), (b"\x1b[24$", "S-F12"),
+    *((b"\x1b[%d^" % n, f"C-F{f}") for n, f in _RXVT_F),
+    *((b"\x1b[%d@" % n, f"C-S-F{f}") for n, f in _RXVT_F),
+    (b"\x1b[1;5Z", "C-S-Tab"),
+)
+
+
 @lru_cache(maxsize=1)
 def _table() -> dict[bytes, int]:
     table: dict[bytes, int] = {}
@@ -80,10 +101,9 @@ def _table() -> dict[bytes, int]:
         for m, mods in enumerate(_XTERM_MODIFIERS):
             if mods is not None:
                 table.setdefault(template.replace(b"_", str(m).encode()), base | mods)
-    # Sequences terminals send that tmux's encoder does not produce.
-    for seq, name in ((b"\x1b[H", "Home"), (b"\x1b[F", "End"), (b"\x1bOH", "Home"),
-                      (b"\x1bOF", "End"), (b"\x1b[1~", "Home"), (b"\x1b[4~", "End"),
-                      (b"\x1b[Z", "BTab")):
+    # Sequences terminals send that tmux's encoder does not produce, rxvt's among them (tmux
+    # knows these whatever TERM says; the terminal's own keys above win where they overlap).
+    for seq, name in _OTHER_KEYS:
         table.setdefault(seq, K.string_to_key(name))
     table[b"\x1b[200~"] = K.KEYC_PASTE_START  # bracketed paste (tmux asks the terminal for it)
     table[b"\x1b[201~"] = K.KEYC_PASTE_END
@@ -227,6 +247,8 @@ def _csi_end(buf: bytes, i: int) -> int:
         c = buf[j]
         if 0x40 <= c <= 0x7E:
             return j + 1
+        if c == 0x24 and j > i + 2 and buf[i + 2:j].isdigit():
+            return j + 1  # rxvt's Shift-F11 and F12 end at their '$' (ESC [ 23 $)
         if not 0x20 <= c <= 0x3F:
             return j  # malformed: end before the stray byte
         j += 1

@@ -413,3 +413,18 @@ def test_not_extended_keys(seq: bytes) -> None:
     from hmux_core.tty_keys import extended_key
 
     assert extended_key(seq) is None
+
+
+@pytest.mark.parametrize(("seq", "name"), [
+    (b"\x1bOa", "C-Up"), (b"\x1b[d", "S-Left"), (b"\x1b[11~", "F1"), (b"\x1b[14~", "F4"),
+    (b"\x1b[15~", "F5"), (b"\x1b[23~", "F11"), (b"\x1b[24~", "F12"), (b"\x1b[25~", "S-F3"),
+    (b"\x1b[34~", "S-F10"), (b"\x1b[23$", "S-F11"), (b"\x1b[11^", "C-F1"),
+    (b"\x1b[24^", "C-F12"), (b"\x1b[17@", "C-S-F6"), (b"\x1b[1;5Z", "C-S-Tab"),
+])
+def test_rxvt_keys_whatever_the_terminal(seq: bytes, name: str) -> None:
+    """tmux reads rxvt's arrow and function keys on any terminal (its raw key table; the
+    names regress/tty-keys.sh expects with TERM=screen); where they overlap a key of xterm's,
+    xterm's wins (ESC [ 23 ~ is F11, not S-F1)."""
+    from hmux_core.tty_keys import KeyDecoder
+
+    assert [key_to_string(k) for k, _ in KeyDecoder().feed(seq)] == [name]

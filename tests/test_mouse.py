@@ -470,7 +470,8 @@ class _Att:
     def __init__(self):
         from types import SimpleNamespace as NS
 
-        self.w = NS(sx=80, sy=23, zoomed=False, alive=True, active=None)
+        self.w = NS(sx=80, sy=23, zoomed=False, alive=True, active=None,
+                    options=_Opts({"pane-scrollbars": "off"}))
         self.left = NS(id=0, xoff=0, yoff=0, sx=40, sy=23, window=self.w)
         self.right = NS(id=1, xoff=41, yoff=0, sx=39, sy=23, window=self.w)
         self.w.panes = [self.left, self.right]
