@@ -420,6 +420,11 @@ class Attached:
                     keys = self.keys.feed(data)
             if self._read_scope.cancelled_caught:
                 continue  # suspended: the terminal's input is no longer ours
+            # tmux runs its queue before it reads again: a binding an earlier read queued has
+            # run, or is waiting as command-prompt does with its prompt open, before these
+            # keys are looked at (they go to that prompt, not behind it in the queue).
+            while self._inflight and not self._busy and not self.stopped:
+                await trio.sleep(0)
             for key, raw in keys:
                 self.input(key, raw)
 

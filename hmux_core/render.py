@@ -289,6 +289,28 @@ def _floating_shown(w: Any, panes: list[Any]) -> bool:
                                                    for p in panes)
 
 
+def _covered_rows(p: Any, above: list[Any], clip: int) -> set[int]:
+    """The rows of p (its own numbering) that the boxes of the floating panes above it
+    cover from one side of p to the other: nothing of them shows."""
+    boxes = [(q.xoff - 1, q.xoff + q.sx, q.yoff - 1, q.yoff + q.sy) for q in above
+             if getattr(q, "floating", False)]
+    if not boxes:
+        return set()
+    x0, x1 = max(p.xoff, 0), min(p.xoff + p.sx, clip) - 1
+    out = set()
+    for y in range(p.sy):
+        wy = p.yoff + y
+        spans = sorted((a, b) for a, b, t, u in boxes if t <= wy <= u)
+        reach = x0
+        for a, b in spans:
+            if a > reach:
+                break
+            reach = max(reach, b + 1)
+        if reach > x1:
+            out.add(y)
+    return out
+
+
 def _bottom_up(w: Any, panes: list[Any]) -> list[Any]:
     """The panes to draw, the lowest in the z-order first, so the ones above cover them."""
     shown = {id(p) for p in panes}
@@ -362,6 +384,11 @@ class Renderer:
         self._pstatus_time = 0.0
         self._styles_key: Any = None
         self._styles: Any = None
+        # the rows of the last frame composed from cells, with their strings, and each pane
+        # row's cells there (pane id, row) -> (source, damage number, colours, width, cells)
+        self._cell_rows: dict[int, tuple[list[Cell], str]] = {}
+        self._pane_cells: dict[tuple[int, int], tuple[Any, Any, Any, int, list[Cell], Any]] = {}
+        self._cell_rows_depth: Depth = 0
         self.offset = (0, 0)  # where the view of a window larger than the terminal starts
         self.depth: Depth = 0
         self.pen = tty_attrs.FULL
@@ -772,21 +799,38 @@ class Renderer:
         ox, oy = self.offset
         wsx, wsy = sx + ox, max(area_h + oy, 0)  # the window's part up to the view's end
         wrows = [[BLANK] * wsx for _ in range(wsy)]
-        for p in _bottom_up(w, panes):
+        order = _bottom_up(w, panes)
+        # only the rows drawn this time are kept: a closed pane's go with the next frame
+        last_cells, self._pane_cells = self._pane_cells, {}
+        for k, p in enumerate(order):
             src = p.modes[0] if getattr(p, "modes", None) else p.screen
             if p.xoff >= wsx:
                 continue
             dflt = _default_colours(p)
             clip = min(wsx, w.sx) if getattr(p, "floating", False) else wsx
+            hidden = _covered_rows(p, order[k + 1:], clip)
+            gens = p.damage() if src is p.screen and hasattr(p, "damage") else None
+            width = min(p.sx, clip - p.xoff)
             for y in range(max(-p.yoff, 0), min(p.sy, wsy - p.yoff)):
-                runs = tty_attrs.tty_line(src.row_runs(y), False, False, self.pen, True, None,
-                                          dflt)[0]
+                if y in hidden:
+                    continue  # a floating pane above covers the whole row
+                # the row's cells, built again only when the pane's row changed
+                key = (p.id, y)
+                old = last_cells.get(key)
+                gen = gens[y] if gens is not None and y < len(gens) else None
+                if old is not None and gen is not None and old[0] is src and old[1] == gen \
+                        and old[2] == dflt and old[3] == width and old[5] is self.pen:
+                    seg = old[4]
+                else:
+                    runs = tty_attrs.tty_line(src.row_runs(y), False, False, self.pen, True,
+                                              None, dflt)[0]
+                    seg = [BLANK] * p.sx
+                    _place_runs(seg, 0, p.sx, runs)
+                self._pane_cells[key] = (src, gen, dflt, width, seg, self.pen)
                 if p.xoff >= 0:
-                    _place_runs(wrows[p.yoff + y], p.xoff, min(p.sx, clip - p.xoff), runs)
+                    wrows[p.yoff + y][p.xoff:p.xoff + width] = seg[:width]
                 else:  # a floating pane partly left of the window
-                    row = [BLANK] * p.sx
-                    _place_runs(row, 0, p.sx, runs)
-                    part = row[-p.xoff:min(p.sx, clip - p.xoff)]
+                    part = seg[-p.xoff:width]
                     wrows[p.yoff + y][0:len(part)] = part
         geo, _key, args = self._border_setup(server, client, w, panes, sx, area_h)
         if args is not None:
@@ -805,8 +849,19 @@ class Renderer:
                 rows[area_y + y][x:x + len(cells)] = cells
         if overlay is not None:
             overlay.draw(server, client, rows, area_y, sx, area_h)
-        return [(y, 0, _row_string(_tty_empties(row, False), self.depth))
-                for y, row in enumerate(rows) if y not in status_rows]
+        # a row of cells equal to the one drawn there last time keeps its string
+        cache = self._cell_rows if self._cell_rows_depth == self.depth else {}
+        self._cell_rows, self._cell_rows_depth = {}, self.depth
+        out = []
+        for y, row in enumerate(rows):
+            if y in status_rows:
+                continue
+            old = cache.get(y)
+            text = old[1] if old is not None and old[0] == row else \
+                _row_string(_tty_empties(row, False), self.depth)
+            self._cell_rows[y] = (row, text)
+            out.append((y, 0, text))
+        return out
 
     @staticmethod
     def _cursor(w: Any, wp: Any, prompt: Any, overlay: Any, status_row: int, sx: int,
