@@ -483,6 +483,14 @@ def find_target(model: Model, target: str | None, kind: str, flags: int, *,
             st.idx = -1
         return st
 
+    if target in ("@", "{active}", "{current}"):
+        # the active pane of the window the command's client is looking at (tmux 3.6); a
+        # command-line client has no session to look at
+        s = getattr(client, "session", None)
+        if s is None or s.curw is None:
+            return fail("no current client")
+        w = s.curw.window
+        return State(s, s.curw, w, w.active, s.curw.idx)
     if target in ("=", "{mouse}"):
         from .mouse import target_state
 

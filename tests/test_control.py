@@ -307,6 +307,16 @@ SCRIPTS = {
         "show-buffer",
         "source-file /nonexistent",
     ]),
+    "current-targets": ([SESSION], [  # tmux 3.6: @, {active}, {current}: the client's pane
+        "new-window -n w1 cat",
+        "split-window -d cat",
+        "display-message -p -t @ '#{window_name} #{pane_index}'",
+        "select-window -t w0",
+        "display-message -p -t {active} '#{window_name} #{pane_id}'",
+        "display-message -p -t {current} '#{window_index}'",
+        "kill-pane -t @",
+        "list-windows -F '#{window_name} #{window_panes}'",
+    ]),
     "hooks": ([SESSION, ["set-hook", "-g", "after-new-window", "display-message -p hooked"],
                ["set-hook", "-g", "window-linked", "rename-window -t @0 linked"]], [
         "new-window -d -n w1 cat",
@@ -435,6 +445,70 @@ def test_two_control_clients_see_each_other(muxes):
     out = {name: _two_clients(m) for name, m in muxes.items()}
     _same(out["hmux"], out["tmux"])
     assert "%client-session-changed client-C1 $1 t" in out["hmux"]
+
+
+# -- keys sent to a control client (send-keys -K -c) ------------------------------------------------
+
+def _keys_to_control_client(mux: Mux, tmp: str) -> list[str]:
+    """A control client has no terminal, yet tmux gives it prompts, popups and menus and the
+    keys send-keys -K sends it go through them and its key tables (libtmux's own tests rely on
+    this: Server.confirm_before, command_prompt, Pane.display_popup with a control client)."""
+    mux.ok(*SESSION)
+    ctl = Ctl(mux, "attach", "-t", "s")
+    seen: list[str] = []
+
+    def show(option: str, want: str) -> None:
+        wait_for(lambda: mux("show", "-gv", option).out.strip() == want, timeout=10)
+        seen.append(f"{option}={want}")
+
+    try:
+        ctl.wait(lambda t: "%session-changed" in t)
+        ctl.mark()
+        c = mux.ok("list-clients", "-F", "#{client_name}").strip()
+        seen.append(str(mux("confirm-before", "-b", "-t", c, "set -g @x yes").rc))
+        seen.append(str(mux("send-keys", "-K", "-c", c, "y").rc))
+        show("@x", "yes")
+        mux.ok("command-prompt", "-b", "-t", c, "-I", "pre", "set -g @y '%1'")
+        mux.ok("send-keys", "-K", "-c", c, "a", "Enter")
+        show("@y", "prea")
+        mux.ok("bind", "-n", "F5", "set", "-g", "@f5", "on")
+        mux.ok("send-keys", "-K", "-c", c, "F5")
+        show("@f5", "on")
+        mux.ok("send-keys", "-K", "-c", c, "C-b", "c")
+        seen.append(wait_for(lambda: mux.ok("list-windows", "-F", "#{window_index}")
+                             if mux.ok("list-windows").count("\n") == 2 else "", timeout=10))
+        marker = os.path.join(tmp, "popup")
+        r = mux("display-popup", "-c", c, "-E", "-w", "40", "-h", "10", f"touch {marker}")
+        seen.append(f"popup rc={r.rc} {r.out!r} {r.err!r}")
+        wait_for(lambda: os.path.exists(marker), timeout=10)
+        # A menu waits for its choice, as on a terminal; the key chooses.
+        argv = list(mux.argv0) + list(mux.socket_args) + [
+            "display-menu", "-c", c, "-x", "0", "-y", "0", "one", "a", "set -g @m one"]
+        menu = subprocess.Popen(argv, env=mux.env, cwd=mux.cwd, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT)
+        try:
+            time.sleep(0.5)
+            seen.append(f"menu waiting={menu.poll() is None}")
+            mux.ok("send-keys", "-K", "-c", c, "a")
+            seen.append(f"menu rc={menu.wait(10)} {menu.stdout.read()!r}")
+        finally:
+            if menu.poll() is None:
+                menu.kill()
+                menu.wait()
+        show("@m", "one")
+        ctl.close()
+    finally:
+        ctl.kill()
+    return seen
+
+
+def test_keys_sent_to_a_control_client_match_tmux(muxes, tmp_path):
+    out = {}
+    for name, m in muxes.items():
+        d = tmp_path / name
+        d.mkdir()
+        out[name] = _keys_to_control_client(m, str(d))
+    assert out["hmux"] == out["tmux"]
 
 
 # -- -CC in a pty, and the stock client --------------------------------------------------------------
