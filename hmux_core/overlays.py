@@ -53,6 +53,19 @@ class Overlay:
             self.free_cb()
 
 
+def tty_size(client: Any) -> tuple[int, int] | None:
+    """The size of the client's terminal as tmux's c->tty holds it, or None when the client
+    has none an overlay could go on. A control client has one too (80x24 until
+    refresh-client -C): tmux runs popups and menus on it, never drawn, and keys sent to it
+    (send-keys -K -c) reach them."""
+    a = getattr(client, "attached", None)
+    if a is not None:
+        return a.tty.sx, a.tty.sy
+    if getattr(client, "control_state", None) is not None:
+        return client.sx, client.sy
+    return None
+
+
 def set_overlay(server: Any, client: Any, overlay: Overlay, delay_ms: int) -> None:
     """Show ``overlay`` on ``client`` (replacing any other), closed after ``delay_ms`` if not 0."""
     clear_overlay(server, client)
@@ -64,7 +77,7 @@ def set_overlay(server: Any, client: Any, overlay: Overlay, delay_ms: int) -> No
                 clear_overlay(server, client)
 
         server.nursery.start_soon(expire)
-    _redraw(client)
+    redraw(client)
 
 
 def clear_overlay(server: Any, client: Any) -> None:
@@ -73,10 +86,11 @@ def clear_overlay(server: Any, client: Any) -> None:
         return
     client.overlay = None
     ov.free()
-    _redraw(client)
+    redraw(client)
 
 
-def _redraw(client: Any) -> None:
+def redraw(client: Any) -> None:
+    """The client's frame drawn again in full (a control client has none to draw)."""
     a = getattr(client, "attached", None)
     if a is not None:
         a.redraw(full=True)
@@ -459,13 +473,14 @@ def open_popup(server: Any, client: Any, argv: list[str], px: int, py: int, sx: 
     ``style`` and ``border_style`` (-s, -S) go over popup-style and popup-border-style."""
     from .pane import Pane
 
-    a = client.attached
+    a = getattr(client, "attached", None)
     jx, jy = (sx, sy) if lines == "none" else (sx - 2, sy - 2)
     pane = Pane(-1, None, jx, jy, 0, client.session.curw.window.options)
     pane.spawn(argv, server.default_shell(), cwd, env)
     ov = Popup(pane, px, py, sx, sy, lines, title, close_exit, style=style,
                border_style=border_style, close_any_key=close_any_key)
-    pane.on_output = lambda p, events: a.redraw(status=False)
+    if a is not None:  # a control client's popup runs, but nothing draws it
+        pane.on_output = lambda p, events: a.redraw(status=False)
     pane.on_exit = lambda p: ov.exited(server, client) if client.overlay is ov else None
     assert server.nursery is not None
     pane.start(server.nursery)
@@ -598,7 +613,7 @@ class Popup(Overlay):
         if self.close_exit == 1 or (self.close_exit == 2 and self.status == 0):
             clear_overlay(server, client)
         else:
-            _redraw(client)
+            redraw(client)
 
     def styles(self, server: Any, client: Any) -> tuple[Cell, ...]:
         """popup_reapply_styles: popup-style (the colours of what the command draws in the
@@ -762,7 +777,7 @@ class Popup(Overlay):
             self.sx, self.sy = m.x - self.px, m.y - self.py
             ix, iy = self.inner
             self.pane.resize(self.sx - 2 * ix, self.sy - 2 * iy)
-        _redraw(client)
+        redraw(client)
 
     def free(self) -> None:
         self.pane.destroy()

@@ -150,6 +150,7 @@ class ClientConn:
         self.sx, self.sy = 80, 24
         self.jobs: Any = None  # this client's #() jobs (tmux keeps them per client)
         self.control_state: Any = None  # hmux_core.control.ControlState of a -C/-CC client
+        self.client_keys: Any = None  # hmux_core.client_keys.ClientKeys (send-keys -K to it)
         self.exit_frame: bytes | None = None  # sent instead of MSG_EXIT (a detached control client)
         self._out: deque[bytes] = deque()
         self._streams: dict[int, _Stream] = {}

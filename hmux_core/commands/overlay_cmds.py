@@ -76,8 +76,10 @@ def menu_position(item: CmdItem, tc: Any, w: int, h: int) -> tuple[int, int] | N
     """cmd_display_menu_get_position: -x and -y (C, R, P, M, W, S or a format) to the
     menu's top-left corner; None when it cannot fit. Without a mouse event M expands to
     nothing (0), as in tmux."""
-    a = tc.attached
-    sx, sy = a.tty.sx, a.tty.sy
+    size = O.tty_size(tc)
+    if size is None:
+        return None
+    sx, sy = size
     if w > sx or h > sy:
         return None
     s = tc.session
@@ -138,7 +140,8 @@ async def cmd_display_menu(item: CmdItem) -> int:
     args = item.args
     server = item.server
     tc = item.target_client
-    if getattr(tc, "overlay", None) is not None or getattr(tc, "attached", None) is None:
+    size = O.tty_size(tc)
+    if getattr(tc, "overlay", None) is not None or size is None:
         return CMD_RETURN_NORMAL
     starting_choice = 0
     if args.has("C"):
@@ -152,7 +155,7 @@ async def cmd_display_menu(item: CmdItem) -> int:
     title = item.expand(args.get("T")) if args.has("T") else ""
     width = format_width(title)
     items: list[tuple[str | None, int, str | None]] = []
-    max_base = tc.attached.tty.sx - 4
+    max_base = size[0] - 4
     i, count = 0, args.nargs
     while i != count:
         name = args.string(i) or ""
@@ -199,7 +202,7 @@ async def cmd_display_menu(item: CmdItem) -> int:
 
         if lines not in OPTIONS_BY_NAME["menu-border-lines"].choices:
             return item.error(f"menu-border-lines unknown value: {lines}")
-    sx, sy = tc.attached.tty.sx, tc.attached.tty.sy
+    sx, sy = size
     if sx < width + 4 or sy < len(items) + 2:
         return CMD_RETURN_NORMAL
     px = min(pos[0], sx - width - 4)
@@ -247,10 +250,10 @@ async def cmd_display_popup(item: CmdItem) -> int:
     if args.has("C"):
         O.clear_overlay(server, tc)
         return CMD_RETURN_NORMAL
-    a = getattr(tc, "attached", None)
+    size = O.tty_size(tc)
     current = getattr(tc, "overlay", None)
     modify = isinstance(current, O.Popup)
-    if (current is not None and not modify) or a is None:
+    if (current is not None and not modify) or size is None:
         return CMD_RETURN_NORMAL
     s = item.target.s or tc.session
     pos = cwd = None
@@ -258,7 +261,7 @@ async def cmd_display_popup(item: CmdItem) -> int:
     env: dict[str, str] = {}
     w = h = 0
     if not modify:
-        tsx, tsy = a.tty.sx, a.tty.sy
+        tsx, tsy = size
         try:
             h = args.percentage("h", 1, tsy, tsy) if args.has("h") else tsy // 2
         except CommandError as e:
@@ -297,7 +300,7 @@ async def cmd_display_popup(item: CmdItem) -> int:
     if modify:
         current.modify(title, args.get("s"), args.get("S"), lines,
                        (close_exit, args.has("k")) if given else None)
-        a.redraw(full=True)
+        O.redraw(tc)
         return CMD_RETURN_NORMAL
     if lines is None:
         lines = str(wo.get("popup-border-lines"))

@@ -611,6 +611,10 @@ def _inject_key(item: CmdItem, wp: Any, key: int) -> bool:
         att = getattr(tc, "attached", None) if tc is not None else None
         if att is not None:
             att.input(key | KEYC_SENT, b"")
+        elif tc is not None and getattr(tc, "control_state", None) is not None:
+            from ..client_keys import send_key
+
+            send_key(item.server, tc, key | KEYC_SENT)
         return True
     if wp.modes:
         if wp.modes[0].key_table() is None and is_mouse_key(key):
