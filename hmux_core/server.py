@@ -676,6 +676,7 @@ class Server:
             self.clients.remove(c)
         if c.session is not None:
             self.detach_client(c, quiet=True)
+        self.check_unattached()
         if self.should_exit() and self.listen_sock is not None:
             # Stop listening at once, as tmux exits in this same loop iteration: a client
             # connecting now must see "no server running", not a server dying under it.
@@ -693,6 +694,23 @@ class Server:
         self.notify("client-detached", {"client": c, "session": s})
         self.update_socket()
         self.resize_session_windows(s)
+
+    def check_unattached(self) -> None:
+        """server_check_unattached: sessions nobody is attached to go when destroy-unattached
+        says so (on; keep-last: only from a group with other sessions in it; keep-group: not
+        the last session of a group). Run whenever a client leaves a session."""
+        for s in list(self.model.sorted_sessions()):
+            if s.attached or not s.alive:
+                continue
+            how = s.options.get("destroy-unattached")
+            if how in ("off", False, 0, None):
+                continue
+            size = len(s.group.sessions) if s.group is not None else 0
+            if how == "keep-last" and size <= 1:
+                continue
+            if how == "keep-group" and size == 1:
+                continue
+            self.destroy_session(s)
 
     def release_terminal(self, c: ClientConn) -> None:
         """Give an attached client's terminal back (modes restored, main screen)."""
@@ -1354,6 +1372,7 @@ class Server:
 
             c.attached = Attached(self, c)
             c.attached.start(self.nursery)
+        self.check_unattached()
         self.update_socket()
         self.notify("client-session-changed", {"client": c, "session": s})
         self.notify("client-attached", {"client": c, "session": s})
