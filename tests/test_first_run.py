@@ -173,6 +173,19 @@ def test_current_file_while_a_file_is_sourced(hmux, tmux, tmp_path):
     assert f"@child {tmp_path}/sub/child.conf" in out["hmux"]
 
 
+
+def test_source_file_v_reaches_the_files_it_sources(hmux, tmux, tmp_path):
+    """tmux 3.6: -v passes on to the source-file commands of the file it reads (not to what
+    if-shell runs later)."""
+    child = _write(str(tmp_path / "b.conf"), 'set -g @b 2\nif-shell true "set -g @c 3"\n')
+    conf = _write(str(tmp_path / "a.conf"), f"set -g @a 1\nsource-file {child}\n")
+    out = {}
+    for name, m in _pair(hmux, tmux):
+        m.ok("new-session", "-d", "-s", "s", "-n", "w0", "cat")
+        out[name] = m.ok("source-file", "-v", conf)
+    assert out["hmux"] == out["tmux"]
+    assert f"{child}:1: set-option -g @b 2" in out["hmux"]
+
 # -- 4 and 5. a plain install in a fresh venv, started among hostile modules -----------------------
 
 @pytest.fixture(scope="module")

@@ -112,7 +112,7 @@ async def _source_files(item: CmdItem, c: Any) -> int:
     args = item.args
     server = item.server
     quiet = args.has("q")
-    verbose = args.has("v") and not (c is not None and c.control)
+    verbose = (args.has("v") or item.state.verbose) and not (c is not None and c.control)
     cwd = c.cwd if c is not None and c.cwd else os.getcwd()
     failed = False
     files: list[str] = []
@@ -167,7 +167,7 @@ async def _source_files(item: CmdItem, c: Any) -> int:
             continue
         current = item.target if args.get("t") is not None else item.state.current
         state = QueueState(current=current, formats={**item.state.formats, "current_file": path},
-                           control=item.state.control)  # cmdq_copy_state keeps its flags
+                           control=item.state.control, verbose=verbose)  # cmdq_copy_state
         items = items_from(server, item.client, cmdlist, state)
         if await run_items(items) != CMD_RETURN_NORMAL:
             failed = True

@@ -36,6 +36,7 @@ class QueueState:
     control: bool = False
     nohooks: bool = False  # commands run by a hook fire no hooks (CMDQ_STATE_NOHOOKS)
     key: int | None = None  # the key whose binding runs these commands (state->event.key)
+    verbose: bool = False  # parsed from a file source-file -v reads: nested ones are verbose too
 
 
 class CmdItem:
