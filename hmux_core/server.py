@@ -904,6 +904,8 @@ class Server:
 
     async def run_client_command(self, c: ClientConn, argv: list[str]) -> None:
         try:
+            if len(argv) > 1000:  # cmd_unpack_argv's limit (tmux 3.7)
+                raise CommandError("command too long")
             if argv:
                 cmdlist = parse_argv_list(self, argv)
             else:  # no command: default-client-command (tmux 3.7b), new-session by default

@@ -60,6 +60,18 @@ def test_overlong_argv_refused_by_client(hmux):
     _intact(hmux)
 
 
+def test_more_than_1000_arguments_refused_by_the_server(hmux, tmux):
+    """tmux 3.7: a command of more than 1000 arguments is refused whole, the server says so."""
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "keep")
+    args = ["display", "-p", *map(str, range(999))]
+    got = [(m.cmd(*args).rc, m.cmd(*args).err, m.cmd(*args[:-1]).err) for m in (hmux, tmux)]
+    assert got[0] == got[1]
+    assert got[0][:2] == (1, "command too long\n")
+    assert got[0][2] == "command display-message: too many arguments (need at most 1)\n"
+    _intact(hmux)
+
+
 def test_random_bytes_flood_pane(hmux, tmp_path):
     rnd = random.Random(7)
     blob = tmp_path / "noise.bin"
