@@ -486,6 +486,13 @@ class MouseState:
         key = K.KEYC_UNKNOWN
         if typ == _MOVE:
             key = K.mouse_key("MouseMove", where)
+            if where == "Pane" and m.wp is not None and m.wp is not m.w.active \
+                    and s.options.get("focus-follows-mouse"):
+                # tmux 3.6: the pane under a moving mouse becomes the active one
+                if getattr(m.wp, "floating", False) and m.w.layout is not None:
+                    m.w.layout.raise_pane(m.wp)
+                m.w.set_active(m.wp)
+                att.server.redraw_clients(m.w)
         elif typ == _DRAG:
             if self.drag_update is not None:
                 key = K.KEYC_DRAGGING
@@ -604,7 +611,9 @@ def terminal_mode(server: Any, client: Any, wp: Any) -> int:
             for p in wp.window.panes:
                 if not p.modes and p.screen.mouse_any:
                     mode = MODE_MOUSE_ALL
-        if not mode & MODE_MOUSE_ALL:
+        if s.options.get("focus-follows-mouse"):
+            mode |= MODE_MOUSE_ALL  # movement is needed to follow it
+        elif not mode & MODE_MOUSE_ALL:
             mode |= MODE_MOUSE_BUTTON
     return mode
 

@@ -125,6 +125,23 @@ def test_click_selects_pane_and_status_selects_window(outer, hmux, tmux):
     assert _same(hmux, tmux, "#{window_index}") == "0\n"
 
 
+def test_focus_follows_mouse(outer, hmux, tmux):
+    """tmux 3.6: with focus-follows-mouse the terminal is asked for every motion (mode 1003)
+    and the pane under a moving mouse becomes active."""
+    def setup(m):
+        _two_panes(m)
+        m.ok("set", "-g", "focus-follows-mouse", "on")
+
+    pair = _attach(outer, hmux, tmux, setup, want="01")  # SGR, not button mode: all motion
+    for t in pair:
+        wait_for(lambda t=t: outer.mux.ok("display", "-p", "-t", t, "#{mouse_any_flag}")
+                 == "1\n")
+    assert _same(hmux, tmux, "#{pane_index}") == "1\n"
+    _both(outer, pair, _sgr(35, 5, 5))  # a move with no button, over pane 0
+    wait_for(lambda: hmux.ok("display", "-p", "#{pane_index}") == "0\n")
+    assert _same(hmux, tmux, "#{pane_index}") == "0\n"
+
+
 def test_status_line_on_top_shifts_the_panes(outer, hmux, tmux):
     def setup(m):
         _two_panes(m)
