@@ -331,6 +331,8 @@ class MouseState:
         self.double = False  # waiting for a second click (CLIENT_DOUBLECLICK)
         self.triple = False  # waiting for a third click (CLIENT_TRIPLECLICK)
         self.click_button = 0
+        self.click_where: str | None = None  # where the sequence's clicks are (click_loc)
+        self.click_wp: Any = None
         self.click_event: MouseEvent | None = None
         self.last_pane: Any = None  # the pane a drag started on (tmux's mouse_last_pane)
 
@@ -350,7 +352,6 @@ class MouseState:
         c = att.client
         s = c.session
         ignore = False
-        triple_hit = False
         if doubleclick:
             typ, x, y, b = _DOUBLE, m.x, m.y, m.b
             ignore = True
@@ -371,26 +372,19 @@ class MouseState:
         elif is_release(m.b):
             typ, x, y, b = _UP, m.x, m.y, m.lb
         else:
-            typ, x, y, b = _NOTYPE, m.x, m.y, m.b
+            x, y, b = m.x, m.y, m.b
             if self.double:
                 att.cancel_click_timer()
                 self.double = False
-                if m.b == self.click_button:
-                    typ = _SECOND
-                    self.triple = True
+                typ = _SECOND
+                self.triple = True
             elif self.triple:
                 att.cancel_click_timer()
                 self.triple = False
-                if m.b == self.click_button:
-                    typ = _TRIPLE
-                    triple_hit = True
+                typ = _TRIPLE
             else:
                 typ = _DOWN
                 self.double = True
-            if not triple_hit:
-                self.click_event = m.copy()
-                self.click_button = m.b
-                att.arm_click_timer()
         if typ == _NOTYPE:
             return K.KEYC_UNKNOWN
 
@@ -471,6 +465,18 @@ class MouseState:
                 self.last_pane = found  # the pane the drag starts on (mouse_last_pane)
         else:
             m.wp = None
+
+        if typ == _DOWN or typ == _SECOND or typ == _TRIPLE:
+            # tmux 3.6: a click sequence goes on only with the same button, on the same kind
+            # of place and the same pane; otherwise this click starts a new one
+            if typ != _DOWN and (m.b != self.click_button or where != self.click_where
+                                 or m.wp is not self.click_wp):
+                typ = _DOWN
+                self.triple, self.double = False, True
+            if typ != _TRIPLE:
+                self.click_event = m.copy()
+                self.click_button, self.click_where, self.click_wp = m.b, where, m.wp
+                att.arm_click_timer()
 
         if typ != _DRAG and typ != _WHEEL and self.drag_flag:
             # A drag ends with MouseDragEnd of the button that started it.

@@ -142,6 +142,23 @@ def test_focus_follows_mouse(outer, hmux, tmux):
     assert _same(hmux, tmux, "#{pane_index}") == "0\n"
 
 
+def test_click_sequence_restarts_in_another_pane(outer, hmux, tmux):
+    """tmux 3.6: a second press within the click time but in another pane is a new first
+    click there, not a SecondClick."""
+    def setup(m):
+        _two_panes(m)
+        m.ok("bind", "-n", "SecondClick1Pane", "set", "-gF", "@second", "#{pane_index}")
+        m.ok("bind", "-n", "MouseDown1Pane", "set", "-gF", "@down", "#{pane_index}")
+
+    pair = _attach(outer, hmux, tmux, setup)
+    _both(outer, pair, _sgr(0, 5, 5) + _sgr(0, 5, 5, release=True) + _sgr(0, 50, 5)
+          + _sgr(0, 50, 5, release=True))
+    wait_for(lambda: hmux.ok("show", "-gv", "@down") == "1\n")
+    assert _same(hmux, tmux, "#{@down}-#{@second}") == "1-\n"
+    _both(outer, pair, _sgr(0, 50, 5) + _sgr(0, 50, 5, release=True))
+    assert _same(hmux, tmux, "#{@down}-#{@second}") == "1-1\n"
+
+
 def test_status_line_on_top_shifts_the_panes(outer, hmux, tmux):
     def setup(m):
         _two_panes(m)
@@ -525,6 +542,12 @@ def test_check_names_the_keys_like_tmux():
     assert _keys(st, att, press) == ["SecondClick1Pane"]
     assert _keys(st, att, release, press) == ["MouseUp1Pane", "TripleClick1Pane"]
     st.double = st.triple = False  # the click timer ran out
+    # tmux 3.6: a click in another pane, or with another button, starts a new sequence
+    other = _sgr(0, 50, 5)
+    assert _keys(st, att, press, release, other, _sgr(0, 50, 5, release=True), other) == [
+        "MouseDown1Pane", "MouseUp1Pane", "MouseDown1Pane", "MouseUp1Pane", "SecondClick1Pane"]
+    assert _keys(st, att, _sgr(2, 50, 5)) == ["MouseDown3Pane"]
+    st.double = st.triple = False
     # A drag starts where the button went down (the border); later reports are where the
     # mouse is, and an unmoved one is nothing.
     assert _keys(st, att, _sgr(0, 40, 3), _sgr(32, 38, 3), _sgr(32, 38, 3), _sgr(32, 36, 4),
@@ -539,6 +562,8 @@ def test_check_names_the_keys_like_tmux():
     st.double = st.triple = False
     assert _keys(st, att, _sgr(130, 45, 2), _sgr(130, 45, 2, release=True)) == [
         "MouseDown10Pane", "MouseUp1Pane"]
-    # A press of another button while waiting for a second click is lost, as in tmux.
+    # A press of another button while waiting for a second click starts a new sequence
+    # (tmux 3.6; 3.3a lost it).
     st.double = st.triple = False
-    assert _keys(st, att, _sgr(0, 45, 2), _sgr(1, 45, 2)) == ["MouseDown1Pane", "Unknown"]
+    assert _keys(st, att, _sgr(0, 45, 2), _sgr(1, 45, 2)) == ["MouseDown1Pane",
+                                                               "MouseDown2Pane"]
