@@ -442,8 +442,12 @@ class Attached:
             return
         if key in (K.KEYC_FOCUS_IN, K.KEYC_FOCUS_OUT):
             c.focused = key == K.KEYC_FOCUS_IN  # then bindable like any key, as tmux
+            if not c.focused:
+                self.server.client_focus_changed(c)
             self.server.notify("client-focus-in" if c.focused else "client-focus-out",
                                {"client": c, "session": c.session})
+            if c.focused:
+                self.server.client_focus_changed(c)
         if key == K.KEYC_MOUSE:
             m = self.mouse.event(raw, self.keys.utf8_mouse)
             if m is not None:

@@ -77,6 +77,7 @@ def set_overlay(server: Any, client: Any, overlay: Overlay, delay_ms: int) -> No
                 clear_overlay(server, client)
 
         server.nursery.start_soon(expire)
+    server.client_focus_changed(client)
     redraw(client)
 
 
@@ -86,6 +87,7 @@ def clear_overlay(server: Any, client: Any) -> None:
         return
     client.overlay = None
     ov.free()
+    server.client_focus_changed(client)
     redraw(client)
 
 

@@ -94,6 +94,7 @@ class Pane:
         self.dead = False
         self.exited = False  # child reaped
         self.eof = False  # PTY closed
+        self.focused = False  # PANE_FOCUSED: last told it has focus (Server.update_focus)
         self.dead_status: int | None = None
         self.dead_signal: int | None = None
         self.dead_time: float | None = None

@@ -626,6 +626,10 @@ class Server:
     def notify(self, name: str, data: dict[str, Any]) -> None:
         if name == "session-window-changed" and data.get("session") is not None:
             self.resize_session_windows(data["session"])  # a window waiting for its size
+            if self.options.get("focus-events"):  # session_set_current
+                self.update_focus(wl.window for wl in data["session"].windows.values())
+        elif name == "window-pane-changed" and self.options.get("focus-events"):
+            self.update_focus([data["window"]])  # window_set_active_pane
         for sub in list(self.subscribers):
             try:
                 sub(name, data)
@@ -694,6 +698,36 @@ class Server:
         self.notify("client-detached", {"client": c, "session": s})
         self.update_socket()
         self.resize_session_windows(s)
+
+    def update_focus(self, windows: Any) -> None:
+        """window_pane_update_focus for the panes of ``windows`` that had focus or are
+        active: a pane has it while it is the active pane of a window a focused client
+        shows with no overlay over it. A change is reported to the pane (``ESC [ I`` or
+        ``ESC [ O`` when it asked with mode 1004) and raises pane-focus-in or -out."""
+        shown = {id(c.session.curw.window) for c in self.clients
+                 if c.session is not None and c.session.attached and c.focused
+                 and c.session.curw is not None and c.overlay is None}
+        changed = []
+        for w in windows:
+            for wp in w.panes:
+                was = wp.focused
+                if (was or wp is w.active) and not wp.exited \
+                        and was != (wp is w.active and id(w) in shown):
+                    changed.append((was, wp))
+        changed.sort(key=lambda x: not x[0])  # as tmux: the pane losing focus hears first
+        for was, wp in changed:
+            wp.focused = not was
+            if wp.screen.focus_events:
+                wp.write(b"\x1b[O" if was else b"\x1b[I")
+            self.notify("pane-focus-out" if was else "pane-focus-in",
+                        {"pane": wp, "window": wp.window})
+
+    def client_focus_changed(self, c: ClientConn) -> None:
+        """What the panes of a client's window must hear when the client gains or loses focus
+        or an overlay opens or closes over it."""
+        s = c.session
+        if s is not None and s.curw is not None:
+            self.update_focus([s.curw.window])
 
     def check_unattached(self) -> None:
         """server_check_unattached: sessions nobody is attached to go when destroy-unattached
@@ -1374,6 +1408,11 @@ class Server:
 
             c.attached = Attached(self, c)
             c.attached.start(self.nursery)
+        old = c.last_session if not new_client else None
+        if old is not None and old.curw is not None:
+            self.update_focus([old.curw.window])
+        if s.curw is not None:
+            self.update_focus([s.curw.window])
         self.check_unattached()
         self.update_socket()
         self.notify("client-session-changed", {"client": c, "session": s})
