@@ -91,8 +91,8 @@ class Window:
     old_layout: str | None = None  # select-layout -o (tmux's w->old_layout)
     manual_sx: int = 0  # resize-window's size, used while window-size is manual
     manual_sy: int = 0
-    xpixel: int = 0
-    ypixel: int = 0
+    xpixel: int = 16  # a cell's size in pixels: the clients' (DEFAULT_XPIXEL until one says)
+    ypixel: int = 32
     alive: bool = True
     #: The client that last made this window current or typed in it (tmux's w->latest): the
     #: one whose size counts when window-size is latest and several clients see the window.

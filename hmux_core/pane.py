@@ -146,8 +146,7 @@ class Pane:
         master, slave = os.openpty()
         try:
             os.set_inheritable(master, False)
-            ws = struct.pack("HHHH", self.sy, self.sx, 0, 0)
-            fcntl.ioctl(slave, termios.TIOCSWINSZ, ws)
+            fcntl.ioctl(slave, termios.TIOCSWINSZ, self._winsize())
             attrs = termios.tcgetattr(slave)
             if tio is not None:
                 attrs[6] = list(tio[6])
@@ -398,10 +397,18 @@ class Pane:
             self.modes[0].resize(cx, cy)
         if self.fd >= 0:
             try:
-                fcntl.ioctl(self.fd, termios.TIOCSWINSZ,
-                            struct.pack("HHHH", sy & 0xFFFF, sx & 0xFFFF, 0, 0))
+                fcntl.ioctl(self.fd, termios.TIOCSWINSZ, self._winsize())
             except OSError:
                 pass
+
+    def _winsize(self) -> bytes:
+        """TIOCSWINSZ's struct: the pane's size, and in pixels the window's cell size times
+        it (programs that draw images read it); the screen answers CSI 14/16 t from it too."""
+        w = self.window
+        xp, yp = (w.xpixel, w.ypixel) if w is not None else (16, 32)
+        self.screen.cell_pixels = (xp, yp)
+        sx, sy = self.sx & 0xFFFF, self.sy & 0xFFFF
+        return struct.pack("HHHH", sy, sx, (xp * sx) & 0xFFFF, (yp * sy) & 0xFFFF)
 
     # -- introspection (formats, plugins) ------------------------------------------------------
 

@@ -844,11 +844,18 @@ class Server:
                 if latest not in viewers:
                     continue
                 sx, sy = self.client_size(latest, w)
+                viewers = [latest]
+            xpixel = ypixel = 0  # the largest cell a client's terminal reports
+            for c in viewers:
+                tty = c.attached.tty if c.attached is not None else None
+                if tty is not None and tty.xpixel > xpixel and tty.ypixel > ypixel:
+                    xpixel, ypixel = tty.xpixel, tty.ypixel
             if any(c.control_state is not None for c in viewers):
                 from . import control
 
                 sx, sy = control.clamp_window_size(self, w, viewers, sx, sy)
             if now or (sx, sy) != (w.sx, w.sy):
+                w.xpixel, w.ypixel = xpixel or 16, ypixel or 32  # window_resize
                 w.layout.resize_window(sx, sy)
                 apply_layout(w)
                 self.notify("window-layout-changed", {"window": w})

@@ -10,6 +10,7 @@ multiplexer, and what panes, formats, hooks and buffers of each saw must be the 
 from __future__ import annotations
 
 import os
+import struct
 import sys
 import time
 import uuid
@@ -207,17 +208,16 @@ class FakeTerminal:
                 return
             self.got += data
 
-    def size(self, cols: int, rows: int) -> None:
+    def size(self, cols: int, rows: int, xpixel: int = 0, ypixel: int = 0) -> None:
         import fcntl
-        import struct
         import termios
 
-        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, xpixel, ypixel))
 
-    def resize(self, cols: int, rows: int) -> None:
+    def resize(self, cols: int, rows: int, xpixel: int = 0, ypixel: int = 0) -> None:
         import signal
 
-        self.size(cols, rows)
+        self.size(cols, rows, xpixel, ypixel)
         os.kill(self.pid, signal.SIGWINCH)
 
     def close(self) -> None:
@@ -234,7 +234,8 @@ class FakeTerminal:
 def test_cell_size_asked_of_a_terminal_without_pixels(hmux, tmux):
     """tty_resize: TIOCGWINSZ without pixels makes the server ask the terminal (CSI 18 t and
     14 t) on a resize; the answers give #{client_cell_width} and #{client_cell_height}."""
-    fmt = "#{client_cell_width}x#{client_cell_height} #{client_width}x#{client_height}"
+    fmt = ("#{client_cell_width}x#{client_cell_height} #{client_width}x#{client_height} "
+           "#{window_cell_width}x#{window_cell_height}")
     seen = {}
     for m in (tmux, hmux):
         m.ok("new-session", "-d", "-s", "main", "-x", "80", "-y", "24", "exec sleep 100000")
@@ -262,11 +263,25 @@ def test_cell_size_asked_of_a_terminal_without_pixels(hmux, tmux):
 
                 wait_for(answered)
                 shown.append(m.ok("display", "-p", fmt).strip())
+            # a terminal that gives its pixels with its size: the window takes its cell size
+            term.resize(50, 15, 50 * 9, 15 * 18)
+            wait_for(lambda m=m: m.ok("display", "-p", "#{window_width}") == "50\n")
+            shown.append(m.ok("display", "-p", fmt).strip())
+            # the pane's program sees the window's cells in pixels (TIOCGWINSZ)
+            out = os.path.join(m.cwd, f"winsz-{m is hmux}")
+            m.ok("respawn-pane", "-k", "-t", "main", f"{sys.executable} -c \"import fcntl, "
+                 f"termios; open('{out}.tmp', 'wb').write(fcntl.ioctl(0, termios.TIOCGWINSZ, "
+                 f"bytes(8)))\"; mv {out}.tmp {out}; exec sleep 100000")
+            wait_for(lambda out=out: os.path.exists(out))
+            with open(out, "rb") as f:
+                shown.append(struct.unpack("HHHH", f.read()))
         finally:
             term.close()
         seen[m is hmux] = shown
     assert seen[True] == seen[False]
-    assert seen[False] == ["8x20 80x24", "10x20 70x20", "12x20 60x18"]
+    # (the window is resized before the terminal answers: it keeps the default cell size)
+    assert seen[False] == ["8x20 80x24 16x32", "10x20 70x20 16x32", "12x20 60x18 16x32",
+                           "9x18 50x15 9x18", (14, 50, 450, 252)]
 
 
 def test_style_changes_tell_panes_their_theme(hmux, tmux, tmp_path):
