@@ -634,7 +634,7 @@ class Attached:
         if self._drag_scope is scope:
             self._drag_scope = None
 
-    def status_range(self, x: int, row: int) -> tuple[str, int] | None:
+    def status_range(self, x: int, row: int) -> tuple[str, int | str] | None:
         """status_get_range: the #[range=...] at column ``x`` of status row ``row``."""
         from .mouse import status_tags
 

@@ -712,7 +712,7 @@ def binding_items(server: Any, client: Any, bd: Binding, *, current: Any = None,
     if event is not None:
         from .mouse import formats
 
-        state.formats.update(formats(event, server))
+        state.formats.update(formats(event, server, client))
     return items_from(server, client, bd.cmdlist, state)
 
 

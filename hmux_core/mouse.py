@@ -167,7 +167,7 @@ def status_at(client: Any, sy: int) -> tuple[int, int]:
     return sy - lines, lines
 
 
-def status_tags(server: Any, client: Any, sx: int, row: int) -> list[tuple[str, int] | None]:
+def status_tags(server: Any, client: Any, sx: int, row: int) -> list[tuple[str, int | str] | None]:
     """Each column's #[range=...] of status line ``row`` (tmux keeps the ranges of the last
     redraw; the format is expanded again here, which gives the same unless it just changed)."""
     from . import status
@@ -184,7 +184,7 @@ def status_tags(server: Any, client: Any, sx: int, row: int) -> list[tuple[str, 
         return []
     base = s.options.get_style("status-style") or OptStyle()
     ctx = context_for(server, client, s, wl, wl.window.active)
-    tags: list[tuple[str, int] | None] = []
+    tags: list[tuple[str, int | str] | None] = []
     status.draw(expand(str(fmt or ""), ctx, flags=EXPAND_TIME), sx, base, tags=tags)
     return tags
 
@@ -388,7 +388,7 @@ class MouseState:
         if typ == _NOTYPE:
             return K.KEYC_UNKNOWN
 
-        m.s, m.w, m.ignore = s, None, ignore
+        m.s, m.w, m.wp, m.ignore = s, None, None, ignore
         sx, sy = att.tty.sx, att.tty.sy
         m.statusat, m.statuslines = status_at(c, sy)
         where = None
@@ -408,6 +408,22 @@ class MouseState:
                         return K.KEYC_UNKNOWN
                     m.w = wl.window
                     where = "Status"
+                elif rtype == "pane":  # tmux 3.5: the pane the range names is the target
+                    fwp = att.server.model.panes.get(arg)
+                    if fwp is None:
+                        return K.KEYC_UNKNOWN
+                    m.wp = fwp
+                    where = "Status"
+                elif rtype == "session":
+                    fs = att.server.model.session_ids.get(arg)
+                    if fs is None:
+                        return K.KEYC_UNKNOWN
+                    m.s = fs
+                    where = "Status"
+                elif rtype == "user":
+                    where = "Status"
+                elif rtype == "control":  # range=control|N: the ControlN keys (tmux 3.6)
+                    where = f"Control{arg}"
                 else:
                     return K.KEYC_UNKNOWN
         if where is None:
@@ -463,8 +479,6 @@ class MouseState:
             m.wp, m.w = found, w
             if typ == _DRAG and not self.drag_flag:
                 self.last_pane = found  # the pane the drag starts on (mouse_last_pane)
-        else:
-            m.wp = None
 
         if typ == _DOWN or typ == _SECOND or typ == _TRIPLE:
             # tmux 3.6: a click sequence goes on only with the same button, on the same kind
@@ -866,12 +880,26 @@ def copy_drag_release(client: Any, m: MouseEvent) -> None:
         att.cancel_drag_timer()
 
 
-def formats(m: MouseEvent | None, server: Any) -> dict[str, str]:
+def formats(m: MouseEvent | None, server: Any, client: Any = None) -> dict[str, str]:
     """The mouse_* format variables a mouse binding's commands see (format_cb_mouse_*);
-    mouse_word and mouse_line only for a pane in copy mode."""
+    mouse_word and mouse_line only for a pane in copy mode, mouse_status_line and
+    mouse_status_range (tmux 3.6) for an event on the client's status lines."""
     if m is None or not m.valid:
         return {}
     out: dict[str, str] = {}
+    att = getattr(client, "attached", None)
+    if att is not None and m.statusat != -1:
+        if m.statusat == 0 and m.y < m.statuslines:
+            row = m.y
+        elif m.statusat > 0 and m.y >= m.statusat:
+            row = m.y - m.statusat
+        else:
+            row = -1
+        if row >= 0:
+            out["mouse_status_line"] = str(row)
+            rng = att.status_range(m.x, row)
+            if rng is not None:
+                out["mouse_status_range"] = str(rng[1]) if rng[0] == "user" else rng[0]
     got = mouse_pane(m)
     pos = None
     if got is not None:

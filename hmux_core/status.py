@@ -35,7 +35,7 @@ def _cells_of(text: str, style: tuple[int, int, int, int], out: list[Cell]) -> N
 def draw(expanded: str, width: int, base: OptStyle,
          ranges: dict[tuple[str, int], int] | None = None,
          drawn: list[bool] | None = None,
-         tags: list[tuple[str, int] | None] | None = None,
+         tags: list[tuple[str, int | str] | None] | None = None,
          theme: Callable[[int], int] | None = None) -> list[Cell]:
     """``width`` cells for one status row; every cell carries (attr, fg, bg, us). With
     ``ranges``, the first column of each ``#[range=...]`` is recorded there (menus placed
@@ -46,7 +46,7 @@ def draw(expanded: str, width: int, base: OptStyle,
     beyond 3.7b, hmux_core/themes.py) for the client drawn for."""
     segments: dict[str, list[Cell]] = {"left": [], "centre": [], "right": [],
                                        "absolute-centre": []}
-    segtags: dict[str, list[tuple[str, int] | None]] = {k: [] for k in segments}
+    segtags: dict[str, list[tuple[str, int | str] | None]] = {k: [] for k in segments}
     starts: list[tuple[str, int, str, int]] = []  # (range type, argument, align, index)
     default = base.copy()
     cur = base.copy()
@@ -71,7 +71,10 @@ def draw(expanded: str, width: int, base: OptStyle,
             before = len(seg)
             _cells_of("".join(text), (cur.attr, fg, bg, 0), seg)
             if tags is not None:
-                tag = (cur.range_type, cur.range_argument) if cur.range_type != "none" else None
+                # (a user range is known by its string: #{mouse_status_range})
+                tag = None if cur.range_type == "none" else (
+                    cur.range_type, cur.range_string if cur.range_type == "user"
+                    else cur.range_argument)
                 segtags[align].extend([tag] * (len(seg) - before))
         text.clear()
 
@@ -133,7 +136,7 @@ def draw(expanded: str, width: int, base: OptStyle,
                                                     len(absolute))):
             drawn[start:start + n] = [True] * n
     if tags is not None:
-        trow: list[tuple[str, int] | None] = [None] * width
+        trow: list[tuple[str, int | str] | None] = [None] * width
         lt = segtags["left"][:width]
         trow[:len(lt)] = lt
         rt = segtags["right"][: max(0, width - len(left))]

@@ -159,6 +159,31 @@ def test_click_sequence_restarts_in_another_pane(outer, hmux, tmux):
     assert _same(hmux, tmux, "#{@down}-#{@second}") == "1-1\n"
 
 
+def test_status_ranges_of_every_kind(outer, hmux, tmux):
+    """tmux 3.5-3.6: user, pane and session ranges are Status clicks with their pane or
+    session as the mouse target, a control range is its own ControlN location, and the
+    binding sees #{mouse_status_range} and #{mouse_status_line}."""
+    def setup(m):
+        _two_panes(m)
+        m.ok("set", "-g", "status-format[0]",
+             "#[range=user|foo]AAAA#[norange] #[range=pane|%0]BBBB#[norange] "
+             "#[range=session|$0]CCCC#[norange] #[range=control|3]DDDD#[norange] [m]")
+        for click in ("MouseDown1", "SecondClick1", "TripleClick1"):  # clicks come quickly
+            m.ok("bind", "-n", click + "Status", "set", "-gF", "@r",
+                 "#{@r}#{mouse_status_range}/#{mouse_status_line}/#{pane_id} ")
+            m.ok("bind", "-n", click + "Control3", "set", "-gF", "@r",
+                 "#{@r}control/#{mouse_status_range} ")
+
+    pair = _attach(outer, hmux, tmux, setup)
+    want = ""
+    for x, got in ((1, "foo/0/%1 "), (6, "pane/0/%0 "), (11, "session/0/%1 "),
+                   (16, "control/control ")):
+        _both(outer, pair, _sgr(0, x, ROWS - 1) + _sgr(0, x, ROWS - 1, release=True))
+        want += got
+        wait_for(lambda want=want: tmux.ok("show", "-gv", "@r") == want + "\n")
+        assert _same(hmux, tmux, "#{@r}") == want + "\n"
+
+
 def test_status_line_on_top_shifts_the_panes(outer, hmux, tmux):
     def setup(m):
         _two_panes(m)
