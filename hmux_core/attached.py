@@ -84,6 +84,8 @@ class Attached:
         self._drag_scope: trio.CancelScope | None = None
         self._sync_wait = False  # a task redraws while a synchronized update holds a pane
         self.bracket_pasting = False  # between the terminal's paste markers
+        self.assume_pasting = False  # keys coming faster than assume-paste-time
+        self.key_time = 0.0  # when the last key was read
         self.progress_bar = (0, 0)  # the progress bar the terminal was last sent
         self.paste_time = 0.0
         self.wait_colours: set[int] = set()  # TTY_WAITFG, _WAITBG: OSC 10/11 answers due
@@ -431,7 +433,6 @@ class Attached:
     def input(self, key: int, raw: bytes) -> None:
         """server_client_handle_key: an overlay, then the prompt, see the key at once (the
         command that opened them may be waiting in the queue); otherwise it is queued."""
-        from .overlays import clear_overlay
 
         c = self.client
         if key == K.KEYC_UNKNOWN and self._awaiting and self._reply(raw):
@@ -453,23 +454,13 @@ class Attached:
             if m is not None:
                 self.mouse_input(m, key)
             return
-        if not getattr(c, "readonly", False):
-            if getattr(c, "message_text", None):
-                c.message_text = None
-                self.redraw()
-            ov = getattr(c, "overlay", None)
-            if ov is not None:
-                r = ov.key(self.server, c, key)
-                if r == 0:
-                    self.redraw()
-                    return
-                clear_overlay(self.server, c)
-                if r == 1:
-                    return
-            p = getattr(c, "prompt", None)
-            if p is not None and p.key(self.server, c, key) == 0:
-                return
-        if self._pasted(key):  # server_client_is_bracket_paste: straight to the pane
+        if self._modal(key):
+            return
+        last, self.key_time = self.key_time, time.monotonic()
+        if self._pasted(key) or (key not in (K.KEYC_FOCUS_IN, K.KEYC_FOCUS_OUT)
+                                 and not key & K.KEYC_SENT
+                                 and self._assume_paste(self.key_time - last)):
+            # bracketed, or typed faster than anyone types: straight to the pane
             if self._busy or self._inflight:
                 self._enqueue(("paste", raw))
             else:
@@ -483,6 +474,29 @@ class Attached:
         binding = self._walk(key, raw)
         if binding is not None:
             self._enqueue(("binding", binding, key))
+
+    def _modal(self, key: int) -> bool:
+        """A key clears a message; an overlay, then the prompt, take it if they want it.
+        True when one did."""
+        from .overlays import clear_overlay
+
+        c = self.client
+        if getattr(c, "readonly", False):
+            return False
+        if getattr(c, "message_text", None):
+            c.message_text = None
+            self.redraw()
+        ov = getattr(c, "overlay", None)
+        if ov is not None:
+            r = ov.key(self.server, c, key)
+            if r == 0:
+                self.redraw()
+                return True
+            clear_overlay(self.server, c)
+            if r == 1:
+                return True
+        p = getattr(c, "prompt", None)
+        return p is not None and p.key(self.server, c, key) == 0
 
     def _pasted(self, key: int) -> bool:
         """server_client_is_bracket_paste: the terminal's paste markers start and end a paste
@@ -499,6 +513,23 @@ class Attached:
         if self.bracket_pasting and time.monotonic() - self.paste_time > PASTE_TIME_LIMIT:
             self.bracket_pasting = False  # the end marker got lost (tmux 3.7: five seconds)
         return self.bracket_pasting
+
+    def _assume_paste(self, gap: float) -> bool:
+        """server_client_is_assume_paste: on a terminal that cannot bracket pastes, keys
+        closer together than assume-paste-time after the first fast one are pasted text.
+        tmux times keys as its queue takes them, right after reading them; hmux times them
+        as they are read (its queue may run a binding between two keys of one read)."""
+        s = self.client.session
+        t = int(s.options.get("assume-paste-time") or 0)
+        if self.bracket_pasting or t == 0 or "Enbp" in escapes.caps(self.server, self):
+            return False
+        if gap < t / 1000:
+            if self.assume_pasting:
+                return True
+            self.assume_pasting = True
+            return False
+        self.assume_pasting = False
+        return False
 
     def _paste(self, raw: bytes) -> None:
         """window_pane_paste: pasted bytes go to the active pane as they came (not to a pane
@@ -714,7 +745,11 @@ class Attached:
         return t
 
     async def key(self, key: int, raw: bytes) -> None:
-        """One key from the terminal: tmux's key-table walk, then the binding or the pane."""
+        """One key from the terminal that waited behind earlier keys' commands: what those
+        opened (a prompt, a menu) sees it first, as in tmux, whose queue has run before it
+        reads on; then tmux's key-table walk, then the binding or the pane."""
+        if self._modal(key):
+            return
         binding = self._walk(key, raw)
         if binding is not None:
             await self._run_binding(binding, key=key)

@@ -1,0 +1,37 @@
+"""Pastes on a terminal that cannot bracket them (assume-paste-time), against tmux 3.7b: keys
+that come closer together than the option's time, after the first fast one, are text for the
+pane, not keys for the bindings."""
+
+from __future__ import annotations
+
+from harness import HMUX, TMUX, wait_for
+from test_attach import outer  # noqa: F401 - the fixture
+
+
+def _burst(outer, m, name: str, term: str) -> tuple[str, str]:  # noqa: F811
+    m.ok("new-session", "-d", "-s", "m", "-x", "80", "-y", "23", "cat")
+    m.ok("bind", "-n", "x", "set", "-ga", "@ran", "x")
+    m.ok("set", "-g", "@ran", "")
+    if term == "screen":  # VT100-like terminals are taken to bracket pastes: this one cannot
+        m.ok("set", "-as", "terminal-overrides", ",screen:Enbp@")
+    argv0 = HMUX if m.argv0 == HMUX else [TMUX]
+    t = outer.run(["env", f"TERM={term}", *argv0, *m.socket_args, "attach", "-t", "m"], name)
+    wait_for(lambda: "[m]" in outer.screen(t)[-1])
+    outer.keys(t, "-l", "xxxxxx")  # one write: six keys in the same read
+    wait_for(lambda: m.ok("show", "-gv", "@ran") != "\n")
+    # the pasted part reaches cat; the bound part ran (each once)
+    wait_for(lambda: "x" in m.ok("capture-pane", "-p", "-t", "m") or term != "screen")
+    return m.ok("show", "-gv", "@ran"), m.ok("capture-pane", "-p", "-t", "m").strip()
+
+
+def test_fast_keys_are_a_paste_without_bracketed_paste(outer, hmux, tmux):  # noqa: F811
+    got = [_burst(outer, m, n, "screen") for m, n in ((tmux, "t"), (hmux, "h"))]
+    assert got[0] == got[1]
+    assert got[0] == ("xx\n", "xxxx")
+
+
+def test_a_terminal_with_bracketed_paste_never_guesses(outer, hmux, tmux):  # noqa: F811
+    got = [_burst(outer, m, n, "xterm-256color") for m, n in ((tmux, "t"), (hmux, "h"))]
+    for m in (tmux, hmux):
+        wait_for(lambda m=m: m.ok("show", "-gv", "@ran") == "xxxxxx\n")
+    assert got[0][1] == got[1][1] == ""
