@@ -735,13 +735,17 @@ class Attached:
 
     def _escape_time(self) -> float:
         """escape-time, at least half a second while the terminal's answers are awaited
-        (tty_keys_next: an answer cut in two by a read must not turn into keys)."""
+        or a paste's end marker has come in part (tty_keys_next: an answer cut in two by a
+        read must not turn into keys)."""
         try:
             t = int(self.server.options.get("escape-time")) / 1000.0
         except (KeyError, TypeError, ValueError):
             return 0.5
         if self.wait_colours or self._awaiting or getattr(self.client, "input_requests", None):
             t = max(t, 0.5)
+        pending = self.keys.pending
+        if self.bracket_pasting and pending and b"\x1b[201~".startswith(pending):
+            t = max(t, 0.5)  # tmux 3.7: the rest of a paste's end marker is on its way
         return t
 
     async def key(self, key: int, raw: bytes) -> None:

@@ -4,6 +4,8 @@ pane, not keys for the bindings."""
 
 from __future__ import annotations
 
+import time
+
 from harness import HMUX, TMUX, wait_for
 from test_attach import outer  # noqa: F401 - the fixture
 
@@ -35,3 +37,21 @@ def test_a_terminal_with_bracketed_paste_never_guesses(outer, hmux, tmux):  # no
     for m in (tmux, hmux):
         wait_for(lambda m=m: m.ok("show", "-gv", "@ran") == "xxxxxx\n")
     assert got[0][1] == got[1][1] == ""
+
+
+def test_a_paste_end_marker_cut_in_two(outer, hmux, tmux):  # noqa: F811
+    """tmux 3.7: after part of ESC [ 201 ~ the rest is waited for half a second (not
+    escape-time), so the marker is not taken for keys and the paste ends."""
+    shown = {}
+    for m, name in ((tmux, "t"), (hmux, "h")):
+        m.ok("new-session", "-d", "-s", "m", "-x", "80", "-y", "23", "cat -v")
+        argv0 = HMUX if m.argv0 == HMUX else [TMUX]
+        t = outer.run([*argv0, *m.socket_args, "attach", "-t", "m"], name)
+        wait_for(lambda t=t: "[m]" in outer.screen(t)[-1])
+        hexes = [f"{c:02x}" for c in b"\x1b[200~hello\x1b[20"]
+        outer.mux.ok("send-keys", "-t", t, "-H", *hexes)
+        time.sleep(0.1)  # the gap under test: longer than escape-time, shorter than 500 ms
+        outer.mux.ok("send-keys", "-t", t, "-H", *(f"{c:02x}" for c in b"1~x\r"))
+        wait_for(lambda m=m: "x" in m.ok("capture-pane", "-p", "-t", "m"))
+        shown[name] = m.ok("capture-pane", "-p", "-t", "m").strip()
+    assert shown["h"] == shown["t"] == "hellox\nhellox"
