@@ -742,7 +742,9 @@ VARIABLES["pane_bottom"] = lambda ctx: str(ctx.wp.yoff + ctx.wp.sy - 1) if ctx.w
 VARIABLES["pane_tty"] = _pane("tty")
 VARIABLES["pane_pid"] = lambda ctx: str(ctx.wp.pid) if ctx.wp is not None else None
 VARIABLES["pane_format"] = lambda ctx: _b(ctx.type == FORMAT_TYPE_PANE)
-VARIABLES["pane_dead"] = lambda ctx: _b(ctx.wp.fd < 0) if ctx.wp is not None else None
+# An empty pane (split-window -E) has no PTY but is not dead until a respawned process exits.
+VARIABLES["pane_dead"] = lambda ctx: (_b(ctx.wp.fd < 0 and (ctx.wp.dead or not ctx.wp.empty))
+                                      if ctx.wp is not None else None)
 VARIABLES["pane_input_off"] = _pane("input_off", _b)
 VARIABLES["pane_in_mode"] = lambda ctx: str(len(getattr(ctx.wp, "modes", []))) if ctx.wp is not None else None
 VARIABLES["pane_mode"] = lambda ctx: (

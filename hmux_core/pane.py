@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import re
 import signal
 import struct
 import subprocess
@@ -68,6 +69,8 @@ def _ispunct(ch: str) -> bool:
 
 #: The largest emulator a pane gets (the PTY's winsize is 16-bit anyway).
 MAX_SCREEN = 0xFFFF
+#: The line feeds (LF, VT, FF) a screen in MODE_CRLF precedes with a carriage return.
+_CRLF = re.compile(rb"[\n\x0b\x0c]")
 
 
 class Pane:
@@ -99,6 +102,11 @@ class Pane:
         self.dead_signal: int | None = None
         self.dead_time: float | None = None
         self.input_off = False
+        #: PANE_EMPTY (split-window -E or -I): no process; display-message -I and
+        #: split-window -I write to its screen (input_data).
+        self.empty = False
+        #: MODE_CRLF, which tmux sets on an empty pane's screen: a line feed also returns.
+        self.crlf = False
         self.destroyed = False
         self.output_revision = 0
         self.changed = False
@@ -143,6 +151,7 @@ class Pane:
     def spawn(self, argv: list[str], shell: str, cwd: str, env: dict[str, str],
               tio: Any = None, backspace: int = 0x7F) -> None:
         """Fork the child on a new PTY, as tmux's spawn_pane (login shell, ``sh -c`` or execvp)."""
+        self.crlf = False  # a respawned empty pane's screen is reset (it stays PANE_EMPTY)
         master, slave = os.openpty()
         try:
             os.set_inheritable(master, False)
@@ -268,6 +277,34 @@ class Pane:
         self.eof = True
         if self.exited:
             self._finish()
+
+    def make_empty(self, shell: str, argv: list[str], cwd: str) -> None:
+        """spawn_pane with SPAWN_EMPTY: no child and no PTY (pid 0, no tty), the cursor
+        hidden and line feeds returning (MODE_CRLF); what display-message -I reads is
+        written to it."""
+        self.empty = True
+        self.crlf = True
+        self.shell = shell
+        self.argv = list(argv)
+        self.cwd = cwd
+        self.pid = 0
+        self.screen.cursor_visible = False
+
+    def input_data(self, data: bytes) -> None:
+        """input_parse_buffer: bytes for an empty pane's screen, parsed as if the pane had
+        written them (not a control client's %output, not pipe-pane's)."""
+        if not data or self.destroyed:
+            return
+        if self.crlf:
+            data = _CRLF.sub(rb"\r\g<0>", data)
+        self.screen.feed(data)
+        self.screen.take_replies()  # nothing reads answers: there is no program
+        self.output_revision += 1
+        self.changed = True
+        if self.modes:
+            self.unseen_changes = True
+        self.last_output_time = time.time()
+        self.on_output(self, self.screen.take_events())
 
     def interrupt_read(self) -> None:
         """A read waiting for output goes back to ``read_hold`` first (a control client

@@ -22,6 +22,7 @@ import sys
 import time
 import traceback
 from collections import deque
+from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any
 
@@ -155,6 +156,7 @@ class ClientConn:
         self._out: deque[bytes] = deque()
         self._streams: dict[int, _Stream] = {}
         self._reads: dict[int, tuple[bytearray, trio.Event, list[int]]] = {}
+        self._read_sinks: dict[int, Callable[[bytes], None]] = {}
         self._next_stream = 3
         self._wake = trio.Event()
         self._queue: deque[list[Any]] = deque()
@@ -293,16 +295,24 @@ class ClientConn:
 
     # -- reading ---------------------------------------------------------------------------------
 
-    async def read_file(self, path: str) -> tuple[bytes, int]:
-        """Ask the client to read a file (or its stdin for "-"): tmux's READ_OPEN exchange."""
+    async def read_file(self, path: str, on_data: Callable[[bytes], None] | None = None
+                        ) -> tuple[bytes, int]:
+        """Ask the client to read a file (or its stdin for "-"): tmux's READ_OPEN exchange.
+        With ``on_data`` each chunk goes there as it comes (display-message -I) and the bytes
+        returned are empty."""
         number = self._next_stream
         self._next_stream += 1
         buf, done, err = bytearray(), trio.Event(), [0]
         self._reads[number] = (buf, done, err)
+        if on_data is not None:
+            self._read_sinks[number] = on_data
         fd = 0 if path == "-" else -1
         self.send(P.MSG_READ_OPEN, P.pack_read_open(number, fd, "" if path == "-" else path))
-        await done.wait()
-        del self._reads[number]
+        try:
+            await done.wait()
+        finally:
+            del self._reads[number]
+            self._read_sinks.pop(number, None)
         return bytes(buf), err[0]
 
     # -- main loop -------------------------------------------------------------------------------
@@ -400,7 +410,10 @@ class ClientConn:
             elif t == P.MSG_READ:
                 number, chunk = P.unpack_stream(data)
                 entry = self._reads.get(number)
-                if entry is not None:
+                sink = self._read_sinks.get(number)
+                if sink is not None:
+                    sink(chunk)
+                elif entry is not None:
                     entry[0].extend(chunk)
             elif t == P.MSG_READ_DONE:
                 number, error = P.unpack_stream_error(data)

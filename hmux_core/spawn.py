@@ -40,6 +40,7 @@ class SpawnContext:
     kill: bool = False
     client: Any = None  # the command's client (for cwd and PATH)
     tc: Any = None  # the client that will see the window (for size)
+    empty: bool = False  # SPAWN_EMPTY (split-window -E, -I): a pane with no process
 
 
 def client_cwd(server: Server, c: Any, s: Session | None) -> str:
@@ -114,7 +115,10 @@ def start_process(server: Server, pane: Pane, sc: SpawnContext, argv: list[str] 
     env = child_environ(server, s, pane.id, sc.environ, sc.client)
     env["SHELL"] = shell
     backspace = 0x7F
-    pane.spawn(argv, shell, cwd or pane.cwd or find_home(), env, s.tio, backspace)
+    if sc.empty:
+        pane.make_empty(shell, argv, cwd or pane.cwd or find_home())
+    else:
+        pane.spawn(argv, shell, cwd or pane.cwd or find_home(), env, s.tio, backspace)
     server.start_pane(pane)
 
 

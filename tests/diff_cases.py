@@ -234,6 +234,22 @@ case("sp-layout", *GRID, ["list-windows", "-F", "#{window_layout} #{window_visib
 case("sp-odd-sizes", NS("a", x=81, y=25), ["split-window", "-h", *CAT], ["split-window", "-v", *CAT],
      ["list-panes", "-F", PANEFMT])
 case("sp-flag-needs-arg", NS("a"), ["split-window", "-l"], ["list-panes", "-F", PANEFMT])
+# tmux 3.7b's empty panes: -E (or -I) makes a pane with no process (pid 0, no tty, not dead,
+# cursor hidden); only display-message -I and split-window -I write to it; a command is refused.
+EMPTYFMT = ("#{pane_id} #{pane_dead} #{?#{==:#{pane_pid},0},pid0,pid} <#{pane_tty}> #{cursor_flag} "
+            "#{pane_current_command} <#{pane_start_command}> <#{pane_current_path}> #{pane_active}")
+case("sp-empty", NS("a"), ["split-window", "-E", "-P", "-F", "#{pane_id}"], ["list-panes", "-F", EMPTYFMT])
+case("sp-empty-detached-I", NS("a"), ["split-window", "-dI"], ["list-panes", "-F", EMPTYFMT])
+case("sp-empty-command-refused", NS("a"), ["split-window", "-E", *CAT])
+case("sp-empty-I-command-refused", NS("a"), ["split-window", "-I", "x"])
+case("sp-empty-empty-command", NS("a"), ["split-window", "-E", ""], ["list-panes", "-F", EMPTYFMT])
+case("sp-empty-keys-dropped", NS("a"), ["split-window", "-E"], ["send-keys", "-t", "a:0.1", "abc"],
+     ["capture-pane", "-p", "-t", "a:0.1"])
+case("sp-empty-display-I", NS("a"), ["split-window", "-E"], ["display-message", "-I", "-t", "a:0.1"])
+case("sp-empty-display-I-not-empty", NS("a"), ["display-message", "-I", "-t", "a:0.0"])
+case("sp-empty-pipe-pane", NS("a"), ["split-window", "-E"], ["pipe-pane", "-t", "a:0.1", "cat"])
+case("sp-empty-respawn", NS("a"), ["split-window", "-E"], ["respawn-pane", "-t", "a:0.1", *CAT],
+     ["list-panes", "-F", "#{pane_id} #{pane_dead} #{cursor_flag} #{pane_current_command}"])
 
 # -- list-windows / list-panes -----------------------------------------------------------------
 

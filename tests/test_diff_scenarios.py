@@ -195,3 +195,41 @@ def test_scenario_stock_tmux_client(name, steps, tmux, hmux, stock_client_on_hmu
     first = shlex.split(steps[0])
     assert hmux.cmd(*first).rc == tmux.cmd(*first).rc == 0
     assert _run(tmux, stock_client_on_hmux, steps[1:], muxdir) == []
+
+
+def _empty_pane_input(mux) -> list[str]:
+    """What an empty pane shows of the text display-message -I and split-window -I read from
+    their client's stdin: parsed as pane output with line feeds returning (MODE_CRLF), the
+    cursor hidden, split-window -I's text shown as it comes (the command waits for its end)."""
+    import subprocess
+
+    seen = []
+    mux.ok("new", "-d", "-s", "a", "-x", "40", "-y", "10", "cat")
+    mux.ok("splitw", "-E", "-d")
+    r = mux.cmd("display", "-I", "-t", "a:0.1", stdin="one\ntwo\033[1mbold\tx\r\nthree")
+    seen.append(f"rc={r.rc} {r.out!r} {r.err!r}")
+    seen.append(mux.capture("a:0.1", "-e"))
+    seen.append(mux.ok("display", "-p", "-t", "a:0.1", "#{cursor_x},#{cursor_y} #{cursor_flag}"))
+    argv = list(mux.argv0) + list(mux.socket_args) + ["splitw", "-d", "-I", "-t", "a:0.0"]
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=mux.env, cwd=mux.cwd)
+    try:
+        p.stdin.write(b"first\n")
+        p.stdin.flush()
+        wait_for(lambda: "first" in mux.capture("a:0.1"), timeout=15)
+        seen.append(f"waiting={p.poll() is None}")
+        p.stdin.write(b"second")
+        p.stdin.close()
+        seen.append(f"rc={p.wait(15)} {p.stdout.read()!r} {p.stderr.read()!r}")
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    seen.append(mux.capture("a:0.1"))
+    seen.append(mux.ok("list-panes", "-t", "a", "-F", "#{pane_index} #{pane_dead} #{pane_pid}")
+                .replace(mux.ok("display", "-p", "-t", "a:0.0", "#{pane_pid}").strip(), "PID"))
+    return seen
+
+
+def test_empty_pane_input_matches_tmux(tmux, hmux):
+    assert _empty_pane_input(hmux) == _empty_pane_input(tmux)

@@ -58,8 +58,12 @@ def cmd_display_message(item: CmdItem) -> int:
 
     args = item.args
     st = item.target
-    if args.has("I"):
-        return CMD_RETURN_NORMAL
+    if args.has("I"):  # stdin into the empty target pane (window_pane_start_input)
+        if st.wp is None:
+            return CMD_RETURN_NORMAL
+        from .panes import pane_input
+
+        return pane_input(item, st.wp)  # type: ignore[return-value]  (awaited by the queue)
     if args.has("F") and args.argv:
         return item.error("only one of -F or argument must be given")
     delay = -1  # display-time

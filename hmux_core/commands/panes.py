@@ -131,14 +131,36 @@ def _tiled_size(item: CmdItem, w: Any, wp: Any) -> tuple[int | None, str | None]
 
 
 @command("split-window")
-def cmd_split_window(item: CmdItem) -> int:
-    return _new_pane(item, floating=False)
+def cmd_split_window(item: CmdItem) -> Any:
+    return _with_input(item, _new_pane(item, floating=False))
 
 
 @command("new-pane")
-def cmd_new_pane(item: CmdItem) -> int:
+def cmd_new_pane(item: CmdItem) -> Any:
     """tmux 3.7b's new-pane: split-window's flags, but a floating pane (-L: a tiled one)."""
-    return _new_pane(item, floating=not item.args.has("L"))
+    return _with_input(item, _new_pane(item, floating=not item.args.has("L")))
+
+
+def _with_input(item: CmdItem, rc: int) -> Any:
+    """split-window -I: once the empty pane is made, the command waits while its client's
+    stdin goes into it (``make 2>&1 | tmux splitw -dI``)."""
+    if rc != CMD_RETURN_NORMAL or not item.args.has("I") or item.target.wp is None:
+        return rc
+    return pane_input(item, item.target.wp)
+
+
+async def pane_input(item: CmdItem, wp: Pane) -> int:
+    """window_pane_start_input: the command's client's stdin into an empty pane's screen as
+    it comes, the command waiting until it ends; nothing to read (at once) for a client in a
+    session or going away. Only an empty pane (split-window -E or -I) takes it."""
+    if not wp.empty:
+        return item.error("pane is not empty")
+    c = item.client
+    if c is None or getattr(c, "is_config", False) or c.session is not None or c.exiting \
+            or c.exited:
+        return CMD_RETURN_NORMAL
+    await c.read_file("-", wp.input_data)
+    return CMD_RETURN_NORMAL
 
 
 def _new_pane(item: CmdItem, floating: bool) -> int:
@@ -155,8 +177,6 @@ def _new_pane(item: CmdItem, floating: bool) -> int:
     empty = args.has("I") or args.has("E")
     if empty and argv and (len(argv) != 1 or argv[0] != ""):
         return item.error("command cannot be given for empty pane")
-    if empty:
-        return item.error("create pane failed: empty panes are not supported")
     before, full, zoom = args.has("b"), args.has("f"), args.has("Z")
     horizontal = args.has("h")
     # (beyond 3.7b, whose check is made while a zoom hides that the pane floats)
@@ -196,7 +216,7 @@ def _new_pane(item: CmdItem, floating: bool) -> int:
     sc = SpawnContext(
         s=s, argv=argv,
         cwd=item.expand(args.get("c") or "", st) if args.get("c") else None, environ=env,
-        detached=args.has("d"), client=c, tc=item.target_client)
+        detached=args.has("d"), client=c, tc=item.target_client, empty=empty)
     try:
         new = spawn_pane(item.server, sc, wl, wp, cell, floating=floating, before=before,
                          full=full, zoom=zoom)
