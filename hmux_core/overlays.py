@@ -481,13 +481,34 @@ def open_popup(server: Any, client: Any, argv: list[str], px: int, py: int, sx: 
     pane.spawn(argv, server.default_shell(), cwd, env)
     ov = Popup(pane, px, py, sx, sy, lines, title, close_exit, style=style,
                border_style=border_style, close_any_key=close_any_key)
-    if a is not None:  # a control client's popup runs, but nothing draws it
-        pane.on_output = lambda p, events: a.redraw(status=False)
+    def output(p: Any, events: list[tuple[str, Any]]) -> None:
+        for name, value in events or ():
+            if name == "clipboard":
+                popup_clipboard(server, a, value)
+        if a is not None:  # a control client's popup runs, but nothing draws it
+            a.redraw(status=False)
+
+    pane.on_output = output
     pane.on_exit = lambda p: ov.exited(server, client) if client.overlay is ov else None
     assert server.nursery is not None
     pane.start(server.nursery)
     set_overlay(server, client, ov, 0)
     return ov
+
+
+def popup_clipboard(server: Any, attached: Any, payload: str) -> None:
+    """OSC 52 from a popup's command (tmux 3.6): with set-clipboard on, the popup's client's
+    terminal gets it and it becomes a paste buffer (no pane, so no pane-set-clipboard)."""
+    from . import escapes
+
+    if str(server.options.get("set-clipboard")) != "on":
+        return
+    data = escapes.decode_clipboard(payload)
+    if data is None:
+        return
+    if attached is not None:
+        escapes.set_selection(server, data, [attached])
+    server.buffers.add(data)
 
 
 def popup_editor(server: Any, client: Any, data: bytes,

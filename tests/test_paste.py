@@ -55,3 +55,19 @@ def test_a_paste_end_marker_cut_in_two(outer, hmux, tmux):  # noqa: F811
         wait_for(lambda m=m: "x" in m.ok("capture-pane", "-p", "-t", "m"))
         shown[name] = m.ok("capture-pane", "-p", "-t", "m").strip()
     assert shown["h"] == shown["t"] == "hellox\nhellox"
+
+
+def test_osc52_from_a_popup_becomes_a_buffer(outer, hmux, tmux):  # noqa: F811
+    """tmux 3.6: OSC 52 written by a popup's command sets the clipboard (a paste buffer)."""
+    got = []
+    for m, name in ((tmux, "t"), (hmux, "h")):
+        m.ok("new-session", "-d", "-s", "m", "-x", "80", "-y", "23", "cat")
+        m.ok("set", "-s", "set-clipboard", "on")
+        argv0 = HMUX if m.argv0 == HMUX else [TMUX]
+        t = outer.run([*argv0, *m.socket_args, "attach", "-t", "m"], name)
+        wait_for(lambda t=t: "[m]" in outer.screen(t)[-1])
+        client = m.ok("list-clients", "-F", "#{client_name}").strip()
+        m.ok("display-popup", "-c", client, "-E", r"printf '\033]52;c;aGVsbG8=\007'")
+        wait_for(lambda m=m: m.ok("list-buffers", "-F", "#{buffer_sample}") != "")
+        got.append(m.ok("list-buffers", "-F", "#{buffer_sample}"))
+    assert got[0] == got[1] == "hello\n"
