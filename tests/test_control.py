@@ -25,15 +25,14 @@ import shutil
 import signal
 import subprocess
 import sys
+import tarfile
 import threading
 import time
 import uuid
 
 import pytest
 from harness import HMUX, TMUX, Mux, base_env, wait_for
-
-REGRESS = "/tmp/src/tmux-3.7b/regress"
-
+from oracle import tarball
 
 # -- a control client ------------------------------------------------------------------------------
 
@@ -963,8 +962,12 @@ def test_subscriptions_carry_plugin_variables(muxdir, request, tmp_path):
 def test_tmux_regress_script(script, muxdir, tmp_path):
     """tmux 3.7b's own control-mode regress scripts, TEST_TMUX pointing at a wrapper that runs
     hmux (and, as their reference, at the oracle)."""
-    path = os.path.join(REGRESS, script)
-    assert os.path.exists(path), f"tmux 3.7b sources not found at {REGRESS}"
+    tgz = tarball("3.7b")
+    assert tgz is not None, "no tmux 3.7b tarball beside the oracle build script"
+    with tarfile.open(tgz) as tf:
+        (member,) = [m for m in tf.getmembers() if m.name.endswith("/regress/" + script)]
+        tf.extract(member, tmp_path, filter="data")
+    path = str(tmp_path / member.name)
     wrapper = tmp_path / "hmux-as-tmux"
     wrapper.write_text(f"#!/bin/sh\nexec {sys.executable} -m hmux_core.cli \"$@\"\n")
     wrapper.chmod(0o755)
