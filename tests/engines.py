@@ -42,14 +42,12 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
     "acs": "DEC line drawing is translated to box characters at input",
     "invalid_utf8": "invalid UTF-8 becomes U+FFFD per byte (tmux: one per sequence) and a C1 "
                     "control joins no cell",
-    "emoji_zwj": "grapheme widths follow Unicode, not tmux's width table (a skin tone makes a "
-                 "second cell)",
-    "emoji_vs16": "VS16 does not make a character wide (tmux's variation-selector-always-wide)",
     "modifyotherkeys": "a line's cell count is that of a line written in one go (tmux grows it "
                        "per write: -N shows fewer blanks for a line written piece by piece)",
     "prompt_marks": "no mark for the start of output (OSC 133 C) or a k=s prompt is kept",
     "tab_overwrite": "a tab is not kept as a tab cell (capture shows blanks)",
-    "emoji_skin_flags": "grapheme widths follow Unicode, not tmux's width table and joins",
+    "emoji_skin_flags": "grapheme widths follow Unicode, not tmux's width table and joins (a "
+                        "skin tone after a text-presentation base, a Hangul jamo after a space)",
     "combining_at_edge": "a C1 control joins no cell",
     "rep_unicode": "DEC line drawing is translated to box characters at input",
     "one_column_wide": "a wide character in a one-column pane is handled differently",

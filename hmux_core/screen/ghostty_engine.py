@@ -372,6 +372,10 @@ class GhosttyScreen:
         self._rs = None
         self._rit = None
         self._install_callbacks()
+        # Unicode grapheme clustering (mode 2027): ZWJ sequences, flags, skin tones and keycaps
+        # join into one cell and VS16 makes a character wide, as tmux 3.7b's utf8 joins do;
+        # without it Ghostty gives each code point its own width (_modes keeps it on)
+        self._write(b"\x1b[?2027h")
         # scratch structures reused by every read
         self._pt = ffi.new("GhosttyPointS*")
         self._pt.tag = _TAG_SCREEN
@@ -765,7 +769,7 @@ class GhosttyScreen:
                 self._write_modes(out, False)
                 if not on:
                     continue
-            elif n in (45, 69):
+            elif n in (45, 69, 2027):  # 2027: grapheme clustering stays on (tmux's joins)
                 continue
             elif n == 2026:
                 self._sync_since = time.monotonic() if on else None
