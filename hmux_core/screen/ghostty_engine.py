@@ -1130,8 +1130,37 @@ class GhosttyScreen:
                     r.wide = True
                 used = size = x + 1
             r.used = used
-            r.size = _cellsize(size, cols)
+            r.size = _cellsize(size, cols) if size not in (cols // 4, cols // 2) else (
+                self._grown_size(size))
         return out
+
+    def _grown_size(self, n: int) -> int:
+        """tmux's cell size of the row at ``self._ref`` whose cells end at ``n``, exactly a
+        quarter or half of the width, where the size depends on how the row was written: tmux
+        grows a line per write (grid_expand_line), so it stays at ``n`` when an earlier write
+        already grew it that far. The writes are guessed as tmux makes them: a run of ASCII
+        cells of one style is one write (screen_write_collect), any other cell is its own."""
+        ref = self._ref
+        cell = self._cell
+        ref_cell = lib.ghostty_grid_ref_cell
+        cols = self.cols
+        size = 0
+        run = -1  # the style of the ASCII run being written, -1 for none
+        for x in range(n + 1):
+            key = -1
+            c = 0
+            if x < n:
+                ref.x = x
+                ref_cell(ref, cell)
+                c = cell[0]
+                if c and not c & 3 and not (c >> 42) & 3 and 0x20 <= (c >> 2) & 0x1FFFFF < 0x7F:
+                    key = (c >> 26) & 0xFFFF
+            if run >= 0 and key != run and x > size:  # the run written up to here
+                size = _cellsize(x, cols)
+            if key < 0 and c and x + 1 > size:  # a cell written on its own
+                size = _cellsize(x + 1, cols)
+            run = key
+        return size
 
     def _cell_link(self) -> int:
         """The hyperlink of the cell at ``self._ref``, as tmux numbers it (the id it was written
