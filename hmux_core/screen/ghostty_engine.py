@@ -1198,8 +1198,8 @@ class GhosttyScreen:
         if tag == 2:
             bg = v & 0xFF
             bg = bg if bg < 8 else 90 + bg - 8 if bg < 16 else bg | COLOUR_FLAG_256
-        else:
-            bg = COLOUR_FLAG_RGB | v
+        else:  # the packed cell holds red in its low byte
+            bg = COLOUR_FLAG_RGB | (v & 0xFF) << 16 | (v & 0xFF00) | v >> 16
         return (0, 8, bg, 0)
 
     def _view(self, rows: list[Row]) -> _View:
