@@ -43,7 +43,7 @@ from .cells import (
 from .grid import HISTORY_BYTE_BUDGET, LINE_START_PROMPT, Row, compact
 from .hyperlinks import Hyperlinks
 from .names import clean_name
-from .screen import NoAlternateScreen, Screen, capture_lines, row_links
+from .screen import NoAlternateScreen, Screen, _history_time, capture_lines, row_links
 from .snapshot import Snapshot
 
 log = logging.getLogger(__name__)
@@ -369,6 +369,8 @@ class GhosttyScreen:
         self._tabs: set[int] | None = None  # tab stops HTS and TBC set (None: the defaults)
         self._saved_main: list[Row] | None = None  # the main screen under the alternate one
         self._saved_origin = False  # origin mode as DECSC saved it (RIS keeps it)
+        self._hist_seen = 0  # native history rows at the last look (_note_history)
+        self._hist_times: list[list[int]] = []  # [rows, second] runs of history, oldest first
         self._rs = None
         self._rit = None
         self._install_callbacks()
@@ -404,6 +406,7 @@ class GhosttyScreen:
         self._fopts.selection = self._sel
         self._fbuf = ffi.new("uint8_t[]", 4 * self.cols + 64)
         self._sz = ffi.new("size_t*")
+        self._screen_id = ffi.new("int*")
 
     # -- native plumbing -----------------------------------------------------------------------
     def _set(self, opt: int, ctype: str, value: int) -> None:
@@ -559,6 +562,7 @@ class GhosttyScreen:
     def clear_history(self) -> None:
         lib.ghostty_terminal_vt_write(self._t, b"\x1b[3J", 4)
         self._dirty = True
+        self._note_history()
 
     # -- input ---------------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
@@ -618,6 +622,50 @@ class GhosttyScreen:
                 self._replies += self.send_theme_update()
         except Exception:  # pragma: no cover - a callback failing must not stop the pane
             log.exception("ghostty feed failed")
+        finally:
+            self._note_history()
+
+    def _note_history(self) -> None:
+        """Stamp the rows that scrolled into history since the last look with the current
+        second (tmux's gl->time, copy mode's #{top_line_time}): Ghostty keeps no time per row.
+        Rows pruned from the top take the oldest stamps with them; a read that both prunes and
+        scrolls is seen only as its net growth, so a few rows may keep an older stamp."""
+        if self._get(lib.GHOSTTY_TERMINAL_DATA_ACTIVE_SCREEN, self._screen_id):
+            return  # the alternate screen has no history; the main screen's stays as it was
+        n = int(self._get(lib.GHOSTTY_TERMINAL_DATA_SCROLLBACK_ROWS, self._sz))
+        seen = self._hist_seen
+        if n == seen:
+            return
+        times = self._hist_times
+        if n > seen:
+            t = _history_time()
+            if times and times[-1][1] == t:
+                times[-1][0] += n - seen
+            else:
+                times.append([n - seen, t])
+        else:
+            drop = seen - n
+            while drop and times:
+                if times[0][0] <= drop:
+                    drop -= times.pop(0)[0]
+                else:
+                    times[0][0] -= drop
+                    drop = 0
+        self._hist_seen = n
+
+    def _stamp(self, rows: list[Row], first: int) -> None:
+        """Give history rows read from native row ``first`` on their times."""
+        y = 0  # native row at the start of the run
+        i = 0
+        for count, t in self._hist_times:
+            end = y + count
+            while i < len(rows) and first + i < end:
+                if first + i >= y:
+                    rows[i].time = t
+                i += 1
+            y = end
+            if i >= len(rows):
+                break
 
     def _keep_tail(self, data: bytes) -> None:
         self._tail = data[-16:] if len(data) >= 16 else (self._tail + data)[-16:]
@@ -904,6 +952,7 @@ class GhosttyScreen:
         self.scroll_region_upper = 0
         self.scroll_region_lower = rows - 1
         self._dirty = True
+        self._note_history()
 
     def reset(self) -> None:
         """send-keys -R: tmux's RIS and a fresh parser (Ghostty's own full reset would clear
@@ -913,6 +962,7 @@ class GhosttyScreen:
         self._ris()
         self.extended_keys = False
         self._dirty = True
+        self._note_history()
 
     def reinit(self) -> None:
         """respawn-pane: blank the visible lines (not into history), home, default modes."""
@@ -1284,7 +1334,9 @@ class GhosttyScreen:
     def snapshot(self) -> Snapshot:
         """Copy mode's frozen grid: every shown row read out of the native grid once."""
         hsize = self.history_size
-        rows = self._read_rows(self._hsize() - hsize, hsize + self.rows)
+        first = self._hsize() - hsize
+        rows = self._read_rows(first, hsize + self.rows)
+        self._stamp(rows[:hsize], first)
         return Snapshot([compact(r) for r in rows], list(self._styles), self.cols, self.rows,
                         hsize, self.cursor_x, self.cursor_y)
 
