@@ -45,7 +45,7 @@ from . import target as T
 from .commands.grammar import CommandError, CommandList
 from .events import EventBus, Payload, payload_from_notify
 from .options import HOOKS, OptionError, Options
-from .options_table import COMMAND, IS_ARRAY, IS_HOOK, SESSION, OptionEntry
+from .options_table import COMMAND, IS_ARRAY, IS_HOOK, PANE, SESSION, WINDOW, OptionEntry
 
 if TYPE_CHECKING:
     from .commands.queue import CmdItem
@@ -129,7 +129,9 @@ HOOKS.parse_command = parse_hook_command
 
 
 def register_hook_name(name: str) -> bool:
-    """Make ``name`` a global hook ``set-hook`` accepts (an array of commands, session scope).
+    """Make ``name`` a global hook ``set-hook`` accepts (an array of commands): a ``pane-*``
+    name is a pane hook (window and pane scope, as tmux's own pane-* hooks: ``show-hooks -g``
+    does not list it, ``-gw`` does), any other a session hook.
 
     tmux 3.3a refuses names outside its table (``invalid option: NAME``); events that only hmux
     raises are registered here before the config is read. False if the name cannot be a hook
@@ -140,12 +142,14 @@ def register_hook_name(name: str) -> bool:
     existing = _table.OPTIONS_BY_NAME.get(name)
     if existing is not None:
         return existing.is_hook
-    entry = OptionEntry(name, COMMAND, SESSION, "", flags=IS_ARRAY | IS_HOOK, separator="")
+    pane_hook = name.startswith("pane-")
+    entry = OptionEntry(name, COMMAND, WINDOW | PANE if pane_hook else SESSION, "",
+                        flags=IS_ARRAY | IS_HOOK, separator="")
     _table.OPTIONS_BY_NAME[name] = entry
     _table.OPTION_TABLE = _table.OPTION_TABLE + (entry,)
     _options.OPTION_TABLE = _table.OPTION_TABLE  # options.py imported the tuple by name
     for server in list(_servers):
-        server.session_options.set_value(name, {})
+        (server.window_options if pane_hook else server.session_options).set_value(name, {})
     return True
 
 
@@ -651,7 +655,8 @@ class Hooks:
         st = n.state if _valid(n.state) else T.from_nothing(self.server.model, 0)
         if n.cmdlists is not None:
             return self._items(n.cmdlists, n.client, st, n.formats)
-        if n.global_only:
+        entry = _table.OPTIONS_BY_NAME.get(n.name)
+        if n.global_only and (entry is None or entry.scope & SESSION):
             cmdlists = self._commands_in(self.server.session_options, n.name) or []
         else:
             cmdlists = self._notify_commands(n.name, st if st is not None else T.State())
