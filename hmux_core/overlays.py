@@ -481,6 +481,7 @@ def open_popup(server: Any, client: Any, argv: list[str], px: int, py: int, sx: 
     pane.spawn(argv, server.default_shell(), cwd, env)
     ov = Popup(pane, px, py, sx, sy, lines, title, close_exit, style=style,
                border_style=border_style, close_any_key=close_any_key)
+
     def output(p: Any, events: list[tuple[str, Any]]) -> None:
         for name, value in events or ():
             if name == "clipboard":
