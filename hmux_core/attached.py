@@ -11,7 +11,6 @@ again the whole screen is drawn from the model.
 
 from __future__ import annotations
 
-import functools
 import logging
 import math
 import re
@@ -22,6 +21,7 @@ import trio
 
 from . import escapes, tty_keys, tty_term
 from . import keys as K
+from .keybindings import TableWalk
 from .mouse import CLICK_TIMEOUT, DRAG_REPEAT, MouseEvent, MouseState
 from .render import Renderer
 from .tty import Tty
@@ -57,9 +57,7 @@ class Attached:
         self.keys = KeyDecoder()
         self._awaiting: set[str] = set()  # "da", "xda": the terminal's answers not yet in
         self.renderer = Renderer()
-        self.repeating = False
-        self.repeat_deadline = 0.0
-        self.last_key = K.KEYC_NONE  # the repeating binding's key (initial-repeat-time)
+        self.tables = TableWalk()  # repeat state between keys
         self._dirty = trio.Event()
         self._pending = False  # something changed since the last frame
         self._next = 0.0  # when the next frame may be drawn
@@ -777,7 +775,7 @@ class Attached:
         """The key-table walk for one key: a key no binding takes goes to the pane here; the
         binding found, if any, is returned for the caller to run. A mouse key (``event``)
         uses the mode table of the pane under the mouse, ``wp``, and goes to that pane."""
-        from .keybindings import default_table, handle_key, key_tables, set_client_table
+        from .keybindings import default_table, key_tables, set_client_table
 
         c = self.client
         s = c.session
@@ -789,37 +787,18 @@ class Attached:
         if getattr(c, "message_text", None):  # a key clears a status message, as in tmux
             c.message_text = None
             self.redraw()
-        kt = key_tables(self.server)
-        default = default_table(c)
-        if self.repeat_deadline and time.monotonic() > self.repeat_deadline:
-            set_client_table(kt, c, None)
-            self.repeating, self.repeat_deadline = False, 0.0
-        table = getattr(c, "key_table", None) or default
+        table = self.tables.expire(self.server, c)
         if key == K.KEYC_UNKNOWN:  # a sequence we cannot name goes to the pane as it came
-            if table != default:
-                set_client_table(kt, c, None)
+            if table != default_table(c):
+                set_client_table(key_tables(self.server), c, None)
                 self.redraw()
             else:
                 self._to_pane(key, raw)
             return None
-        repeat_time = int(s.options.get("repeat-time"))
         if event is None:
             wp = s.curw.window.active if s.curw is not None else None
         mode_table = wp.modes[0].key_table() if wp is not None and wp.modes else None
-        res = handle_key(kt, key, table=table, default=default, mode_table=mode_table,
-                         prefix=_option_key(s, "prefix"), prefix2=_option_key(s, "prefix2"),
-                         repeating=self.repeating, repeat_time=repeat_time,
-                         initial_repeat_time=int(s.options.get("initial-repeat-time")),
-                         last_key=self.last_key, now=time.monotonic(),
-                         prefix_timeout=int(self.server.options.get("prefix-timeout")))
-        if res.table != table or getattr(c, "key_table", None) is None:
-            set_client_table(kt, c, res.table)  # the table's time is when it was entered
-        self.repeating = res.repeating
-        self.last_key = res.last_key
-        if res.start_repeat:
-            self.repeat_deadline = time.monotonic() + res.repeat_time / 1000.0
-        elif not res.repeating:
-            self.repeat_deadline = 0.0
+        res = self.tables.walk(self.server, c, key, table, mode_table)
         if res.binding is not None:
             return res.binding
         if res.forward:
@@ -854,17 +833,3 @@ class Attached:
             data = K.encode_key(key, **K.pane_modes(scr, self.server.options))
         wp.write(data if data is not None else raw)
 
-
-def _option_key(s: Any, name: str) -> int:
-    """A key option (prefix, prefix2) as a key code; KEYC_NONE for None."""
-    value = s.options.get(name)
-    if isinstance(value, int):
-        return value
-    if not value or value == "None":
-        return K.KEYC_NONE
-    return _key_code(str(value))
-
-
-@functools.lru_cache(maxsize=64)
-def _key_code(name: str) -> int:
-    return K.string_to_key(name)

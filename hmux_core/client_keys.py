@@ -17,6 +17,7 @@ from collections import deque
 from typing import Any
 
 from . import keys as K
+from .keybindings import TableWalk
 
 
 class ClientKeys:
@@ -26,9 +27,7 @@ class ClientKeys:
     def __init__(self, server: Any, client: Any) -> None:
         self.server = server
         self.client = client
-        self.repeating = False
-        self.repeat_deadline = 0.0
-        self.last_key = K.KEYC_NONE
+        self.tables = TableWalk()  # repeat state between keys
         self._pending: deque[int] = deque()
         self._running = False
 
@@ -79,36 +78,16 @@ class ClientKeys:
     def _walk(self, key: int) -> Any:
         """The key-table walk (server_client_key_callback): the binding to run, or None when
         the key went to the pane or only changed the table."""
-        from .keybindings import default_table, handle_key, key_tables, set_client_table
-
         server, c = self.server, self.client
         s = c.session
         if s is None:
             return None
         c.activity_time = time.time()
         server.update_latest(c)
-        kt = key_tables(server)
-        default = default_table(c)
-        if self.repeat_deadline and time.monotonic() > self.repeat_deadline:
-            set_client_table(kt, c, None)
-            self.repeating, self.repeat_deadline = False, 0.0
-        table = getattr(c, "key_table", None) or default
+        table = self.tables.expire(server, c)
         wp = s.curw.window.active if s.curw is not None else None
         mode_table = wp.modes[0].key_table() if wp is not None and wp.modes else None
-        res = handle_key(kt, key, table=table, default=default, mode_table=mode_table,
-                         prefix=_option_key(s, "prefix"), prefix2=_option_key(s, "prefix2"),
-                         repeating=self.repeating, repeat_time=int(s.options.get("repeat-time")),
-                         initial_repeat_time=int(s.options.get("initial-repeat-time")),
-                         last_key=self.last_key, now=time.monotonic(),
-                         prefix_timeout=int(server.options.get("prefix-timeout")))
-        if res.table != table or getattr(c, "key_table", None) is None:
-            set_client_table(kt, c, res.table)
-        self.repeating = res.repeating
-        self.last_key = res.last_key
-        if res.start_repeat:
-            self.repeat_deadline = time.monotonic() + res.repeat_time / 1000.0
-        elif not res.repeating:
-            self.repeat_deadline = 0.0
+        res = self.tables.walk(server, c, key, table, mode_table)
         if res.binding is not None:
             return res.binding
         if res.forward and wp is not None:
@@ -130,16 +109,6 @@ class ClientKeys:
         data = K.encode_key(key, **K.pane_modes(wp.screen, self.server.options))
         if data:
             wp.write(data)
-
-
-def _option_key(s: Any, name: str) -> int:
-    """A key option (prefix, prefix2) as a key code; KEYC_NONE for None."""
-    value = s.options.get(name)
-    if isinstance(value, int):
-        return value
-    if not value or value == "None":
-        return K.KEYC_NONE
-    return K.string_to_key(str(value))
 
 
 def send_key(server: Any, client: Any, key: int) -> None:

@@ -21,6 +21,7 @@ Entry points for attached clients (no drawing or terminal code lives here):
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -595,6 +596,64 @@ class KeyResult:
     status: bool = False
     repeat_time: int = 0
     last_key: int = K.KEYC_NONE
+
+
+class TableWalk:
+    """A client's place in the key tables between keys: whether a binding is repeating, until
+    when, and its key (initial-repeat-time). Terminal clients (hmux_core.attached) and
+    terminal-less ones (hmux_core.client_keys) walk the same way with one of these each."""
+
+    def __init__(self) -> None:
+        self.repeating = False
+        self.repeat_deadline = 0.0
+        self.last_key = K.KEYC_NONE
+
+    def expire(self, server: Any, client: Any) -> str:
+        """The repeat timer, if it ran out, ends the repeat (back to the default table); the
+        client's table now."""
+        default = default_table(client)
+        if self.repeat_deadline and time.monotonic() > self.repeat_deadline:
+            set_client_table(key_tables(server), client, None)
+            self.repeating, self.repeat_deadline = False, 0.0
+        return getattr(client, "key_table", None) or default
+
+    def walk(self, server: Any, client: Any, key: int, table: str,
+             mode_table: str | None) -> KeyResult:
+        """server_client_key_callback's table walk for ``key`` from ``table``; the client's
+        table and repeat state are updated, what to do with the key is returned."""
+        s = client.session
+        kt = key_tables(server)
+        res = handle_key(kt, key, table=table, default=default_table(client),
+                         mode_table=mode_table, prefix=_option_key(s, "prefix"),
+                         prefix2=_option_key(s, "prefix2"), repeating=self.repeating,
+                         repeat_time=int(s.options.get("repeat-time")),
+                         initial_repeat_time=int(s.options.get("initial-repeat-time")),
+                         last_key=self.last_key, now=time.monotonic(),
+                         prefix_timeout=int(server.options.get("prefix-timeout")))
+        if res.table != table or getattr(client, "key_table", None) is None:
+            set_client_table(kt, client, res.table)  # the table's time is when it was entered
+        self.repeating = res.repeating
+        self.last_key = res.last_key
+        if res.start_repeat:
+            self.repeat_deadline = time.monotonic() + res.repeat_time / 1000.0
+        elif not res.repeating:
+            self.repeat_deadline = 0.0
+        return res
+
+
+def _option_key(s: Any, name: str) -> int:
+    """A key option (prefix, prefix2) as a key code; KEYC_NONE for None."""
+    value = s.options.get(name)
+    if isinstance(value, int):
+        return value
+    if not value or value == "None":
+        return K.KEYC_NONE
+    return _key_code(str(value))
+
+
+@functools.lru_cache(maxsize=64)
+def _key_code(name: str) -> int:
+    return K.string_to_key(name)
 
 
 _MOUSE_MOVES = frozenset(K.mouse_key("MouseMove", where) for where in (
