@@ -322,6 +322,10 @@ class KeyDecoder:
                         if not final:
                             self.pending = buf[i:]
                             break
+                        if n - i == 2:  # ESC [ and nothing after it in time: M-[
+                            out.append((K.KEYC_META | 0x5B, buf[i:n]))
+                            i = n
+                            continue
                         end = n
                     seq = buf[i:end]
                     key = extended_key(seq)

@@ -428,3 +428,12 @@ def test_rxvt_keys_whatever_the_terminal(seq: bytes, name: str) -> None:
     from hmux_core.tty_keys import KeyDecoder
 
     assert [key_to_string(k) for k, _ in KeyDecoder().feed(seq)] == [name]
+
+
+def test_escape_bracket_alone_is_meta_bracket() -> None:
+    """ESC [ with nothing after it before escape-time is M-[ (regress tty-keys.sh)."""
+    from hmux_core.tty_keys import KeyDecoder
+
+    d = KeyDecoder()
+    assert d.feed(b"\x1b[") == []
+    assert [key_to_string(k) for k, _ in d.feed(b"", final=True)] == ["M-["]
