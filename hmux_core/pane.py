@@ -288,7 +288,7 @@ class Pane:
         self.argv = list(argv)
         self.cwd = cwd
         self.pid = 0
-        self.screen.cursor_visible = False
+        self.screen.feed(b"\x1b[?25l")  # (through the stream: every engine takes it)
 
     def input_data(self, data: bytes) -> None:
         """input_parse_buffer: bytes for an empty pane's screen, parsed as if the pane had

@@ -80,7 +80,8 @@ def stock_client_on_hmux(hmux, muxdir) -> Mux:
 # -- differences from tmux 3.7b that are known and not closed yet ----------------------------------
 
 def _known_differences() -> dict[str, str]:
-    """tests/known_differences.txt: ``node-id  reason`` lines. Each such test is a strict xfail:
+    """tests/known_differences.txt: ``node-id  reason`` lines (``[ghostty] node-id  reason``:
+    only when the panes run that engine, HMUX_ENGINE). Each such test is a strict xfail:
     it must fail (a fix shows up as XPASS and the line must go), and the reason is printed, so
     what is not done stays visible in every run (docs/compatibility.md lists the same)."""
     path = os.path.join(os.path.dirname(__file__), "known_differences.txt")
@@ -90,6 +91,10 @@ def _known_differences() -> dict[str, str]:
             for line in f:
                 line = line.strip()
                 if line and not line.startswith("#"):
+                    if line.startswith("["):  # "[engine] node  reason": only with that engine
+                        engine, _, line = line[1:].partition("] ")
+                        if os.environ.get("HMUX_ENGINE", "python") != engine:
+                            continue
                     node, _, reason = line.partition("  ")
                     known[node.strip()] = reason.strip() or "known difference from tmux 3.7b"
     except FileNotFoundError:

@@ -967,7 +967,8 @@ class GhosttyScreen:
     def reinit(self) -> None:
         """respawn-pane: blank the visible lines (not into history), home, default modes."""
         self._held = b""
-        seq = b"\x1b[?1049l\x1b[!p\x1b[r\x1b[H" + b"\x1b[2K\x1b[B" * self.rows + b"\x1b[H"
+        seq = (b"\x1b[?1049l\x1b[!p\x1b[?25h\x1b[r\x1b[H" + b"\x1b[2K\x1b[B" * self.rows
+               + b"\x1b[H")  # (Ghostty's DECSTR leaves the cursor hidden)
         lib.ghostty_terminal_vt_write(self._t, seq, len(seq))
         self.scroll_region_upper = 0
         self.scroll_region_lower = self.rows - 1
