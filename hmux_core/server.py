@@ -857,9 +857,8 @@ class Server:
                 if latest not in viewers:
                     continue
                 sx, sy = self.client_size(latest, w)
-                viewers = [latest]
             xpixel = ypixel = 0  # the largest cell a client's terminal reports
-            for c in viewers:
+            for c in (viewers if policy in ("smallest", "largest") else [latest]):
                 tty = c.attached.tty if c.attached is not None else None
                 if tty is not None and tty.xpixel > xpixel and tty.ypixel > ypixel:
                     xpixel, ypixel = tty.xpixel, tty.ypixel
