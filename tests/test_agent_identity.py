@@ -138,13 +138,21 @@ def settle(plugin: AgentPlugin, host: FakeHost, pane: str, want: str, timeout: f
 
 
 def _agent_pid(p: PtyProc, argv0: str) -> int:
-    """The pid of the process in the pane's foreground group whose argv[0] is ``argv0``."""
-    pgrp = p.pgrp()
-    snap = Snapshot()
-    for pid in snap.members(pgrp, p.pid):
-        if cmdline(pid)[0] == argv0:
-            return pid
-    raise AssertionError(f"no {argv0} in group {pgrp}")
+    """The pid of the process in the pane's foreground group whose argv[0] is ``argv0``
+    (polled: a wrapper script may still be on its way to exec it)."""
+    found: list[int] = []
+
+    def look() -> bool:
+        snap = Snapshot()
+        found[:] = [pid for pid in snap.members(p.pgrp(), p.pid)
+                    if (cmdline(pid) or [""])[0] == argv0]
+        return bool(found)
+
+    try:
+        wait_until(look, timeout=10.0, interval=0.05)
+    except AssertionError:
+        raise AssertionError(f"no {argv0} in group {p.pgrp()}") from None
+    return found[0]
 
 
 @pytest.mark.parametrize("command, label, argv0", [
