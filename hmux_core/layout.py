@@ -1154,6 +1154,18 @@ class Layout:
         lc.set_size(sx, sy, _i32(xoff), _i32(yoff))
         self._fix_panes()
 
+    def cascade(self, sx: int, sy: int, ox: int | None, oy: int | None) -> tuple[int, int]:
+        """Where a floating pane goes when -X/-Y do not say (layout_get_floating_cell): four
+        columns right and two rows down from the last one placed, back to 4,2 past the edge
+        of a window of ``sx`` by ``sy``; the place is remembered for the next one."""
+        if ox is None:
+            last = self.last_new_pane_x
+            ox = self.last_new_pane_x = 4 if last == 0 or last > sx else last + 4
+        if oy is None:
+            last = self.last_new_pane_y
+            oy = self.last_new_pane_y = 2 if last == 0 or last > sy else last + 2
+        return ox, oy
+
     def float_pane(self, pane: Any, sx: int, sy: int, xoff: int, yoff: int) -> None:
         """``break-pane -W``: a tiled pane leaves the tiled layout (its space goes to a
         neighbour, as when it is closed) and floats on top at the size and place given."""

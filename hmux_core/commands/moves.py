@@ -315,14 +315,7 @@ def _float_pane(item: CmdItem, w: Window, wp: Pane) -> int:
             ox = v + 1
         else:
             oy = v + 1
-    if ox is None:
-        last = lay.last_new_pane_x
-        ox = 4 if last == 0 or last > w.sx else last + 4
-        lay.last_new_pane_x = ox
-    if oy is None:
-        last = lay.last_new_pane_y
-        oy = 2 if last == 0 or last > w.sy else last + 2
-        lay.last_new_pane_y = oy
+    ox, oy = lay.cascade(w.sx, w.sy, ox, oy)
     if not 1 <= sx <= 10000:
         return item.error("failed to float pane: invalid width")
     if not 1 <= sy <= 10000:

@@ -56,16 +56,8 @@ def percentage_expand(item: CmdItem, value: str, minval: int, maxval: int,
                       curval: int) -> tuple[int, str | None]:
     """``args_string_percentage_and_expand``: "N" or "N%" of curval, formats expanded
     against the command's target; (value, None) or (0, tmux's cause)."""
-    if value.endswith("%"):
-        pct, err = strtonum(item.expand(value[:-1]), 0, 100)
-        if err is not None:
-            return 0, err
-        v = (curval * pct) // 100
-        if v < minval:
-            return 0, "too small"
-        if v > maxval:
-            return 0, "too large"
-        return v, None
+    if value.endswith("%"):  # the number before the sign is what is expanded
+        return parse_percentage(item.expand(value[:-1]) + "%", minval, maxval, curval)
     return strtonum(item.expand(value), minval, maxval)
 
 
@@ -100,14 +92,7 @@ def floating_geometry(item: CmdItem, w: Any) -> tuple[int, int, int, int]:
             ox = v
         else:
             oy = v
-    if ox is None:
-        last = lay.last_new_pane_x
-        ox = 4 if last == 0 or last > w.sx else last + 4
-        lay.last_new_pane_x = ox
-    if oy is None:
-        last = lay.last_new_pane_y
-        oy = 2 if last == 0 or last > w.sy else last + 2
-        lay.last_new_pane_y = oy
+    ox, oy = lay.cascade(w.sx, w.sy, ox, oy)
     return sx, sy, ox, oy
 
 
