@@ -675,15 +675,7 @@ def resize_update(client: Any, m: MouseEvent) -> None:
         _floating_update(client, m, w, wp)
         return
 
-    def adjust(y: int) -> int:
-        if m.statusat == 0 and y >= m.statuslines:
-            return y - m.statuslines
-        if m.statusat > 0 and y >= m.statusat:
-            return m.statusat - 1
-        return y
-
-    y, x = adjust(m.y + m.oy), m.x + m.ox
-    ly, lx = adjust(m.ly + m.oy), m.lx + m.ox
+    x, y, lx, ly = _drag_points(m)
     cells: list[Any] = []
     for dx, dy in ((0, 0), (0, 1), (1, 0), (0, -1), (-1, 0)):
         lc = lay.search_by_border(lx + dx, ly + dy)
@@ -710,6 +702,20 @@ def resize_update(client: Any, m: MouseEvent) -> None:
             server.redraw_clients(w)
 
 
+def _drag_points(m: MouseEvent) -> tuple[int, int, int, int]:
+    """The window cells a drag is at now and was at last report (x, y, lx, ly): the view's
+    offset added, a status line on top taken off, a row on a bottom status line clamped to
+    the window's last."""
+    def adjust(y: int) -> int:
+        if m.statusat == 0 and y >= m.statuslines:
+            return y - m.statuslines
+        if m.statusat > 0 and y >= m.statusat:
+            return m.statusat - 1
+        return y
+
+    return m.x + m.ox, adjust(m.y + m.oy), m.lx + m.ox, adjust(m.ly + m.oy)
+
+
 def _floating_update(client: Any, m: MouseEvent, w: Any, wp: Any) -> None:
     """cmd_resize_pane_mouse_update_floating: a drag on a floating pane's border resizes it
     from that side or corner; on its top border it moves the pane (tmux 3.7b)."""
@@ -720,15 +726,7 @@ def _floating_update(client: Any, m: MouseEvent, w: Any, wp: Any) -> None:
     sx, sy = wp.sx, wp.sy
     left, right = wp.xoff - 1, wp.xoff + sx
 
-    def adjust(y: int) -> int:
-        if m.statusat == 0 and y >= m.statuslines:
-            return y - m.statuslines
-        if m.statusat > 0 and y >= m.statusat:
-            return m.statusat - 1
-        return y
-
-    y, x = adjust(m.y + m.oy), m.x + m.ox
-    ly, lx = adjust(m.ly + m.oy), m.lx + m.ox
+    x, y, lx, ly = _drag_points(m)
     top, bottom = wp.yoff - 1, wp.yoff + sy
     box = None
     if lx in (left, left + 1) and ly == top:  # top left corner
