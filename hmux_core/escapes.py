@@ -495,11 +495,16 @@ def decode_clipboard(payload: str) -> bytes | None:
     return out if len(out) <= (len(data) // 4) * 3 else None
 
 
+def clipboard_data(server: Any, payload: str) -> bytes | None:
+    """What an OSC 52 payload sets, when set-clipboard lets programs set it."""
+    if str(server.options.get("set-clipboard")) != "on":
+        return None
+    return decode_clipboard(payload)
+
+
 def clipboard(server: Any, pane: Any, payload: str) -> None:
     """OSC 52 with set-clipboard on: the terminals of the pane's clients, a hook, a buffer."""
-    if str(server.options.get("set-clipboard")) != "on":
-        return
-    data = decode_clipboard(payload)
+    data = clipboard_data(server, payload)
     if data is None:
         return
     set_selection(server, data, viewers(server, pane))

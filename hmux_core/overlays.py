@@ -502,9 +502,7 @@ def popup_clipboard(server: Any, attached: Any, payload: str) -> None:
     terminal gets it and it becomes a paste buffer (no pane, so no pane-set-clipboard)."""
     from . import escapes
 
-    if str(server.options.get("set-clipboard")) != "on":
-        return
-    data = escapes.decode_clipboard(payload)
+    data = escapes.clipboard_data(server, payload)
     if data is None:
         return
     if attached is not None:
