@@ -51,7 +51,7 @@ __all__ = [
     "SERVER", "SESSION", "WINDOW", "PANE", "NONE",
     "make_global_options", "set_option", "show_options", "parse_option_name", "match_option_name",
     "option_scope", "find_entry", "colour_fromstring", "colour_tostring", "parse_style",
-    "style_tostring", "attributes_fromstring", "attributes_tostring", "args_escape", "strtonum",
+    "style_tostring", "style_link", "attributes_fromstring", "attributes_tostring", "args_escape", "strtonum",
     "key_canonical", "check_shell", "default_shell", "parse_flag_value", "find_choice",
     "format_option_value", "option_string", "new_global_options",
 ]
@@ -273,11 +273,39 @@ class Style:
     width: int = -1               # width=N or width=N% (scrollbars), -1 unset
     width_percentage: bool = False
     pad: int = -1                 # pad=N, -1 unset
+    link: int = 0                 # link=URI (beyond 3.7b): its number in STYLE_LINKS, 0 none
 
     def copy(self) -> Style:
         return Style(self.fg, self.bg, self.attr, self.fill, self.align, self.list,
                      self.range_type, self.range_argument, self.default_type, self.ignore,
-                     self.us, self.range_string, self.width, self.width_percentage, self.pad)
+                     self.us, self.range_string, self.width, self.width_percentage, self.pad,
+                     self.link)
+
+
+#: The URIs of ``link=`` styles (tmux's style_hyperlinks, beyond 3.7b): a style keeps only a
+#: small number, and the set (created at the first link) follows the hyperlink store's rules
+#: (vis-encoded, at most 1024 bytes, the process-wide eviction of the oldest links).
+STYLE_LINKS: Any = None
+
+
+def _style_link_put(uri: str) -> int:
+    """The number of a ``link=`` URI in STYLE_LINKS (0: refused, too long once encoded)."""
+    global STYLE_LINKS
+    if STYLE_LINKS is None:
+        from .screen.hyperlinks import Hyperlinks  # only when a style has a link
+
+        STYLE_LINKS = Hyperlinks()
+    raw = uri if uri.isascii() else uri.encode("utf-8", "surrogateescape").decode("latin-1")
+    return STYLE_LINKS.put(raw, raw)
+
+
+def style_link(sy: Style) -> str | None:
+    """tmux's style_link: the (vis-encoded) URI of a style's link, None without one (or
+    once the store has dropped it)."""
+    if not sy.link or STYLE_LINKS is None:
+        return None
+    got = STYLE_LINKS.get(sy.link)
+    return None if got is None else got[0]
 
 
 _STYLE_DELIMS = " ,\n"
@@ -315,6 +343,7 @@ def parse_style(s: str, base: Style | None = None, reset: Style | None = None) -
         end = len(tok)
         if low == "default":
             sy.fg, sy.bg, sy.attr, sy.us = bfg, bbg, battr, bus
+            sy.link = 0
         elif low == "ignore":
             sy.ignore = True
         elif low == "noignore":
@@ -369,7 +398,9 @@ def parse_style(s: str, base: Style | None = None, reset: Style | None = None) -
         elif low == "none":
             sy.attr = 0
         elif end > 2 and low.startswith("no"):
-            if tok[2:] == "attr":
+            if tok[2:] == "link":  # (case matters after "no", as in tmux)
+                sy.link = 0
+            elif tok[2:] == "attr":
                 sy.attr |= ATTR_NOATTR
             else:
                 a = attributes_fromstring(tok[2:])
@@ -387,6 +418,8 @@ def parse_style(s: str, base: Style | None = None, reset: Style | None = None) -
             if err is not None:
                 return None
             sy.pad = num
+        elif low.startswith("link="):  # beyond 3.7b: an OSC 8 hyperlink; empty ends it
+            sy.link = _style_link_put(tok[5:]) if end > 5 else 0
         else:
             a = attributes_fromstring(tok)
             if a == -1:
@@ -465,6 +498,9 @@ def style_tostring(sy: Style) -> str:
         parts.append(f"width={sy.width}{'%' if sy.width_percentage else ''}")
     if sy.pad >= 0:
         parts.append(f"pad={sy.pad}")
+    uri = style_link(sy) if sy.link else None
+    if uri is not None:
+        parts.append("link=" + uri)
     return ",".join(parts) if parts else "default"
 
 

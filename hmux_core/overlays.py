@@ -208,9 +208,10 @@ LEFTJOIN, RIGHTJOIN = 9, 10
 
 
 def box_cells(nx: int, ny: int, lines: str, gc: tuple[int, int, int, int],
-              title: str = "") -> list[list[Cell]]:
+              title: str = "", links: Any = None) -> list[list[Cell]]:
     """screen_write_box: an ``nx`` by ``ny`` box in ``lines`` and ``gc``, the title drawn
-    over its top border from the third column; the inside blank."""
+    over its top border from the third column (its ``link=`` styles put in ``links``); the
+    inside blank."""
     from .options import Style
     from .screen.cells import DEFAULT_STYLE
 
@@ -222,7 +223,7 @@ def box_cells(nx: int, ny: int, lines: str, gc: tuple[int, int, int, int],
     for row in box[1:-1]:
         row[0] = row[-1] = (ch[TOPBOTTOM], gc)
     if title and nx > 4:
-        _draw_over(box[0], 2, title, nx - 4, Style(fg=gc[1], bg=gc[2], attr=gc[0]))
+        _draw_over(box[0], 2, title, nx - 4, Style(fg=gc[1], bg=gc[2], attr=gc[0]), links)
     return box
 
 
@@ -326,7 +327,8 @@ class Menu(Overlay):
         border_gc = _applied(o, "menu-border-style", self.border_style, expand)
         lines = self.lines if self.lines is not None else str(o.get("menu-border-lines"))
         nx = self.width + 4
-        box = box_cells(nx, len(self.items) + 2, lines, border_gc, self.title)
+        links = status.client_links(client)
+        box = box_cells(nx, len(self.items) + 2, lines, border_gc, self.title, links)
         ch = BOX_CELLS.get(lines, BOX_CELLS["single"])
         for i, (name, _key, _cmd) in enumerate(self.items):
             row = box[i + 1]
@@ -339,9 +341,9 @@ class Menu(Overlay):
             base = Style(fg=gc[1], bg=gc[2], attr=gc[0])
             if name.startswith("-"):  # dim text over undimmed spaces
                 base.attr |= ATTR_DIM
-                _draw_over(row, 2, name[1:], self.width, base)
+                _draw_over(row, 2, name[1:], self.width, base, links)
                 continue
-            _draw_over(row, 2, name, self.width, base)
+            _draw_over(row, 2, name, self.width, base, links)
         for j, cells in enumerate(box):
             y = self.py + j
             if 0 <= y < len(rows):
@@ -680,7 +682,8 @@ class Popup(Overlay):
 
         defaults, border = self.styles(server, client)
         if self.lines != "none" and self.sx > 2 and self.sy > 2:
-            box = box_cells(self.sx, self.sy, self.lines, border, self.title)
+            box = box_cells(self.sx, self.sy, self.lines, border, self.title,
+                            status.client_links(client))
         else:
             box = [[(" ", DEFAULT_STYLE)] * self.sx for _ in range(self.sy)]
         ix, iy = self.inner
@@ -806,10 +809,12 @@ class Popup(Overlay):
         super().free()
 
 
-def _draw_over(row: list[Cell], x: int, text: str, width: int, base: Any) -> None:
+def _draw_over(row: list[Cell], x: int, text: str, width: int, base: Any,
+               links: Any = None) -> None:
     """format_draw onto existing cells: only the cells the text covers change (a menu's
     title over its top border, a disabled item over plain spaces)."""
     drawn = [False] * width
-    for i, cell in enumerate(status.draw(text, width, base, drawn=drawn)[:width]):
+    for i, cell in enumerate(status.draw(text, width, base, drawn=drawn,
+                                         links=links)[:width]):
         if drawn[i] and x + i < len(row):
             row[x + i] = cell

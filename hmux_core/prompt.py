@@ -238,7 +238,7 @@ class Prompt:
         ctx.extra["command_prompt"] = "1" if self.command_mode else "0"
         ctx._cache.clear()
         expanded = F.expand(str(oo.get("message-format") or ""), ctx, flags=EXPAND_TIME)
-        status.overlay(row, ax, expanded, aw)
+        status.overlay(row, ax, expanded, aw, links=status.client_links(client))
         start = min(format_width(expanded), aw)
         left = aw - start
         self.cursor = ax + start
@@ -979,7 +979,8 @@ def draw_line(server: Any, client: Any, row: list[Cell]) -> int | None:
     ctx = _context(server, client, None, {"message": text, "command_prompt": "0"})
     s = client.session
     fmt = str(s.options.get("message-format") or "") if s is not None else "#{message}"
-    status.overlay(row, ax, F.expand(fmt, ctx, flags=EXPAND_TIME), aw)
+    status.overlay(row, ax, F.expand(fmt, ctx, flags=EXPAND_TIME), aw,
+                   links=status.client_links(client))
     return None
 
 

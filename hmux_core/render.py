@@ -25,6 +25,7 @@ from .screen.cells import (
     Style,
     char_width,
 )
+from .screen.hyperlinks import Hyperlinks
 
 Cell = tuple[str, tuple[int, int, int, int]]
 BLANK: Cell = (" ", DEFAULT_STYLE)
@@ -70,15 +71,34 @@ def _place_runs(row: list[Cell], x0: int, width: int, runs: list[tuple[str, Any]
 
 
 def _row_string(row: list[Cell], depth: Depth = 0) -> str:
+    """Cells as text and SGR codes. A cell whose style has a fifth member (a ``link=`` style
+    drawn by status.draw: ``(id, URI)``) is an OSC 8 hyperlink on a terminal with them;
+    looked at only where the style changes, so rows without links cost what they did."""
     out: list[str] = ["\x1b[0m"]
-    last = DEFAULT_STYLE
+    last = full = DEFAULT_STYLE  # the pen's style; the last cell's, link and all
+    link = None
     for ch, style in row:
         if not ch:
             continue  # the second half of a wide character
-        if style != last:
-            out.append(_sgr(last, style, depth))
-            last = style
+        if style != full:
+            full = style
+            if len(style) > 4 or link is not None:
+                lk = style[4] if len(style) > 4 else None
+                style = style[:4]
+                if style != last:
+                    out.append(_sgr(last, style, depth))
+                    last = style
+                if lk != link:
+                    link = lk
+                    if tty_attrs.pen_at(depth).links:
+                        out.append(_LINK_END if lk is None
+                                   else f"\x1b]8;id={lk[0]};{lk[1]}\x1b\\")
+            else:  # (without links ``full`` is ``last``)
+                out.append(_sgr(last, style, depth))
+                last = style
         out.append(ch)
+    if link is not None and tty_attrs.pen_at(depth).links:
+        out.append(_LINK_END)
     return "".join(out)
 
 
@@ -94,13 +114,14 @@ def _tty_empties(row: list[Cell], erase: bool) -> list[Cell]:
     i, n = 0, len(row)
     while i < n:
         ch, st = row[i]
-        if ch != " " or st[0] != 0 or st[2] != last_bg:
+        if ch != " " or st[0] != 0 or st[2] != last_bg or len(st) > 4:  # (linked: not empty)
             if ch:
                 last_bg = st[2]
             i += 1
             continue
         j = i
-        while j < n and row[j][0] == " " and row[j][1][0] == 0 and row[j][1][2] == last_bg:
+        while j < n and row[j][0] == " " and row[j][1][0] == 0 and row[j][1][2] == last_bg \
+                and len(row[j][1]) == 4:
             j += 1
         end = row[j - 1][1]
         if erase and j - i >= 10 and last_bg == 8:  # EL or ECH (no BCE: default only)
@@ -397,6 +418,8 @@ class Renderer:
         #: The terminal has no automatic margins (``am@``): its bottom-right cell is never
         #: written, or it would scroll (tmux's TERM_NOAM).
         self.noam = False
+        #: The links drawn over this client (status.client_links): tmux's status screen's.
+        self.hyperlinks = Hyperlinks()
 
     def set_caps(self, caps: dict[str, str]) -> None:
         """What the terminal can do (learned at attach, and again from its DA replies): the
@@ -782,7 +805,8 @@ class Renderer:
             ctx = context_for(server, client, s, s.curw, p)
             text = expand(str(p.options.get("pane-border-format")), ctx, flags=EXPAND_TIME)
             drawn = [False] * len(kinds)
-            cells = status.draw(text, len(kinds), sty, drawn=drawn)
+            cells = status.draw(text, len(kinds), sty, drawn=drawn,
+                                links=status.client_links(client))
             width = min(len(kinds), len(geo.cover[y]) - x0)
             if width > 0:
                 out.append((y, x0, [cells[i] if drawn[i] else
@@ -923,7 +947,8 @@ class Renderer:
                 continue
             if ctx is None:
                 ctx = context_for(server, client, s, wl, wl.window.active)
-            out.append(status.draw(expand(fmt, ctx, flags=EXPAND_TIME), sx, base, theme=theme))
+            out.append(status.draw(expand(fmt, ctx, flags=EXPAND_TIME), sx, base, theme=theme,
+                                   links=status.client_links(client)))
         out = [cells[:sx] + [BLANK] * (sx - len(cells)) for cells in out]
         if msg:
             draw_line(server, client, out[message_line(client, n)])

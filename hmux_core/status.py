@@ -6,17 +6,47 @@ list (``list=on|focus``; the ``left-marker``/``right-marker`` text only shows wh
 and the ``#[range=...]`` parts are given back per column for the mouse when asked). Left text
 takes the row first, then right, then centre in the space between. A ``fill=`` colour clears
 the whole width in it first (message-style's default has one).
+
+A ``link=URI`` style (beyond 3.7b) makes the text an OSC 8 hyperlink: given a hyperlink set
+(``links``, the drawing surface's, as tmux's screen has one), a linked cell's style carries a
+fifth member, ``(external id, URI)``; every other cell keeps the plain four, so drawing code
+pays for links only where there are some (render._row_string sends them to terminals with
+the hyperlinks feature).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .options import Style as OptStyle
-from .options import parse_style
+from .options import parse_style, style_link
 from .screen.cells import char_width
 
-Cell = tuple[str, tuple[int, int, int, int]]
+Cell = tuple[str, tuple[int, int, int, int]]  # (a linked cell's style has a fifth member)
+
+
+def cell_link(sy: OptStyle, links: Any) -> tuple[str, str] | None:
+    """The ``(external id, URI)`` a cell drawn in ``sy`` links to, put in the surface's set
+    ``links`` with the URI as its id, so the same link keeps its id across redraws (tmux's
+    format_draw); None without a link or when the set refuses it."""
+    uri = style_link(sy)
+    if uri is None:
+        return None
+    raw = uri if uri.isascii() else uri.encode("utf-8", "surrogateescape").decode("latin-1")
+    inner = links.put(raw, raw)
+    got = links.get(inner) if inner else None
+    ext = links.external_id(inner) if got is not None else None
+    return None if ext is None else (ext, got[0])
+
+
+def client_links(client: Any) -> Any:
+    """The hyperlink set of what is drawn over ``client``'s terminal (status and message
+    lines, pane status lines, menus, popup titles): its renderer's; None for a client that
+    is not attached."""
+    a = getattr(client, "attached", None)
+    r = getattr(a, "renderer", None) if a is not None else None
+    return getattr(r, "hyperlinks", None)
 
 
 def _cells_of(text: str, style: tuple[int, int, int, int], out: list[Cell]) -> None:
@@ -36,25 +66,28 @@ def draw(expanded: str, width: int, base: OptStyle,
          ranges: dict[tuple[str, int], int] | None = None,
          drawn: list[bool] | None = None,
          tags: list[tuple[str, int | str] | None] | None = None,
-         theme: Callable[[int], int] | None = None) -> list[Cell]:
+         theme: Callable[[int], int] | None = None, links: Any = None) -> list[Cell]:
     """``width`` cells for one status row; every cell carries (attr, fg, bg, us). With
     ``ranges``, the first column of each ``#[range=...]`` is recorded there (menus placed
     over a window's label need it); ``drawn`` (``width`` flags) marks the cells text went
     to, for drawing over other cells (a menu's title over its border). ``tags`` (an empty
     list) is filled with each column's range, (type, argument) or None, for mouse clicks on
     the status line (status_get_range). ``theme`` resolves theme colours (themered, ...:
-    beyond 3.7b, hmux_core/themes.py) for the client drawn for."""
+    beyond 3.7b, hmux_core/themes.py) for the client drawn for; ``links`` (a Hyperlinks set)
+    turns ``link=`` styles into linked cells, which without it are drawn plain."""
     segments: dict[str, list[Cell]] = {"left": [], "centre": [], "right": [],
                                        "absolute-centre": []}
     segtags: dict[str, list[tuple[str, int | str] | None]] = {k: [] for k in segments}
     starts: list[tuple[str, int, str, int]] = []  # (range type, argument, align, index)
     default = base.copy()
     cur = base.copy()
+    cur.link = 0  # a base style's link is not drawn (format_draw starts from its cell)
     fill = -1
     align = "left"
     marker = False
     i, n = 0, len(expanded)
     text: list[str] = []
+    link: tuple[str, str] | None = None  # the current style's link, when drawn with links
 
     def flush() -> None:
         if not text:
@@ -69,7 +102,8 @@ def draw(expanded: str, width: int, base: OptStyle,
                                len(segments[align])))
             seg = segments[align]
             before = len(seg)
-            _cells_of("".join(text), (cur.attr, fg, bg, 0), seg)
+            _cells_of("".join(text), (cur.attr, fg, bg, 0) if link is None
+                      else (cur.attr, fg, bg, 0, link), seg)
             if tags is not None:
                 # (a user range is known by its string: #{mouse_status_range})
                 tag = None if cur.range_type == "none" else (
@@ -99,6 +133,8 @@ def draw(expanded: str, width: int, base: OptStyle,
                     align = parsed.align
                 marker = parsed.list in ("left-marker", "right-marker")
                 cur = parsed
+                if links is not None:
+                    link = cell_link(cur, links) if cur.link else None
             i = end + 1
             continue
         if expanded.startswith("##", i):
@@ -159,14 +195,15 @@ def draw(expanded: str, width: int, base: OptStyle,
 
 
 def overlay(row: list[Cell], x: int, expanded: str, width: int,
-            base: OptStyle | None = None) -> None:
+            base: OptStyle | None = None, links: Any = None) -> None:
     """format_draw onto cells already there (a message over the status line): only the
     cells the format writes change, all ``width`` of them when it has a fill colour."""
     width = min(width, len(row) - x)
     if width <= 0:
         return
     drawn = [False] * width
-    cells = draw(expanded, width, base if base is not None else OptStyle(), drawn=drawn)
+    cells = draw(expanded, width, base if base is not None else OptStyle(), drawn=drawn,
+                 links=links)
     for i in range(width):
         if drawn[i]:
             row[x + i] = cells[i]

@@ -67,13 +67,18 @@ _install_format_variables()
 class Canvas:
     """The mode's screen: cells and a cursor, written as tmux's screen_write functions do."""
 
-    def __init__(self, sx: int, sy: int) -> None:
+    def __init__(self, sx: int, sy: int, hyperlinks: Any = None) -> None:
         self.sx, self.sy = sx, sy
         self.cx = self.cy = 0
         self.rows: list[list[Cell]] = [[(" ", DEFAULT_STYLE)] * sx for _ in range(sy)]
+        #: The mode screen's hyperlink set, which ``link=`` styles in formats go to (beyond
+        #: 3.7b); the links drawn, by row: (first column, end column, URI, id).
+        self.hyperlinks = hyperlinks
+        self.links: dict[int, list[tuple[int, int, str, str]]] = {}
 
     def clear(self) -> None:
         self.rows = [[(" ", DEFAULT_STYLE)] * self.sx for _ in range(self.sy)]
+        self.links = {}
 
     def move(self, x: int, y: int) -> None:
         self.cx, self.cy = x, y
@@ -169,14 +174,23 @@ class Canvas:
 
         drawn = [False] * available
         cells = status.draw(text, available, OptStyle(fg=base[1], bg=base[2], attr=base[0]),
-                            drawn=drawn)
+                            drawn=drawn, links=self.hyperlinks)
         y = self.cy
         if not 0 <= y < self.sy:
             return
         row = self.rows[y]
+        spans: list[tuple[int, int, str, str]] | None = None
         for i, (ch, st) in enumerate(cells):
             x = self.cx + i
             if drawn[i] and 0 <= x < self.sx:
+                if len(st) > 4:  # a linked cell: its link is kept by column
+                    link, st = st[4], st[:4]
+                    if spans is None:
+                        spans = self.links.setdefault(y, [])
+                    if spans and spans[-1][1] == x and spans[-1][2:] == (link[1], link[0]):
+                        spans[-1] = (spans[-1][0], x + 1, link[1], link[0])
+                    else:
+                        spans.append((x, x + 1, link[1], link[0]))
                 row[x] = (ch, st)
 
     def copy_cells(self, cells: list[Cell], nx: int) -> None:
@@ -494,7 +508,10 @@ class TreeMode(Mode):
         self.current = 0
         self.sx, self.sy = wp.sx, wp.sy
         self.width, self.height = self.sx, self.sy
-        self.canvas = Canvas(self.sx, self.sy)
+        from ..screen.hyperlinks import Hyperlinks
+
+        self.hyperlinks = Hyperlinks()  # links its formats draw (the mode screen's)
+        self.canvas = Canvas(self.sx, self.sy, self.hyperlinks)
         self.zoomed = -1
         self.dead = False
         self.started = False
@@ -517,7 +534,7 @@ class TreeMode(Mode):
                 w.set_active(self.wp)
                 apply_layout(w)
         self.sx, self.sy = self.wp.sx, self.wp.sy
-        self.canvas = Canvas(self.sx, self.sy)
+        self.canvas = Canvas(self.sx, self.sy, self.hyperlinks)
         self.build()
         self.draw()
         self.started_done()
@@ -536,7 +553,7 @@ class TreeMode(Mode):
 
     def resize(self, sx: int, sy: int) -> None:
         self.sx, self.sy = sx, sy
-        self.canvas = Canvas(sx, sy)
+        self.canvas = Canvas(sx, sy, self.hyperlinks)
         if self.started:
             self.build()
             self.draw()
@@ -558,6 +575,12 @@ class TreeMode(Mode):
 
     def cursor(self) -> tuple[int, int] | None:
         return None
+
+    def row_links(self, y: int) -> list[tuple[int, int, str, str]]:
+        """The hyperlinks of ``link=`` styles on row ``y`` (first and end column, URI, id),
+        which the renderer sends to a terminal with them."""
+        spans = self.canvas.links.get(y)
+        return sorted(spans) if spans else []
 
     # -- callbacks for the modes ---------------------------------------------------------------
 

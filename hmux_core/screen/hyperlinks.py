@@ -16,6 +16,9 @@ from collections import OrderedDict
 from .names import strvis
 
 MAX_HYPERLINKS = 5000
+#: The longest URI kept once vis-encoded (tmux's development tree, beyond 3.7b): a longer one
+#: gets no link (number 0).
+MAX_HYPERLINK_URI = 1024
 
 #: Every live link of every screen, oldest first: (screen table id, inner) -> the table.
 _GLOBAL: OrderedDict[tuple[int, int], weakref.ref] = OrderedDict()
@@ -41,8 +44,12 @@ class Hyperlinks:
         weakref.finalize(self, _forget, self._key, self._by_inner.keys())
 
     def put(self, uri: str, link_id: str | None) -> int:
-        """hyperlinks_put: the number of the link (raw bytes as latin-1 text)."""
+        """hyperlinks_put: the number of the link (raw bytes as latin-1 text), 0 when the
+        URI is too long."""
         uri = strvis(uri)
+        if len(uri) > MAX_HYPERLINK_URI // 4 \
+                and len(uri.encode("utf-8", "surrogateescape")) > MAX_HYPERLINK_URI:
+            return 0
         internal = strvis(link_id) if link_id else ""
         if internal:
             inner = self._by_id.get((internal, uri))
