@@ -19,7 +19,7 @@ from typing import Any
 
 import trio
 
-from . import escapes, tty_keys, tty_term
+from . import escapes, themes, tty_keys, tty_term
 from . import keys as K
 from .keybindings import TableWalk
 from .mouse import CLICK_TIMEOUT, DRAG_REPEAT, MouseEvent, MouseState
@@ -104,6 +104,7 @@ class Attached:
         self.renderer.set_caps(caps)
         # Only a terminfo entry that was found can say it lacks am (no infocmp: assume am).
         self.renderer.noam = "am" not in caps and bool(tty_term.terminfo(self.client.term))
+        themes.update_client(self.server, self.client)  # server_client_open: its colours
         if "Enbp" in caps:  # tty_start_tty: pastes come bracketed
             self.tty.write(caps["Enbp"].encode("latin-1", "replace"))
         if tty_term.FLAG_VT100 in caps:
@@ -176,7 +177,11 @@ class Attached:
             if c.session is None:
                 return True
             light = key == K.KEYC_REPORT_LIGHT_THEME
+            old = c.theme
             c.theme = "light" if light else "dark"
+            if c.theme != old:  # its theme colours, and everything drawn in them, again
+                themes.update_client(self.server, c)
+                self.redraw(full=True)
             self.server.notify("client-light-theme" if light else "client-dark-theme",
                                {"client": c, "session": c.session})
             self.repeat_requests(force=True)  # panes hear of it once the colours come
@@ -194,7 +199,10 @@ class Attached:
                 if which == 10:
                     c.tty_fg = colour
                 else:
+                    changed = c.tty_bg != colour
                     c.tty_bg = colour
+                    if changed:  # theme detect goes by it (a new pen draws everything again)
+                        themes.update_client(self.server, c)
                 self.wait_colours.discard(which)
             escapes.session_theme_changed(self.server, c.session)
             self.redraw()  # theme colours in the status line follow the terminal's

@@ -426,7 +426,15 @@ class Renderer:
         colours and attributes frames are drawn with, and whether hyperlinks are sent."""
         from . import tty_term
 
-        pen = tty_attrs.pen_for(caps, *tty_term.colour_depth(caps))
+        self._use_pen(tty_attrs.pen_for(caps, *tty_term.colour_depth(caps))._replace(
+            theme=self.pen.theme))
+
+    def set_theme(self, colours: tuple[int, ...]) -> None:
+        """The client's theme colours (themes.update_client): theme colours in any style are
+        drawn as these from now on, everything again if they changed."""
+        self._use_pen(self.pen._replace(theme=colours))
+
+    def _use_pen(self, pen: tty_attrs.Pen) -> None:
         depth = tty_attrs.pen_index(pen)
         self.pen = pen
         if depth != self.depth:

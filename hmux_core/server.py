@@ -28,7 +28,7 @@ from typing import Any
 
 import trio
 
-from . import escapes
+from . import escapes, themes
 from . import protocol as P
 from . import target as T
 from .acl import Acl
@@ -1381,6 +1381,8 @@ class Server:
             self.plugins.reconcile()
         elif name in ("window-style", "window-active-style"):
             escapes.send_theme_updates(self)  # PANE_THEMECHANGED: a pane's theme may change
+        elif themes.option_changes_theme(name):
+            themes.update_all(self)  # every client's theme colours, drawn again at once
         elif name.split("[")[0] in escapes.SCREEN_OPTIONS:
             for pane in list(self.model.panes.values()):
                 escapes.sync_options(pane)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from .options import COLOUR_FLAG_THEME
 from .screen.cells import (
     _256TO16,
     ATTR_ALL_UNDERSCORE,
@@ -63,6 +64,9 @@ class Pen(NamedTuple):
     el1: bool = True
     ech: bool = True
     bce: bool = True
+    #: The client's theme colours (themes.client_colours), what the ten symbolic colours
+    #: (COLOUR_FLAG_THEME, beyond 3.7b) are drawn as: tty_map_theme_colour. Empty: default.
+    theme: tuple[int, ...] = ()
 
 
 def pen_for(caps: dict[str, str], rgb: bool, colours: int) -> Pen:
@@ -106,6 +110,8 @@ def fit(st: Style, pen: Pen) -> Style:
     """tty_check_fg, _bg and _us (the palette already applied): the style as this terminal
     is sent it. Attributes it has no capability for are left out (tmux sends nothing)."""
     attr, fg, bg, us = st
+    if (fg | bg | us) & COLOUR_FLAG_THEME:
+        fg, bg, us = (_theme(fg, pen.theme), _theme(bg, pen.theme), _theme(us, pen.theme))
     colours = pen.colours
     obg = bg
     if fg & COLOUR_FLAG_RGB and not pen.rgb:
@@ -145,6 +151,15 @@ def fit(st: Style, pen: Pen) -> Style:
     if not pen.smxx:
         attr &= ~ATTR_STRIKETHROUGH
     return (attr, fg, bg, us)
+
+
+def _theme(c: int, table: tuple[int, ...]) -> int:
+    """tty_map_theme_colour: a theme colour as the client's table has it (default without
+    one); any other colour as it is."""
+    if c < 0 or not c & COLOUR_FLAG_THEME:
+        return c
+    n = c & 0xFF
+    return table[n] if n < len(table) else 8
 
 
 _ATTRS = (
