@@ -23,8 +23,10 @@ import sys, time
 tree, bench, wl, engine, mib = sys.argv[1:6]
 sys.path.insert(0, tree)
 sys.path.insert(1, bench)
-import screen_throughput as st
+# the tree's engine first: screen_throughput puts this checkout at the front of sys.path
 from hmux_core.screen import new_screen
+import screen_throughput as st
+assert new_screen.__module__ == "hmux_core.screen" and sys.modules["hmux_core"].__file__.startswith(tree)
 data = st.WORKLOADS[wl](int(float(mib) * 1024 * 1024))
 best = 1e9
 for _ in range(5):

@@ -1242,3 +1242,8 @@ VARIABLES["client_colours"] = _client_colours
 # beyond 3.7b (the seed's): a count of the non-empty batches of output the pane read
 VARIABLES["pane_output_generation"] = lambda ctx: (
     str(getattr(ctx.wp, "output_revision", 0)) if ctx.wp is not None else None)
+# beyond 3.7b (the seed's): the screen's history counters (lines added, lines collected, and
+# a generation for history cleared, reflowed or taken back by a resize)
+VARIABLES["history_added"] = _screen_num("history_added")
+VARIABLES["history_collected"] = _screen_num("history_collected")
+VARIABLES["history_generation"] = _screen_num("history_generation")

@@ -173,6 +173,14 @@ class Engine(Protocol):
 
     def clear_history(self) -> None: ...
 
+    #: Beyond tmux 3.7b (the seed's history_added, history_collected, history_generation):
+    #: lines pushed into history, lines dropped from its top by collection, and a number that
+    #: advances when the lines already in history change otherwise (cleared, reflowed, taken
+    #: back onto the screen by a resize).
+    history_added: int
+    history_collected: int
+    history_generation: int
+
     # -- reading -------------------------------------------------------------------------------
     def capture(
         self,

@@ -370,6 +370,12 @@ class GhosttyScreen:
         self._saved_main: list[Row] | None = None  # the main screen under the alternate one
         self._saved_origin = False  # origin mode as DECSC saved it (RIS keeps it)
         self._hist_seen = 0  # native history rows at the last look (_note_history)
+        #: The seed's history counters, from the change in Ghostty's scrollback rows at each
+        #: look (Ghostty counts no scrolled or pruned lines itself): a read that both scrolls
+        #: and prunes is seen as its net change only.
+        self.history_added = 0
+        self.history_collected = 0
+        self.history_generation = 0
         self._hist_times: list[list[int]] = []  # [rows, second] runs of history, oldest first
         self._rs = None
         self._rit = None
@@ -562,7 +568,7 @@ class GhosttyScreen:
     def clear_history(self) -> None:
         lib.ghostty_terminal_vt_write(self._t, b"\x1b[3J", 4)
         self._dirty = True
-        self._note_history()
+        self._note_history(moved=True)
 
     # -- input ---------------------------------------------------------------------------------
     def feed(self, data: bytes) -> None:
@@ -625,11 +631,15 @@ class GhosttyScreen:
         finally:
             self._note_history()
 
-    def _note_history(self) -> None:
+    def _note_history(self, moved: bool = False) -> None:
         """Stamp the rows that scrolled into history since the last look with the current
         second (tmux's gl->time, copy mode's #{top_line_time}): Ghostty keeps no time per row.
         Rows pruned from the top take the oldest stamps with them; a read that both prunes and
-        scrolls is seen only as its net growth, so a few rows may keep an older stamp."""
+        scrolls is seen only as its net growth, so a few rows may keep an older stamp.
+
+        The growth counts as ``history_added``, a loss as ``history_collected``, or, when
+        ``moved`` (history cleared, or lines taken back by a taller pane), as a new
+        ``history_generation``."""
         if self._get(lib.GHOSTTY_TERMINAL_DATA_ACTIVE_SCREEN, self._screen_id):
             return  # the alternate screen has no history; the main screen's stays as it was
         n = int(self._get(lib.GHOSTTY_TERMINAL_DATA_SCROLLBACK_ROWS, self._sz))
@@ -638,6 +648,7 @@ class GhosttyScreen:
             return
         times = self._hist_times
         if n > seen:
+            self.history_added += n - seen
             t = _history_time()
             if times and times[-1][1] == t:
                 times[-1][0] += n - seen
@@ -645,6 +656,10 @@ class GhosttyScreen:
                 times.append([n - seen, t])
         else:
             drop = seen - n
+            if moved:
+                self.history_generation += 1
+            else:
+                self.history_collected += drop
             while drop and times:
                 if times[0][0] <= drop:
                     drop -= times.pop(0)[0]
@@ -864,7 +879,11 @@ class GhosttyScreen:
         ED 0 at the home position, when scroll-on-clear is on (Ghostty's ED 22)."""
         n = params.split(b";", 1)[0]
         into_history = self.scroll_on_clear and self._history_on()
-        if into_history and n == b"2":
+        if n == b"3":  # the history cleared: a new generation, not lines collected
+            self._note_history()
+            self._write(seq)
+            self._note_history(moved=True)
+        elif into_history and n == b"2":
             self._around_cursor(b"\x1b[22J")
         elif into_history and n in (b"", b"0") and self._cursor() == (0, 0):
             self._write(b"\x1b[22J\x1b[H")
@@ -945,6 +964,7 @@ class GhosttyScreen:
         rows = max(1, rows)
         if (cols, rows) == (self.cols, self.rows):
             return
+        reflow = cols != self.cols
         lib.ghostty_terminal_resize(self._t, cols, rows, 8, 16)
         self.cols, self.rows = cols, rows
         self._fbuf = ffi.new("uint8_t[]", 4 * cols + 64)
@@ -952,7 +972,13 @@ class GhosttyScreen:
         self.scroll_region_upper = 0
         self.scroll_region_lower = rows - 1
         self._dirty = True
-        self._note_history()
+        if reflow:  # Ghostty rewraps history: every line may have moved
+            self.history_generation += 1
+            added, collected = self.history_added, self.history_collected
+            self._note_history()
+            self.history_added, self.history_collected = added, collected
+        else:
+            self._note_history(moved=True)
 
     def reset(self) -> None:
         """send-keys -R: tmux's RIS and a fresh parser (Ghostty's own full reset would clear

@@ -22,7 +22,8 @@ character made wide by a variation selector or a modifier.
 from __future__ import annotations
 
 from array import array
-from itertools import groupby
+from itertools import compress, count, islice
+from operator import ne
 
 #: Bytes of history one pane may hold, whatever its history-limit: a redraw storm of wide,
 #: styled lines must not exhaust memory (tmux#4859). Engines drop their oldest lines beyond it.
@@ -197,6 +198,21 @@ class HistLine:
         return n
 
 
+def style_runs(sty: list[int]) -> array:
+    """(length, style id) pairs of a list of style ids: the places where an id differs from
+    the one before it are found by C-level iteration, so the Python loop runs per run, not
+    per cell."""
+    ends = list(compress(count(1), map(ne, sty, islice(sty, 1, None))))
+    ends.append(len(sty))
+    runs = array("I")
+    prev = 0
+    for e in ends:
+        runs.append(e - prev)
+        runs.append(sty[prev])
+        prev = e
+    return runs
+
+
 def compact(row: Row) -> HistLine:
     """Turn a visible row into a history line (the row itself is not modified)."""
     used = row.used
@@ -218,11 +234,54 @@ def compact(row: Row) -> HistLine:
         end = size if size > used and any(row.styles[used:size]) else used
         sty = row.styles[:end]
         if any(sty):
-            runs = array("I")
-            for sid, grp in groupby(sty):
-                runs.append(len(list(grp)))
-                runs.append(sid)
+            runs = style_runs(sty)
     return HistLine(text, runs, used, row.wrapped, cellmap, size, row.flags, row.time)
+
+
+def grown_size(sx: int, size: int, needed: int) -> int:
+    """grid_expand_line's new cellsize for a line of ``size`` cells that must hold ``needed``
+    (tmux grows in steps: a quarter, a half, then the whole width)."""
+    if needed <= size:
+        return size
+    if needed < sx // 4:
+        return sx // 4
+    if needed < sx // 2:
+        return sx // 2
+    return sx if sx > needed else needed
+
+
+def text_line(text: str, runs: array | None, used: int, size: int, now: int) -> HistLine:
+    """A history line for a plain line that never was a visible row (the batch path): what
+    :func:`compact` makes of a fresh row holding ``text`` with style ``runs``."""
+    return HistLine(text, runs, used, False, None, size, 0, now)
+
+
+def text_row(text: str, runs: array | None, used: int, size: int, cols: int) -> Row:
+    """A visible row holding ``text`` (single-width cells) with style ``runs``, as writing it
+    on a fresh default row leaves it."""
+    r = Row.__new__(Row)
+    chars = list(text)
+    if used < cols:
+        chars.extend(" " * (cols - used))
+    r.chars = chars
+    if runs is None:
+        r.styles = [0] * cols
+        r.styled = False
+    else:
+        styles: list[int] = []
+        for i in range(0, len(runs), 2):
+            styles += [runs[i + 1]] * runs[i]
+        if used < cols:
+            styles += [0] * (cols - used)
+        r.styles = styles
+        r.styled = True
+    r.used = used
+    r.size = size
+    r.wrapped = False
+    r.wide = False
+    r.flags = 0
+    r.time = 0
+    return r
 
 
 def inflate(line: HistLine, cols: int) -> Row:

@@ -72,9 +72,12 @@ from .grid import (
     HistLine,
     Row,
     compact,
+    grown_size,
     inflate,
     osc133_exit_status,
     osc133_mark,
+    text_line,
+    text_row,
 )
 from .hyperlinks import Hyperlinks
 from .names import clean_name
@@ -141,6 +144,14 @@ _TOKEN = re.compile(
     re.S,
 )
 _CTRL = re.compile(r"[\x00-\x1f]")
+#: A run of whole lines of printable text and SGR sequences, each ending in CR LF: what
+#: ``cat``, ``ls`` and compilers send. :meth:`Screen._lines` takes it at once when it arrives
+#: at the bottom of the screen (possessive, so a line that does not fit costs no backtracking).
+_BATCH = re.compile(r"(?:(?:[\x20-\x7e\x80-\xff]++|\x1b\[[0-;]*+m)*+\r\n)+")
+#: Such a line split at its SGR sequences (text, parameters, text, ...), and text split at
+#: its runs of non-ASCII bytes.
+_SGR_SPLIT = re.compile(r"\x1b\[([0-;]*)m")
+_HIGH_SPLIT = re.compile(r"([\x80-\xff]+)")
 
 
 _now: list[int] = [0]  # the second last asked for: every line of that second shares the int
@@ -254,6 +265,14 @@ class Screen:
         self._style_limit = 16384  # compact the style table beyond this many entries
         self._hist: deque[HistLine] = deque()
         self._hist_bytes = 0
+        #: Lines pushed into history, lines dropped from its top by collection (history-limit
+        #: and the byte budget), and a generation that advances when the lines already in it
+        #: change otherwise (cleared, reflowed, taken back by a taller pane): the seed's
+        #: history_added, history_collected and history_generation. A reader that remembers
+        #: history by index can tell from them what moved since it last looked.
+        self.history_added = 0
+        self.history_collected = 0
+        self.history_generation = 0
         #: History bytes kept at most (``grid.HISTORY_BYTE_BUDGET`` unless a test lowers it).
         self.history_budget = HISTORY_BYTE_BUDGET
         self._hscrolled = 0
@@ -592,10 +611,13 @@ class Screen:
         ny = min(max(h - limit, 1), h)
         for _ in range(ny):
             self._hist_bytes -= hist.popleft().nbytes()
+        self.history_collected += ny
         if self._hscrolled > len(hist):
             self._hscrolled = len(hist)
 
     def clear_history(self) -> None:
+        if self._hist:
+            self.history_generation += 1
         self._hist.clear()
         self._hist_bytes = 0
         self._hscrolled = 0
@@ -648,6 +670,13 @@ class Screen:
                     cy = self.cursor_y
                     if cy == self.scroll_region_lower:
                         self._scroll_up(self._bg)
+                        self._last = None
+                        if self._bg == 8 and cy == self.rows - 1 and self._simple \
+                                and self.scroll_region_upper == 0 and self._alt is None \
+                                and self.history_limit > 0:
+                            end = self._lines(s, m.end())
+                            if end != m.end():
+                                return end  # feed() goes on from there
                     elif cy < self.rows - 1:
                         self.cursor_y = cy + 1
                     self._last = None
@@ -672,6 +701,169 @@ class Screen:
             except Exception:
                 log.exception("screen error handling %r", m.group(0)[:40])
         return len(s)
+
+    def _lines(self, s: str, pos: int) -> int:
+        """Whole lines arriving at the bottom of a full-screen scroll region, taken at once.
+
+        The cursor is at the start of the last row, which a line feed has just emptied, and
+        history is on: each line of ``_BATCH`` that fits the width (printable ASCII,
+        single-width characters that join nothing, SGR) is what writing it and scrolling would
+        leave, so the lines are built directly: those that would scroll past the top go into
+        history as compact lines without ever being rows, the top rows go into history, and
+        only the lines still visible become rows. The result is exactly the per-line path's
+        (history collection and the history counters included). Returns where the lines end
+        (``pos`` when none could be taken; the caller's path handles the rest).
+        """
+        m = _BATCH.match(s, pos)
+        if m is None:
+            return pos
+        cols = self.cols
+        links = self._links
+        taken: list[tuple[str, array | None, int, int]] = []
+        end = pos
+        for line in m.group().split("\r\n")[:-1]:
+            if "\x1b" not in line and line.isascii():
+                text = line
+                n = len(text)
+                if n > cols:
+                    break
+                psid = self._psid
+                taken.append((text, array("I", (n, psid)) if psid and n else None, n,
+                              grown_size(cols, 0, n) if n else 0))
+                end += len(line) + 2
+                continue
+            saved = (self._attr, self._fg, self._bg, self._us, self._sid, self._psid)
+            parts = _SGR_SPLIT.split(line)  # text, SGR parameters, text, ...
+            high = not line.isascii()
+            pieces: list[str] = []
+            runs: list[int] = []
+            n = size = 0
+            ok = True
+            for i, t in enumerate(parts):
+                if i & 1:
+                    if not t or (t == "0" and not links[self._sid]):  # the reset, inline
+                        if self._sid:
+                            self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
+                            self._sid = self._psid = 0
+                    else:
+                        self._sgr(t)
+                    continue
+                if not t:
+                    continue
+                k = len(t)
+                if high and not t.isascii():
+                    t = self._single_width_run(t, n, cols, size)
+                    if t is None:
+                        ok = False
+                        break
+                    t, size = t
+                    k = len(t)
+                if n + k > cols:
+                    ok = False
+                    break
+                n += k
+                if n > size:
+                    size = grown_size(cols, size, n)
+                pieces.append(t)
+                psid = self._psid
+                if runs and runs[-1] == psid:
+                    runs[-2] += k
+                else:
+                    runs += (k, psid)
+            if not ok or self._bg != 8:  # (a coloured background would colour the next row)
+                self._attr, self._fg, self._bg, self._us, self._sid, self._psid = saved
+                break
+            taken.append(("".join(pieces), array("I", runs) if any(runs[1::2]) else None, n,
+                          size))
+            end += len(line) + 2
+        k = len(taken)
+        if not k:
+            return pos
+        rows = self._rows
+        top = len(rows) - 1  # the rows above the (empty) last one
+        j = k - top if k > top else 0  # lines that scroll past the top at once
+        now = _now[0]
+        pushed = []
+        for row in rows[: k - j]:
+            line = compact(row)
+            line.time = now
+            pushed.append(line)
+        for text, runs, n, size in taken[:j]:
+            pushed.append(text_line(text, runs, n, size, now))
+        last = rows[top]
+        rows[:] = rows[k - j : top] + [text_row(text, runs, n, size, cols)
+                                         for text, runs, n, size in taken[j:]]
+        rows.append(last)
+        hist = self._hist
+        lim = self.history_limit
+        budget = self.history_budget
+        hb = self._hist_bytes
+        for line in pushed:
+            if hb > budget or len(hist) >= lim:
+                self._hist_bytes = hb
+                self._collect_history()
+                hb = self._hist_bytes
+            hist.append(line)
+            hb += line.nbytes()
+            self._hscrolled += 1
+        self._hist_bytes = hb
+        self.history_added += k
+        self._all_dirty = True
+        return end
+
+    def _single_width_run(self, t: str, n: int, cols: int, size: int) -> tuple[str, int] | None:
+        """Text with non-ASCII bytes written from cell ``n``: its characters and the line's
+        cellsize after it (printable ASCII runs grow the line once, as the collect path does,
+        other characters one cell at a time, as screen_write_cell does), or None when it is not
+        all single-width characters that join nothing or does not fit."""
+        out = []
+        for i, run in enumerate(_HIGH_SPLIT.split(t)):
+            if not run:
+                continue
+            if i & 1:
+                u = self._single_width(run)
+                if u is None:
+                    return None
+                if n + len(u) > cols:
+                    return None
+                for _ in u:
+                    n += 1
+                    if n > size:
+                        size = grown_size(cols, size, n)
+                run = u
+            else:
+                n += len(run)
+                if n > cols:
+                    return None
+                if n > size:
+                    size = grown_size(cols, size, n)
+            out.append(run)
+        return "".join(out), size
+
+    @staticmethod
+    def _single_width(raw: str) -> str | None:
+        """Non-ASCII bytes (latin-1 characters) as characters when they are valid UTF-8 and
+        every character takes one cell and joins nothing, else None."""
+        try:
+            text = raw.encode("latin-1").decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        for ch in text:
+            if ch.isascii():
+                if not " " <= ch <= "~":
+                    return None
+                continue
+            w = WIDTHS.get(ch)
+            if w is None:
+                w = char_width(ch)
+            if w != 1 or ch == HANGUL_FILLER:
+                return None
+            j = JOINS.get(ch)
+            if j is None:
+                j = joins(ch, w)
+            if j:
+                return None
+        return text
 
     # -- the state machine (tmux input.c) ------------------------------------------------------
     def _f_clear(self) -> None:
@@ -1408,33 +1600,43 @@ class Screen:
         else:
             if len(params) > 63:
                 return
-            # Truecolour alone ("38;2;R;G;B", "48;2;R;G;B") is what syntax highlighters send
-            # per token; its values rarely repeat, so it is read here and never cached.
-            if params[1:5] == "8;2;" and (params[0] == "3" or params[0] == "4") \
-                    and params.count(";") == 4:
-                r, g, b = params[5:].split(";")
-                try:
-                    ri, gi, bi = int(r), int(g), int(b)
-                except ValueError:  # empty or colon forms: the general walk below
-                    ri = 256
-                if ri <= 255 and gi <= 255 and bi <= 255:
-                    c = COLOUR_FLAG_RGB | (ri << 16) | (gi << 8) | bi
-                    if params[0] == "3":
-                        self._fg = c
-                    else:
-                        self._bg = c
-                    self._update_psid()
-                    return
             key = (self._sid, params)
-            sid = self._sgr_cache.get(key)
+            cache = self._sgr_cache
+            sid = cache.get(key)
             if sid is None:
+                if len(cache) > 16384:
+                    cache.clear()
+                # Truecolour alone ("38;2;R;G;B", "48;2;R;G;B") is what syntax highlighters
+                # send per token: read here, without the general walk below.
+                if params[1:5] == "8;2;" and (params[0] == "3" or params[0] == "4") \
+                        and params.count(";") == 4:
+                    r, g, b = params[5:].split(";")
+                    try:
+                        ri, gi, bi = int(r), int(g), int(b)
+                    except ValueError:  # empty or colon forms: the general walk below
+                        ri = 256
+                    if ri <= 255 and gi <= 255 and bi <= 255:
+                        c = COLOUR_FLAG_RGB | (ri << 16) | (gi << 8) | bi
+                        if params[0] == "3":
+                            self._fg = c
+                        else:
+                            self._bg = c
+                        link = self._links[self._sid]
+                        style = (self._attr, self._fg, self._bg, self._us)
+                        sid = self._style_ids.get((style, link) if link else style)
+                        if sid is None:
+                            sid = self._intern(style, link)
+                        cache[key] = self._sid = sid
+                        if self._g1 if self._cs else self._g0:
+                            self._update_psid()
+                        else:
+                            self._psid = sid
+                        return
                 vals = _split_params(params)
                 if vals is None:
                     return
                 self._sgr_apply(vals)
-                if len(self._sgr_cache) > 16384:
-                    self._sgr_cache.clear()
-                self._sgr_cache[key] = self._sid
+                cache[key] = self._sid
                 return
         self._attr, self._fg, self._bg, self._us = self._styles[sid]
         self._sid = sid
@@ -2206,6 +2408,7 @@ class Screen:
         line.time = _now[0]  # grid_scroll_history: gl->time = current_time
         self._hist.append(line)
         self._hist_bytes += line.nbytes()
+        self.history_added += 1
 
     def _collect_history(self) -> None:
         """grid_collect_history: at the limit, drop the oldest 10%."""
@@ -2216,6 +2419,7 @@ class Screen:
             keep = self.history_budget * 9 // 10
             while hist and self._hist_bytes > keep:
                 self._hist_bytes -= hist.popleft().nbytes()
+                self.history_collected += 1
             if self._hscrolled > len(hist):
                 self._hscrolled = len(hist)
         h = len(hist)
@@ -2229,6 +2433,7 @@ class Screen:
             ny = h
         for _ in range(ny):
             self._hist_bytes -= hist.popleft().nbytes()
+        self.history_collected += ny
         if self._hscrolled > len(hist):
             self._hscrolled = len(hist)
 
@@ -2842,6 +3047,7 @@ class Screen:
                 for row in rows[:needed]:
                     self._hist.append(compact(row))  # no new time: the line keeps its gl->time
                 del rows[:needed]
+                self.history_added += needed
                 self._hscrolled += needed
             elif needed > 0 and self.cursor_y > 0:
                 avail = min(self.cursor_y, needed)
@@ -2856,6 +3062,7 @@ class Screen:
                     available = needed
                 self._hscrolled -= available
                 pulled = [inflate(self._hist.pop(), self.cols) for _ in range(available)]
+                self.history_generation += 1  # lines left history from its bottom
                 pulled.reverse()
                 rows[0:0] = pulled
             else:
@@ -2906,6 +3113,7 @@ class Screen:
         self._hist = hist
         self._rows[:] = vis
         self._recount_hist_bytes()
+        self.history_generation += 1
         return cx, cy
 
     # -- style table maintenance ---------------------------------------------------------------
