@@ -215,6 +215,11 @@ def style_runs(sty: list[int]) -> array:
 
 def compact(row: Row) -> HistLine:
     """Turn a visible row into a history line (the row itself is not modified)."""
+    if row.__class__ is LazyRow:
+        line = _ROW_STYLES.__get__(row)[0]
+        if row.used == line.used and row.size == line.size:
+            return HistLine(line.text, line.runs, line.used, row.wrapped, None, line.size,
+                            row.flags, row.time)
     used = row.used
     chars = row.chars
     if used == len(chars):
@@ -254,6 +259,61 @@ def text_line(text: str, runs: array | None, used: int, size: int, now: int) -> 
     """A history line for a plain line that never was a visible row (the batch path): what
     :func:`compact` makes of a fresh row holding ``text`` with style ``runs``."""
     return HistLine(text, runs, used, False, None, size, 0, now)
+
+
+_ROW_CHARS = Row.chars  # the slots' own descriptors (LazyRow shadows them with properties)
+_ROW_STYLES = Row.styles
+
+
+class LazyRow(Row):
+    """A visible row still held as the history line it was made from (the batch path's lines
+    that are on the screen): most scroll on into history untouched, so their cells are never
+    built. The first read of ``chars`` or ``styles`` builds them (:func:`text_row`'s lists)
+    and turns the object into a plain :class:`Row`; :func:`compact` of an untouched one gives
+    the line back. The ``styles`` slot holds ``(line, cols)`` until then."""
+
+    __slots__ = ()
+
+    def _inflate(self) -> None:
+        line, cols = _ROW_STYLES.__get__(self)
+        r = text_row(line.text, line.runs, line.used, line.size, cols)
+        _ROW_CHARS.__set__(self, r.chars)
+        _ROW_STYLES.__set__(self, r.styles)
+        self.__class__ = Row
+
+    @property
+    def chars(self) -> list[str]:  # type: ignore[override]
+        self._inflate()
+        return self.chars
+
+    @chars.setter
+    def chars(self, value: list[str]) -> None:
+        self._inflate()
+        self.chars = value
+
+    @property
+    def styles(self) -> list[int]:  # type: ignore[override]
+        self._inflate()
+        return self.styles
+
+    @styles.setter
+    def styles(self, value: list[int]) -> None:
+        self._inflate()
+        self.styles = value
+
+
+def lazy_row(line: HistLine, cols: int) -> Row:
+    """A :class:`LazyRow` for a line of single-width cells (``line.cellmap`` is None)."""
+    r = LazyRow.__new__(LazyRow)
+    _ROW_STYLES.__set__(r, (line, cols))
+    r.used = line.used
+    r.size = line.size
+    r.wrapped = False
+    r.wide = False
+    r.styled = line.runs is not None
+    r.flags = 0
+    r.time = 0
+    return r
 
 
 def text_row(text: str, runs: array | None, used: int, size: int, cols: int) -> Row:

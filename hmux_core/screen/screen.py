@@ -74,10 +74,10 @@ from .grid import (
     compact,
     grown_size,
     inflate,
+    lazy_row,
     osc133_exit_status,
     osc133_mark,
     text_line,
-    text_row,
 )
 from .hyperlinks import Hyperlinks
 from .names import clean_name
@@ -718,6 +718,7 @@ class Screen:
         if m is None:
             return pos
         cols = self.cols
+        quarter, half = cols // 4, cols // 2  # grid_expand_line's steps (n <= cols here)
         links = self._links
         taken: list[tuple[str, array | None, int, int]] = []
         end = pos
@@ -734,47 +735,73 @@ class Screen:
                 continue
             saved = (self._attr, self._fg, self._bg, self._us, self._sid, self._psid)
             parts = _SGR_SPLIT.split(line)  # text, SGR parameters, text, ...
-            high = not line.isascii()
-            pieces: list[str] = []
             runs: list[int] = []
             n = size = 0
             ok = True
-            for i, t in enumerate(parts):
-                if i & 1:
-                    if not t or (t == "0" and not links[self._sid]):  # the reset, inline
+            if line.isascii():
+                text = "".join(parts[0::2])
+                if len(text) > cols:
+                    break
+                t = parts[0]
+                if t:
+                    n = len(t)
+                    size = grown_size(cols, 0, n)
+                    runs += (n, self._psid)
+                for params, t in zip(parts[1::2], parts[2::2], strict=True):
+                    if not params or (params == "0" and not links[self._sid]):  # the reset
                         if self._sid:
                             self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
                             self._sid = self._psid = 0
                     else:
-                        self._sgr(t)
-                    continue
-                if not t:
-                    continue
-                k = len(t)
-                if high and not t.isascii():
-                    t = self._single_width_run(t, n, cols, size)
-                    if t is None:
+                        self._sgr(params)
+                    if t:
+                        k = len(t)
+                        n += k
+                        if n > size:
+                            size = quarter if n < quarter else half if n < half else cols
+                        psid = self._psid
+                        if runs and runs[-1] == psid:
+                            runs[-2] += k
+                        else:
+                            runs += (k, psid)
+            else:
+                pieces: list[str] = []
+                for i, t in enumerate(parts):
+                    if i & 1:
+                        if not t or (t == "0" and not links[self._sid]):
+                            if self._sid:
+                                self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
+                                self._sid = self._psid = 0
+                        else:
+                            self._sgr(t)
+                        continue
+                    if not t:
+                        continue
+                    k = len(t)
+                    if not t.isascii():
+                        t = self._single_width_run(t, n, cols, size)
+                        if t is None:
+                            ok = False
+                            break
+                        t, size = t
+                        k = len(t)
+                    if n + k > cols:
                         ok = False
                         break
-                    t, size = t
-                    k = len(t)
-                if n + k > cols:
-                    ok = False
-                    break
-                n += k
-                if n > size:
-                    size = grown_size(cols, size, n)
-                pieces.append(t)
-                psid = self._psid
-                if runs and runs[-1] == psid:
-                    runs[-2] += k
-                else:
-                    runs += (k, psid)
+                    n += k
+                    if n > size:
+                        size = grown_size(cols, size, n)
+                    pieces.append(t)
+                    psid = self._psid
+                    if runs and runs[-1] == psid:
+                        runs[-2] += k
+                    else:
+                        runs += (k, psid)
+                text = "".join(pieces)
             if not ok or self._bg != 8:  # (a coloured background would colour the next row)
                 self._attr, self._fg, self._bg, self._us, self._sid, self._psid = saved
                 break
-            taken.append(("".join(pieces), array("I", runs) if any(runs[1::2]) else None, n,
-                          size))
+            taken.append((text, array("I", runs) if any(runs[1::2]) else None, n, size))
             end += len(line) + 2
         k = len(taken)
         if not k:
@@ -791,7 +818,7 @@ class Screen:
         for text, runs, n, size in taken[:j]:
             pushed.append(text_line(text, runs, n, size, now))
         last = rows[top]
-        rows[:] = rows[k - j : top] + [text_row(text, runs, n, size, cols)
+        rows[:] = rows[k - j : top] + [lazy_row(text_line(text, runs, n, size, 0), cols)
                                          for text, runs, n, size in taken[j:]]
         rows.append(last)
         hist = self._hist
