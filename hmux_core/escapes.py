@@ -22,6 +22,7 @@ import time
 from typing import Any
 
 from . import mouse, tty_term
+from .options import COLOUR_FLAG_THEME
 
 _B64 = re.compile(rb"[A-Za-z0-9+/]*={0,2}")
 
@@ -600,6 +601,10 @@ def client_modes(server: Any, attached: Any) -> bytes:
         colour = getattr(scr, "cursor_colour", -1)
         if colour == -1:
             colour = _option_colour(wp.options.get("cursor-colour"))
+    if colour > 0 and colour & COLOUR_FLAG_THEME:  # tty_force_cursor_colour: the client's
+        from .themes import theme_colour
+
+        colour = theme_colour(server, c, colour & 0xFF)
     rgb = _rgb(colour)
     if rgb != getattr(attached, "ccolour", -1):
         if rgb == -1:

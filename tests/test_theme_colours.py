@@ -11,6 +11,7 @@ interval."
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 
@@ -250,3 +251,56 @@ def test_theme_change_redraws_at_once(outer, hmux, next_tmux, tmp_path):
     _both(pair, "set", "-s", "theme", "light")
     assert _same(outer, pair) == second
     assert len({tuple(x) for x in (first, second, third, fourth)}) == 4
+
+
+def _fg_code(mux, tty: str, colour: str) -> str:
+    """The SGR parameters ``colour`` is drawn with for the client on ``tty`` (``#{c/f:}``)."""
+    return mux.ok("display", "-c", tty, "-p", "#{c/f:" + colour + "}").strip()[2:-1]
+
+
+@pytest.mark.parametrize("kind", ["hmux", "next"])
+def test_terminal_reports_redraw(hmux, next_tmux, tmp_path, kind):
+    """With theme detect, the terminal's background (an OSC 11 answer) and then its theme
+    report (mode 2031) choose the theme; either change draws the borders again at once in the
+    new theme's colours, hmux as the development tree."""
+    from test_attach_perf import PtyTerminal
+
+    mux = hmux if kind == "hmux" else next_tmux
+    conf = tmp_path / "t.conf"
+    conf.write_text("set -g pane-border-style fg=themered\n"
+                    "set -g pane-active-border-style fg=themered\n")
+    mux.ok("-f", str(conf), "new-session", "-d", "-s", "m", "-x", "80", "-y", "23", "cat")
+    mux.ok("split-window", "-h", "-t", "m", "cat")
+    t = PtyTerminal(mux, ["attach", "-t", "m"], env={"COLORTERM": "truecolor"})  # RGB
+    try:
+        t.seen = bytearray()
+        tty = t.tty
+        wait_for(lambda: t.pump() >= 0 and "│" in "\n".join(t.screen.capture()))
+        dark = _fg_code(mux, tty, "themered")
+        assert dark in t.seen.decode("utf-8", "replace")
+        os.write(t.master, b"\x1b]11;rgb:ffff/ffff/ffff\x1b\\")  # a light background
+        wait_for(lambda: _fg_code(mux, tty, "themered") != dark)
+        light = _fg_code(mux, tty, "themered")
+        wait_for(lambda: t.pump() >= 0 and light in t.seen.decode("utf-8", "replace"))
+        t.seen.clear()
+        os.write(t.master, b"\x1b[?997;1n")  # it reports a dark theme
+        wait_for(lambda: _fg_code(mux, tty, "themered") == dark)
+        wait_for(lambda: t.pump() >= 0 and dark in t.seen.decode("utf-8", "replace"))
+    finally:
+        t.close()
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_cursor_colour(outer, hmux, next_tmux, tmp_path, theme):
+    """cursor-colour and prompt-cursor-colour in theme colours: the terminal's cursor colour
+    (OSC 12, read back from the outer pane) is the client's theme's."""
+    conf = "set -g cursor-colour themeblue\nset -g prompt-cursor-colour themered\n"
+    pair = _attach_both(outer, hmux, next_tmux, tmp_path, conf, theme)
+
+    def colours() -> list[str]:
+        return [outer.mux.ok("display", "-p", "-t", t, "#{cursor_colour}").strip()
+                for _m, t in pair]
+    got = wait_for(lambda: (c := colours())[0] == c[1] and c[0] not in ("", "default") and c)
+    _press(outer, pair, "C-b", ":")
+    wait_for(lambda: (c := colours())[0] == c[1] and c != got)
+    _press(outer, pair, "Escape")
