@@ -302,6 +302,14 @@ class LazyRow(Row):
         self.styles = value
 
 
+def unlazy(row: Row, chars: list[str], styles: list[int]) -> None:
+    """Give a row about to be emptied these cells without building a LazyRow's own."""
+    if row.__class__ is LazyRow:
+        _ROW_CHARS.__set__(row, chars)
+        _ROW_STYLES.__set__(row, styles)
+        row.__class__ = Row
+
+
 def lazy_row(line: HistLine, cols: int) -> Row:
     """A :class:`LazyRow` for a line of single-width cells (``line.cellmap`` is None)."""
     r = LazyRow.__new__(LazyRow)

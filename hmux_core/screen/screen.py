@@ -78,6 +78,7 @@ from .grid import (
     osc133_exit_status,
     osc133_mark,
     text_line,
+    unlazy,
 )
 from .hyperlinks import Hyperlinks
 from .names import clean_name
@@ -821,18 +822,28 @@ class Screen:
         rows[:] = rows[k - j : top] + [lazy_row(text_line(text, runs, n, size, 0), cols)
                                          for text, runs, n, size in taken[j:]]
         rows.append(last)
+        # What pushing them one at a time does (_scroll_up: collect, push), a stretch at a
+        # time: as many as fit under history-limit and the byte budget.
         hist = self._hist
         lim = self.history_limit
         budget = self.history_budget
         hb = self._hist_bytes
-        for line in pushed:
+        sizes = [line.nbytes() for line in pushed]
+        i = 0
+        while i < k:
             if hb > budget or len(hist) >= lim:
                 self._hist_bytes = hb
                 self._collect_history()
                 hb = self._hist_bytes
-            hist.append(line)
-            hb += line.nbytes()
-            self._hscrolled += 1
+            take = max(1, min(lim - len(hist), k - i))  # (a resize may leave more than lim)
+            add = sum(sizes[i : i + take])
+            if take > 1 and hb + add - sizes[i + take - 1] > budget:
+                take = 1  # the budget is reached within: one at a time
+                add = sizes[i]
+            hist.extend(pushed[i : i + take])
+            hb += add
+            self._hscrolled += take
+            i += take
         self._hist_bytes = hb
         self.history_added += k
         self._all_dirty = True
@@ -2466,6 +2477,7 @@ class Screen:
 
     def _empty_row(self, row: Row, bg: int) -> Row:
         """grid_free_line + grid_empty_line, reusing the row object."""
+        unlazy(row, self._blank[:], self._zeros[:])
         row.chars[:] = self._blank
         row.used = 0
         row.wrapped = False
