@@ -84,7 +84,8 @@ def _row_string(row: list[Cell], depth: Depth = 0) -> str:
             full = style
             if len(style) > 4 or link is not None:
                 lk = style[4] if len(style) > 4 else None
-                style = style[:4]
+                if lk is not None:  # (its attr has status.ATTR_LINKED: not an empty cell)
+                    style = (style[0] & ~status.ATTR_LINKED, style[1], style[2], style[3])
                 if style != last:
                     out.append(_sgr(last, style, depth))
                     last = style
@@ -114,14 +115,13 @@ def _tty_empties(row: list[Cell], erase: bool) -> list[Cell]:
     i, n = 0, len(row)
     while i < n:
         ch, st = row[i]
-        if ch != " " or st[0] != 0 or st[2] != last_bg or len(st) > 4:  # (linked: not empty)
+        if ch != " " or st[0] != 0 or st[2] != last_bg:
             if ch:
                 last_bg = st[2]
             i += 1
             continue
         j = i
-        while j < n and row[j][0] == " " and row[j][1][0] == 0 and row[j][1][2] == last_bg \
-                and len(row[j][1]) == 4:
+        while j < n and row[j][0] == " " and row[j][1][0] == 0 and row[j][1][2] == last_bg:
             j += 1
         end = row[j - 1][1]
         if erase and j - i >= 10 and last_bg == 8:  # EL or ECH (no BCE: default only)

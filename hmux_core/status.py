@@ -9,7 +9,8 @@ the whole width in it first (message-style's default has one).
 
 A ``link=URI`` style (beyond 3.7b) makes the text an OSC 8 hyperlink: given a hyperlink set
 (``links``, the drawing surface's, as tmux's screen has one), a linked cell's style carries a
-fifth member, ``(external id, URI)``; every other cell keeps the plain four, so drawing code
+fifth member, ``(external id, URI)`` (and ATTR_LINKED in its attributes); every other cell
+keeps the plain four, so drawing code
 pays for links only where there are some (render._row_string sends them to terminals with
 the hyperlinks feature).
 """
@@ -24,6 +25,11 @@ from .options import parse_style, style_link
 from .screen.cells import char_width
 
 Cell = tuple[str, tuple[int, int, int, int]]  # (a linked cell's style has a fifth member)
+
+#: In a linked cell's attributes (no SGR has it): a linked blank is then not one of the
+#: "empty" cells tmux's tty_draw_line clears in one go (render._tty_empties looks for
+#: attributes 0), at no cost to rows without links. Taken off where the cell is drawn.
+ATTR_LINKED = 0x100000
 
 
 def cell_link(sy: OptStyle, links: Any) -> tuple[str, str] | None:
@@ -103,7 +109,7 @@ def draw(expanded: str, width: int, base: OptStyle,
             seg = segments[align]
             before = len(seg)
             _cells_of("".join(text), (cur.attr, fg, bg, 0) if link is None
-                      else (cur.attr, fg, bg, 0, link), seg)
+                      else (cur.attr | ATTR_LINKED, fg, bg, 0, link), seg)
             if tags is not None:
                 # (a user range is known by its string: #{mouse_status_range})
                 tag = None if cur.range_type == "none" else (

@@ -184,7 +184,8 @@ class Canvas:
             x = self.cx + i
             if drawn[i] and 0 <= x < self.sx:
                 if len(st) > 4:  # a linked cell: its link is kept by column
-                    link, st = st[4], st[:4]
+                    link = st[4]
+                    st = (st[0] & ~status.ATTR_LINKED, st[1], st[2], st[3])
                     if spans is None:
                         spans = self.links.setdefault(y, [])
                     if spans and spans[-1][1] == x and spans[-1][2:] == (link[1], link[0]):
