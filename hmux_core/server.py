@@ -144,6 +144,8 @@ class ClientConn:
         self.readonly = False
         self.focused = True  # CLIENT_FOCUSED: set at creation and attach, cleared by FocusOut
         self.theme: str | None = None  # what its terminal reported: "dark", "light" (mode 2031)
+        #: its ten theme colours as last worked out (themes.update_client); None: not yet
+        self.theme_colours: tuple[int, ...] | None = None
         self.tty_fg = self.tty_bg = -1  # its terminal's colours (OSC 10/11 answers)
         self.input_requests: list[Any] = []  # pane questions its terminal is asked (escapes)
         self.written = 0
