@@ -76,6 +76,10 @@ _CRLF = re.compile(rb"[\n\x0b\x0c]")
 class Pane:
     """One pane of a window."""
 
+    #: Output batches of every pane in the process: what lets a reader of all the panes'
+    #: revisions (``ServerHost.revisions``) see in one compare that none moved.
+    outputs = 0
+
     def __init__(self, pane_id: int, window: Window, sx: int, sy: int, history_limit: int,
                  options: Any) -> None:
         self.id = pane_id
@@ -269,6 +273,7 @@ class Pane:
             if replies:
                 self.write(replies)
             self.output_revision += 1
+            Pane.outputs += 1
             self.changed = True
             if self.modes:  # PANE_UNSEENCHANGES: output a mode hides (#{pane_unseen_changes})
                 self.unseen_changes = True
@@ -300,6 +305,7 @@ class Pane:
         self.screen.feed(data)
         self.screen.take_replies()  # nothing reads answers: there is no program
         self.output_revision += 1
+        Pane.outputs += 1
         self.changed = True
         if self.modes:
             self.unseen_changes = True

@@ -2,7 +2,7 @@
 
 Cost is what earlier tools got wrong, so each sweep does as little as the panes require: one
 :class:`~.procs.Snapshot` shared by all panes; a pane without an agent is looked at only after
-it had output (the server's coalesced ``pane-output`` events) and every 2 s otherwise; a
+it had output (its revision in ``Host.revisions()`` moved) and every 5 s otherwise; a
 pane's identity is worked out again only when its foreground group changed or its agent
 process no longer runs the same argv; its screen is classified only when its revision or
 title changed, its agent's state file changed, or a hold is pending; session files are read
@@ -15,10 +15,10 @@ option is read there, directly: an option lookup on the loop is a few dict reads
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from hmux_core.plugin import Event, Host, PaneInfo, Plugin
+from hmux_core.plugin import Host, PaneInfo, Plugin
 
 from . import glyphs
 from .classify import classify, screen_model
@@ -42,11 +42,13 @@ EVENT = "pane-agent-state-changed"
 TABLE_OPTION = "@agent-table-file"
 #: An unchanged pane's identity is checked again every this many sweeps (staggered).
 IDENTITY_EVERY = 5
-#: A pane with no agent and no output is looked at (one PaneInfo) every this many sweeps: an
-#: agent starting in it draws, which marks it at once, so this is only a safety net.
-QUIET_EVERY = 10
-#: ... and an unchanged pane with no agent and no output, this many times less often.
-SLOW_EVERY = 3
+#: Panes with no agent and no output are looked at (one PaneInfo each) every this many sweeps
+#: (5 s), all in the same sweep: an agent starting in one draws, which marks it at once, so
+#: this is only a safety net (for an agent that draws nothing for a while, an ``exec``). With
+#: hundreds of idle panes, looking at a tenth of them every sweep was most of the plugin's
+#: idle cost: a sweep that wakes to a little work runs cold and costs several times what the
+#: same work costs in one batch.
+QUIET_EVERY = 25
 #: A pane whose agent is working (and redraws all the time) has its screen classified every
 #: this many sweeps (400 ms): leaving working waits for the hold anyway, and a question it
 #: asks shows within a sweep more.
@@ -119,7 +121,6 @@ class AgentPlugin(Plugin):
     api_version = 1
     variables = VARIABLES
     events = (EVENT,)
-    listens = ("pane-output", "pane-created")
     interval = 0.2
     option_defaults = glyphs.OPTION_DEFAULTS + ((TABLE_OPTION, ""), (NOTIFY_OPTION, "off"))
 
@@ -136,7 +137,8 @@ class AgentPlugin(Plugin):
         self._slots = 0
         self._host: Host | None = None
         self._rollup: dict[tuple[str, str], dict[str, str]] = {}
-        self._dirty: set[str] = set()  #: panes with output (or new) since the last sweep
+        self._revisions: Mapping[str, int] = {}  #: each pane's output revision, last sweep
+        self._quiet_round = False  #: this sweep looks at every pane (QUIET_EVERY)
         self._btime = boot_time(proc_root)
         self._blank = _blank()
         self.stats = SweepStats()
@@ -171,10 +173,6 @@ class AgentPlugin(Plugin):
         return glyphs.pick(state, host.option(glyphs.option(state), pane_id)
                            if host is not None else None)
 
-    def on_notify(self, event: Event) -> None:
-        if event.pane_id is not None and event.name in ("pane-output", "pane-created"):
-            self._dirty.add(event.pane_id)
-
     def stop(self) -> None:
         self._panes = {}
         self._values = {}
@@ -193,28 +191,39 @@ class AgentPlugin(Plugin):
         stats = SweepStats()
         changed = False
         screens: list[tuple[str, PaneInfo, _Pane, str, Identity | None]] = []
-        live = host.panes()
-        dirty, self._dirty = self._dirty, set()
+        # Panes that printed (or are new) since the last sweep; a host older than revisions()
+        # (API 1 before it was added) gets every pane looked at every sweep.
+        read = getattr(host, "revisions", None)
+        if read is not None:
+            live: Mapping[str, int] = read()
+            seen, self._revisions = self._revisions, live
+            # the same mapping back: nothing printed, came or went
+            dirty = set() if live is seen else {p for p, rev in live.items()
+                                                if seen.get(p) != rev}
+        else:
+            live = dict.fromkeys(host.panes(), -1)
+            dirty = set(live)
         agents = [p for p, pt in self._panes.items() if pt.identity is not None]
         # A host older than pane_options (API 1 before it was added) gets no reports.
         read = getattr(host, "pane_options", None)
         reports = read(agents, REPORT_OPTION) if agents and read is not None else {}
         for pane_id in agents:
             self._panes[pane_id].report = parse_report(reports.get(pane_id))
-        for pane_id in live:
-            pt = self._panes.get(pane_id)
-            if pt is None:
-                pt = self._panes[pane_id] = _Pane(slot=self._slots)
-                self._slots += 1
-                changed = True
-            elif (pt.identity is None and pane_id not in dirty
-                  and (self._sweep + pt.slot) % QUIET_EVERY):
-                stats.panes += 1
-                continue  # no agent, no output: nothing can have changed that shows
-            info = host.pane(pane_id)
+        panes = self._panes
+        for pane_id in [p for p in live if p not in panes]:
+            pt = panes[pane_id] = _Pane(slot=self._slots)
+            self._slots += 1
+            changed = True
+        # Looked at: panes with output or new, and agents; every pane in a quiet round. A quiet
+        # pane without an agent costs nothing else: nothing can have changed that shows.
+        self._quiet_round = self._sweep % QUIET_EVERY == 0
+        look = set(live) if self._quiet_round else dirty.union(agents)
+        stats.panes = len(live)
+        for pane_id in sorted(look, key=lambda p: panes[p].slot if p in panes else -1):
+            pt = panes.get(pane_id)
+            info = host.pane(pane_id) if pt is not None else None
             if info is None:
                 continue
-            stats.panes += 1
             if self._sweep_pane(host, snap, pane_id, info, pt, now, stats, screens):
                 changed = True
         if screens:  # every changed screen in one hop to the event loop
@@ -223,10 +232,9 @@ class AgentPlugin(Plugin):
                 self._classify(snap, info, pt, tails.get(pane_id) or (), now)
                 if self._publish(host, pane_id, info, pt, old_state, old_identity):
                     changed = True
-        if len(self._panes) != stats.panes:
-            alive = set(live)
-            for gone in [p for p in self._panes if p not in alive]:
-                del self._panes[gone]
+        if len(panes) != len(live):
+            for gone in [p for p in panes if p not in live]:
+                del panes[gone]
                 changed = True
             self._files.forget(lambda path: any(
                 pt.tracker is not None and path.startswith(pt.tracker.proc.home)
@@ -255,7 +263,7 @@ class AgentPlugin(Plugin):
         self._table_sig = sig
         for problem in self._table.problems:
             host.log(f"agent table: {problem}")
-        self._dirty.update(self._panes)
+        self._revisions = {}  # every pane is looked at again
         for pt in self._panes.values():  # identities and rules may differ now
             pt.ident_key = None
             pt.settled = False
@@ -277,7 +285,11 @@ class AgentPlugin(Plugin):
         old_state = pt.damper.state
         old_identity = pt.identity
         output = info.revision != pt.ident_rev
-        due = pgrp != pt.pgrp or output or (self._sweep + pt.slot) % IDENTITY_EVERY == 0
+        # A plain shell, same group, nothing printed: only an ``exec`` of a program that draws
+        # nothing changes it, so its argv is read again in the quiet rounds only.
+        due = pgrp != pt.pgrp or output or self._quiet_round or (
+            (self._sweep + pt.slot) % IDENTITY_EVERY == 0
+            and (not pt.settled or pt.identity is not None))
         if due:
             pt.pgrp, pt.ident_rev = pgrp, info.revision
             leader_argv = snap.cmdline(pgrp) if pgrp > 0 else None
@@ -289,9 +301,9 @@ class AgentPlugin(Plugin):
                     pt.tracker.proc.members = self._members(snap, old_identity, pgrp, info)
             elif key != pt.ident_key or (not pt.settled and (
                     old_identity is not None or output
-                    or (self._sweep + pt.slot) % (QUIET_EVERY * SLOW_EVERY) == 0)):
+                    or self._quiet_round)):
                 # No agent under a leader that is no shell (``cat``, ``make``): an agent it
-                # starts draws, so between outputs its group is looked at only every 6 s.
+                # starts draws, so between outputs its group is looked at only every 5 s.
                 stats.identities += 1
                 ident = identify(snap, pgrp, info.pid, table)
                 pt.ident_key = key

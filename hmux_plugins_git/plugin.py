@@ -42,6 +42,9 @@ EMPTY: Mapping[str, str] = MappingProxyType({k: "" for k in VARIABLES})
 
 #: Option that turns the watcher off (``set -g @git-watch off``); polling then does it all.
 WATCH_OPTION = "@git-watch"
+#: Ticks (of 0.5 s) a quiet pane's cwd is trusted: a foreground program that changes
+#: directory without printing anything is seen within this many ticks (5 s).
+CWD_EVERY = 10
 
 def worktree_of(found: Found, state: RepoState) -> tuple[str, str] | None:
     """(worktree root, subdir) as git decides them, or ``None`` when there is no worktree.
@@ -123,6 +126,12 @@ class GitPlugin(Plugin):
         self._device = device or discovery.device_of
         self._host: Host | None = None
         self._values: dict[str, Mapping[str, str]] = {}
+        #: pane id -> (its output revision when its cwd was read, that cwd)
+        self._cwds: dict[str, tuple[int, str | None]] = {}
+        self._revisions: Mapping[str, int] | None = None  #: what _cwds was last read against
+        self._dirs: set[str] = set()  #: the distinct cwds of the panes
+        self._by_dir: dict[str, Mapping[str, str]] = {}  #: each cwd's values, last tick
+        self._sweep = 0
         self._places: dict[str, _Place] = {}
         self._repos: dict[str, RepoEntry] = {}
         self._watcher: Watcher | None = None
@@ -190,46 +199,83 @@ class GitPlugin(Plugin):
         return state
 
     def tick(self, host: Host) -> None:
-        """Recompute every pane's values; invalidate the panes that changed."""
+        """Recompute the values of every directory the panes are in; give each pane its
+        directory's and invalidate the panes whose values changed."""
         now = self._clock()
-        stats = {"panes": 0, "walks": 0, "repos": 0, "changed": 0}
+        moved = self._pane_cwds(host)
+        stats = {"panes": len(self._cwds), "walks": 0, "repos": 0, "changed": 0}
         seen: dict[str, RepoState | None] = {}
-        used: set[str] = set()
-        old = self._values
-        new: dict[str, Mapping[str, str]] = {}
-        changed: list[str] = []
-        for pane_id in host.panes():
-            stats["panes"] += 1
-            cwd = host.pane_cwd(pane_id)
-            values: Mapping[str, str] = EMPTY
-            if cwd:
-                used.add(cwd)
-                place = self._place(cwd, now, stats)
-                if place.found is not None:
-                    state = self._state(place.found.git_dir, seen, stats)
-                    if state is None:  # the git dir went: walk again now
-                        place.until = now
-                        place = self._place(cwd, now, stats)
-                        if place.found is not None:
-                            state = self._state(place.found.git_dir, seen, stats)
-                    if place.found is not None and state is not None:
-                        if place.state is not state:
-                            place.state = state
-                            place.values = pane_values(place.found, state)
-                        values = place.values
-            new[pane_id] = values
-            prev = old.get(pane_id)
-            if prev is not values and prev != values:
-                changed.append(pane_id)
-        self._values = new
-        for pane_id in changed:
-            host.invalidate(pane_id)
-        if len(self._places) > len(used):
-            self._places = {k: v for k, v in self._places.items() if k in used}
+        before, by_dir = self._by_dir, {}
+        same = not moved
+        for cwd in self._dirs:
+            values = by_dir[cwd] = self._dir_values(cwd, now, seen, stats)
+            if values is not before.get(cwd):
+                same = False
+        self._by_dir = by_dir
+        if not same:  # only then is the per-pane walk worth doing
+            old = self._values
+            new = {pane_id: by_dir.get(cwd, EMPTY) for pane_id, (_, cwd) in self._cwds.items()}
+            self._values = new
+            for pane_id, values in new.items():
+                prev = old.get(pane_id)
+                if prev is not values and prev != values:
+                    host.invalidate(pane_id)
+        if len(self._places) > len(self._dirs):
+            self._places = {k: v for k, v in self._places.items() if k in self._dirs}
         if len(self._repos) > len(seen):
             self._repos = {k: v for k, v in self._repos.items() if k in seen}
         self.last_stats = stats
         self._update_watch(host, seen)
+
+    def _dir_values(self, cwd: str, now: float, seen: dict[str, RepoState | None],
+                    stats: dict[str, int]) -> Mapping[str, str]:
+        """The values of a pane in ``cwd`` (the same object while nothing changed)."""
+        place = self._place(cwd, now, stats)
+        if place.found is None:
+            return EMPTY
+        state = self._state(place.found.git_dir, seen, stats)
+        if state is None:  # the git dir went: walk again now
+            place.until = now
+            place = self._place(cwd, now, stats)
+            if place.found is None:
+                return EMPTY
+            state = self._state(place.found.git_dir, seen, stats)
+            if state is None:
+                return EMPTY
+        if place.state is not state:
+            place.state = state
+            place.values = pane_values(place.found, state)
+        return place.values
+
+    def _pane_cwds(self, host: Host) -> bool:
+        """Bring ``self._cwds`` (each live pane's output revision and working directory) up
+        to date; True if a pane came, went or changed directory. A pane that printed nothing
+        since its cwd was read keeps it until the next full round (every ``CWD_EVERY`` ticks,
+        all panes at once): ``cd`` in a shell prints a prompt, and reading 200 panes' cwds
+        every tick (a readlink and a tcgetpgrp each) was most of an idle server's git cost."""
+        read = getattr(host, "revisions", None)  # a host older than revisions(): every tick
+        revisions: Mapping[str, int] = read() if read is not None else dict.fromkeys(
+            host.panes(), -1)
+        full = self._sweep % CWD_EVERY == 0
+        self._sweep += 1
+        if revisions is self._revisions and not full:
+            return False  # the same mapping back: nothing printed, came or went
+        self._revisions = revisions
+        cwds = self._cwds
+        moved = False
+        for pane_id, rev in revisions.items():
+            known = cwds.get(pane_id)
+            if known is None or known[0] != rev or rev < 0 or full:
+                cwd = host.pane_cwd(pane_id)
+                if known is None or known[1] != cwd:
+                    moved = True
+                cwds[pane_id] = (rev, cwd)
+        if len(cwds) > len(revisions):
+            self._cwds = {k: v for k, v in cwds.items() if k in revisions}
+            moved = True
+        if moved:
+            self._dirs = {cwd for _, cwd in self._cwds.values() if cwd}
+        return moved
 
     def _update_watch(self, host: Host, seen: dict[str, RepoState | None]) -> None:
         wanted = self._watch_wanted

@@ -1,6 +1,6 @@
 """One inotify watcher (through watchfiles) over every git directory the panes sit in.
 
-A checkout or a rebase step then shows within a few tens of milliseconds instead of at the next
+A checkout or a rebase step then shows within about a tenth of a second instead of at the next
 500 ms poll; the poll stays, and is all there is where watching fails (inotify limits reached,
 network file systems, which inotify cannot see).
 
@@ -12,8 +12,10 @@ How watchfiles is used, and why:
   into it), and a recursive watch would add one for every ``objects/??`` directory;
 - ``watch_filter=None``: the default filter drops every path with a ``.git`` component, which
   is every path here; relevance is decided by :func:`relevant` instead;
-- a short ``rust_timeout`` and a stop event, so changing the watched set (a rebase directory
-  appearing, a pane moving to another repository) or stopping takes a fraction of a second.
+- a stop event, checked every ``STEP_MS``, so changing the watched set (a rebase directory
+  appearing, a pane moving to another repository) or stopping takes a fraction of a second;
+  ``step`` and ``rust_timeout`` are as long as that allows, since each step takes the GIL
+  (20 ms steps were a tenth of an idle server's CPU).
 
 A change only asks for a tick; the tick re-reads whatever changed. Events are never interpreted
 one by one (a rebase start arrives as one burst of a dozen files).
@@ -33,8 +35,8 @@ RELEVANT = frozenset({
     "head-name", "rebasing", "applying", "todo", "config", "config.worktree", "commondir",
 })
 
-RUST_TIMEOUT_MS = 200
-STEP_MS = 20
+RUST_TIMEOUT_MS = 1000
+STEP_MS = 50
 DEBOUNCE_MS = 200
 
 

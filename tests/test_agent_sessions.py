@@ -275,6 +275,9 @@ def test_a_failed_turn_is_error_until_the_next_turn():
 # -- the events the plugin is sent ----------------------------------------------------------------
 
 def test_only_the_events_it_listens_to_wake_the_plugin(tmp_path, monkeypatch):
+    """A plugin naming ``listens`` is sent those events only; the agent plugin is sent none
+    (it reads which panes printed from ``Host.revisions()`` once per sweep), so no server
+    event wakes it between sweeps."""
     from hmux_core.plugin import Plugin
     from hmux_core.plugin.manager import PluginManager
     from hmux_core.server import Server
@@ -285,17 +288,24 @@ def test_only_the_events_it_listens_to_wake_the_plugin(tmp_path, monkeypatch):
         def on_notify(self, event):
             pass
 
+    class Created(Everything):
+        name = "created"
+        listens = ("pane-created",)
+
     monkeypatch.setenv("TMUX_C2RS_PLUGINS", "none")
     server = Server(str(tmp_path / "s"), 0, [], quiet_config=False)
     m = PluginManager(server)
     agent = m.add(AgentPlugin())
+    created = m.add(Created())
     other = m.add(Everything())
-    assert agent is not None and other is not None
+    assert agent is not None and created is not None and other is not None
+    assert not agent.wants_events
     m.on_server_event("pane-title-changed", {})
     m.on_server_event("window-renamed", {})
     m.on_server_event("pane-created", {})
-    assert [e.name for e in agent.events] == ["pane-created"]
+    assert [e.name for e in agent.events] == []
+    assert [e.name for e in created.events] == ["pane-created"]
     assert [e.name for e in other.events] == ["pane-title-changed", "window-renamed",
                                               "pane-created"]
     m.emit(other, "pane-agent-state-changed", None, {"old": "none", "new": "idle"})
-    assert len(agent.events) == 1  # nor another plugin's events it did not name
+    assert len(created.events) == 1  # nor another plugin's events it did not name

@@ -131,6 +131,11 @@ class Host(Protocol):
     def pane(self, pane_id: str) -> PaneInfo | None:
         """A fresh snapshot of the pane."""
 
+    def revisions(self) -> Mapping[str, int]:
+        """Every live pane's output revision (``PaneInfo.revision``) by id, in creation order,
+        in one cheap call: a sweep over hundreds of panes uses it to skip the ones that printed
+        nothing since it last looked. Added within API version 1."""
+
     def pane_cwd(self, pane_id: str) -> str | None:
         """The working directory of the pane's foreground process (tmux's pane_current_path)."""
 

@@ -1,8 +1,8 @@
 """The server's side of the Host contract: one ``ServerHost`` per loaded plugin.
 
-Plugins call it from their worker threads. Reads of plain attributes (ids, pids, revisions,
-titles) are atomic under the GIL and are done in place; anything that walks structures the event
-loop mutates (the screen, the session list) is marshalled onto the loop, and anything that
+Plugins call it from their lane threads. Reads of plain attributes (ids, pids, revisions,
+titles) and of options are atomic under the GIL and are done in place; anything that walks
+structures the event loop mutates (the screen) is marshalled onto the loop, and anything that
 changes server state is queued onto it without waiting.
 """
 
@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import trio
 
+from ..pane import Pane
 from .api import PaneInfo
 
 if TYPE_CHECKING:
@@ -30,6 +32,19 @@ def parse_pane_id(pane_id: str) -> int | None:
     return None
 
 
+def _read_in_place(read: Callable[[], T]) -> T | None:
+    """Run a read of option stores on the calling thread. Option lookups are dict reads,
+    atomic under the GIL; a walk that meets a dict the loop is changing raises RuntimeError
+    and is read again. No hop to the event loop: a plugin that reads an option every tick
+    must not wake the server for it."""
+    for _ in range(3):
+        try:
+            return read()
+        except RuntimeError:
+            continue
+    return None
+
+
 class ServerHost:
     """What one plugin sees of the server (see :class:`hmux_core.plugin.api.Host`)."""
 
@@ -39,6 +54,9 @@ class ServerHost:
         self._model = manager.server.model
         self._lock = threading.Lock()
         self._queued: list[Callable[[], object]] = []
+        self._ids: dict[int, str] = {}  #: pane number -> "%n", made once per pane
+        self._revisions_key: tuple[int, int, int] | None = None
+        self._revisions: Mapping[str, int] = MappingProxyType({})
 
     # -- threads -------------------------------------------------------------------------------
 
@@ -91,6 +109,25 @@ class ServerHost:
 
     def panes(self) -> tuple[str, ...]:
         return tuple(f"%{n}" for n in list(self._model.panes))
+
+    def revisions(self) -> Mapping[str, int]:
+        model = self._model
+        key = (Pane.outputs, len(model.panes), model.next_pane_id)
+        if key == self._revisions_key:
+            return self._revisions  # nothing printed, came or went: the same mapping
+        ids = self._ids
+        out = {}
+        for n, p in list(model.panes.items()):
+            if p.destroyed:
+                continue
+            pane_id = ids.get(n)
+            if pane_id is None:
+                pane_id = ids[n] = f"%{n}"
+            out[pane_id] = p.output_revision
+        if len(ids) > 2 * len(out) + 64:  # forget the ids of panes long gone
+            self._ids = {n: i for n, i in ids.items() if i in out}
+        self._revisions_key, self._revisions = key, MappingProxyType(out)
+        return self._revisions
 
     def pane(self, pane_id: str) -> PaneInfo | None:
         p = self._pane(pane_id)
@@ -155,7 +192,7 @@ class ServerHost:
                     return v
             return None
 
-        return self._on_loop(read)
+        return _read_in_place(read)
 
     def pane_options(self, pane_ids: Sequence[str], name: str) -> dict[str, str]:
         def read() -> dict[str, str]:
@@ -172,7 +209,7 @@ class ServerHost:
                     out[pane_id] = v
             return out
 
-        return self._on_loop(read) or {}
+        return _read_in_place(read) or {}
 
     # -- acting --------------------------------------------------------------------------------
 
@@ -180,7 +217,7 @@ class ServerHost:
         self._soon(lambda: self._manager.invalidate(pane_id))
 
     def request_tick(self) -> None:
-        self._soon(self._record.wake_now)
+        self._record.wake_now()  # thread-safe: a flag and a threading.Event
 
     def emit(self, name: str, pane_id: str | None = None, **values: str) -> None:
         vals = {k: str(v) for k, v in values.items()}

@@ -6,9 +6,11 @@ grammar, default ``agent,git``) selects instead: a configuration file can say
 ``set -s plugins 'agent,git,weather'``, and a change takes effect at once (:meth:`reconcile`).
 The option exists only while the plugin layer does, so with ``none`` hmux's option table is
 tmux's. Only selected entry points are imported. Each plugin gets a *lane*: a
-trio task that runs its start/tick/on_notify/stop one at a time on a worker thread, so a slow
-or hung plugin delays only itself. One timer task wakes the lanes when their interval is due.
-Failures are logged with a traceback and counted; a plugin failing ``MAX_FAILURES`` times in a
+thread of its own that runs its start/tick/on_notify/stop one at a time, so a slow or hung
+plugin delays only itself. A lane sleeps on a ``threading.Event`` until its interval is due or
+something wakes it (an event for it, ``request_tick``): an idle tick then costs a thread wakeup
+and the plugin's own work, not a turn of the event loop and a trio thread hop each way (those
+were most of the idle CPU of 200 panes, docs/performance.md). Failures are logged with a traceback and counted; a plugin failing ``MAX_FAILURES`` times in a
 row is disabled with a message. Variables go into one index (name -> plugin), consulted by
 ``formats_vars`` after the server's own table.
 """
@@ -101,11 +103,12 @@ class PluginRecord:
     wants_events: bool = False
     listens: frozenset[str] | None = None  #: the event names it is sent; None: all
     events: deque[Event] = field(default_factory=deque)
-    due: float = 0.0
-    wake: trio.Event = field(default_factory=trio.Event)
+    due: float = 0.0  #: time.monotonic() of the next tick
+    wake: threading.Event = field(default_factory=threading.Event)
     tick_now: bool = False
+    lane: int = 0  #: the generation of the lane thread that may run (re-enabling starts anew)
     host: ServerHost | None = None
-    revisions: dict[str, int] = field(default_factory=dict)
+    revisions: dict[int, int] = field(default_factory=dict)  #: pane number -> output seen
     last_error: str = ""  #: the last failure, "Type: message" (what `hmux plugins` shows)
 
     def wake_now(self) -> None:
@@ -136,10 +139,9 @@ class PluginManager:
         self.token: Any = None
         self.loop_thread = threading.get_ident()
         self.invalidated: set[str] = set()
-        self._timer_wake = trio.Event()
+        self._closing = False
         self._pm = pluggy.PluginManager(PROJECT)
         self._pm.add_hookspecs(HookSpecs)
-        self._nursery: trio.Nursery | None = None
         #: ENV_VAR's value when the server started (None: unset, the option selects).
         self.env_value: str | None = None
 
@@ -192,21 +194,17 @@ class PluginManager:
             from .. import status_defaults
 
             status_defaults.apply(self.server.window_options)
-            if self._nursery is not None:
-                now = trio.current_time()
+            if self.token is not None:
                 for rec in added:
-                    rec.due = now
-                    self._nursery.start_soon(self._lane, rec)
+                    self._start_lane(rec)
         self.server.redraw_clients()
 
     def _enable_again(self, rec: PluginRecord) -> None:
         rec.enabled, rec.reason, rec.consecutive_failures = True, "", 0
         for var in rec.variables:
             self.index.setdefault(var, rec)
-        if self._nursery is not None:
-            rec.due = trio.current_time()
-            rec.wake = trio.Event()
-            self._nursery.start_soon(self._lane, rec)
+        if self.token is not None:
+            self._start_lane(rec)
 
     def _refuse(self, name: str, dist: str, version: str, reason: str) -> None:
         self.warn(f"plugin {name}: {reason}")
@@ -314,44 +312,30 @@ class PluginManager:
     # -- running -------------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Lanes and the shared timer; cancelled with the server."""
+        """Start the lanes; stop the plugins when the server's nursery is cancelled."""
         self.token = trio.lowlevel.current_trio_token()
         self.loop_thread = threading.get_ident()
         self.server.subscribers.append(self.on_server_event)
         try:
-            async with trio.open_nursery() as nursery:
-                self._nursery = nursery
-                now = trio.current_time()
-                for rec in self.records:
-                    if rec.enabled:  # the config may have deselected some already
-                        rec.due = now
-                        nursery.start_soon(self._lane, rec)
-                nursery.start_soon(self._timer)
+            for rec in self.records:
+                if rec.enabled:  # the config may have deselected some already
+                    self._start_lane(rec)
+            await trio.sleep_forever()
         finally:
-            self._nursery = None
             self.stop_all()
 
-    async def _timer(self) -> None:
-        """One timer for every plugin: wake each lane whose interval has come round."""
-        while True:
-            now = trio.current_time()
-            nxt = math.inf
-            for rec in self.records:
-                if not rec.enabled or rec.interval is None:
-                    continue
-                if rec.due <= now:
-                    rec.wake_now()
-                    rec.due = now + rec.interval
-                nxt = min(nxt, rec.due)
-            self._timer_wake = trio.Event()
-            with trio.move_on_at(nxt):
-                await self._timer_wake.wait()
+    def _start_lane(self, rec: PluginRecord) -> None:
+        rec.lane += 1
+        rec.due = time.monotonic()
+        rec.wake = threading.Event()
+        threading.Thread(target=self._lane, args=(rec, rec.lane), daemon=True,
+                         name=f"hmux-plugin-{rec.name}").start()
 
-    async def _call(self, rec: PluginRecord, what: str, fn: Callable[[], object]) -> bool:
-        """Run one plugin method on a worker thread; count and log a failure."""
+    def _call(self, rec: PluginRecord, what: str, fn: Callable[[], object]) -> bool:
+        """Run one plugin method on its lane; count and log a failure."""
         rec.running_since = time.time()
         try:
-            await trio.to_thread.run_sync(fn, abandon_on_cancel=True)
+            fn()
             rec.consecutive_failures = 0
             return True
         except Exception as e:
@@ -366,8 +350,20 @@ class PluginManager:
         rec.consecutive_failures += 1
         log.error("plugin %s: %s raised %s: %s\n%s", rec.name, what, type(e).__name__, e, tb)
         if rec.consecutive_failures >= MAX_FAILURES and rec.enabled:
-            self.disable(rec, f"disabled after {rec.consecutive_failures} failures in a row "
-                              f"(last: {what}: {type(e).__name__}: {e})")
+            reason = (f"disabled after {rec.consecutive_failures} failures in a row "
+                      f"(last: {what}: {type(e).__name__}: {e})")
+            self._on_loop_soon(lambda: rec.enabled and self.disable(rec, reason))
+
+    def _on_loop_soon(self, fn: Callable[[], object]) -> None:
+        """Run ``fn`` on the event loop: now when called there, else at its next turn (what
+        changes the index, messages or hooks belongs to the loop)."""
+        if threading.get_ident() == self.loop_thread or self.token is None:
+            fn()
+            return
+        try:
+            self.token.run_sync_soon(fn)
+        except trio.RunFinishedError:
+            pass
 
     def disable(self, rec: PluginRecord, reason: str) -> None:
         rec.enabled = False
@@ -378,30 +374,43 @@ class PluginManager:
         self.warn(f"plugin {rec.name}: {reason}")
         rec.wake.set()
 
-    async def _lane(self, rec: PluginRecord) -> None:
+    def _lane(self, rec: PluginRecord, lane: int) -> None:
+        """One plugin's thread: start, then events and ticks as they come due, then stop."""
         plugin, host = rec.plugin, rec.host
-        if not await self._call(rec, "start", lambda: plugin.start(host)):
-            if rec.enabled:
-                self.disable(rec, f"start failed: {rec.last_error}")
+        if not self._call(rec, "start", lambda: plugin.start(host)):
+            self._on_loop_soon(lambda: rec.enabled and rec.lane == lane and self.disable(
+                rec, f"start failed: {rec.last_error}"))
             return
-        while rec.enabled:
-            await rec.wake.wait()
-            rec.wake = trio.Event()
-            if not rec.enabled:
+        wake = rec.wake
+        while rec.enabled and rec.lane == lane:
+            if rec.interval is None:
+                wake.wait()
+            else:
+                delay = rec.due - time.monotonic()
+                if delay > 0:
+                    wake.wait(delay)
+            wake.clear()
+            if not rec.enabled or rec.lane != lane:
                 break
             if rec.events:
-                batch = list(rec.events)
-                rec.events.clear()
-                await self._call(rec, "on_notify", lambda b=batch: self._deliver(rec, b))
-            due, rec.tick_now = rec.tick_now, False
+                batch = []
+                while rec.events:
+                    batch.append(rec.events.popleft())
+                self._call(rec, "on_notify", lambda b=batch: self._deliver(rec, b))
+            now = time.monotonic()
+            due = rec.tick_now or (rec.interval is not None and now >= rec.due)
             if due and rec.enabled:
+                rec.tick_now = False
+                if rec.interval is not None:
+                    rec.due = now + rec.interval
                 t0 = time.perf_counter()
-                ok = await self._call(rec, "tick", lambda: self._tick(rec))
+                ok = self._call(rec, "tick", lambda: self._tick(rec))
                 rec.last_tick_seconds = time.perf_counter() - t0
                 if ok:
                     rec.ticks += 1
                     rec.last_tick = time.time()
-        await self._call(rec, "stop", plugin.stop)
+        if rec.lane == lane and not self._closing:
+            self._call(rec, "stop", plugin.stop)
 
     def _tick(self, rec: PluginRecord) -> None:
         if rec.wants_events and (rec.listens is None or "pane-output" in rec.listens):
@@ -414,13 +423,13 @@ class PluginManager:
         seen = rec.revisions
         changed = []
         for n, p in list(panes.items()):
-            pid = f"%{n}"
             rev = p.output_revision
-            if seen.get(pid, 0) != rev:
-                seen[pid] = rev
-                changed.append(Event("pane-output", pane_id=pid, window_id=f"@{p.window.id}"))
+            if seen.get(n, 0) != rev:
+                seen[n] = rev
+                changed.append(Event("pane-output", pane_id=f"%{n}",
+                                     window_id=f"@{p.window.id}"))
         if len(seen) > len(panes) * 2 + 16:
-            live = {f"%{n}" for n in list(panes)}
+            live = set(list(panes))
             for k in [k for k in seen if k not in live]:
                 del seen[k]
         self._deliver(rec, changed)
@@ -433,6 +442,7 @@ class PluginManager:
     def stop_all(self, wait: float = 1.0) -> None:
         """Server exit: stop every plugin that is not mid-call, each on its own daemon thread,
         waiting at most ``wait`` seconds in all so a hanging stop() cannot hold the exit."""
+        self._closing = True
         threads = []
         for rec in self.records:
             if rec.enabled and not rec.running_since:
@@ -441,6 +451,7 @@ class PluginManager:
                 t.start()
                 threads.append(t)
             rec.enabled = False
+            rec.wake.set()
         deadline = time.monotonic() + wait
         for t in threads:
             t.join(max(0.0, deadline - time.monotonic()))
