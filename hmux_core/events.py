@@ -26,7 +26,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("hmux.events")
 
-__all__ = ["EventBus", "Payload", "Sink", "Time", "payload_from_notify"]
+__all__ = ["QUIET", "EventBus", "Payload", "Sink", "Time", "payload_from_notify"]
+
+#: Names of the development tree's lifecycle events (hooks.LIFECYCLE_EVENTS) that nothing in
+#: this process listens to: no hook set anywhere, no ``wait-for -E`` sink, no plugin or other
+#: bus subscriber. Raising one of them costs one lookup here (pane-activity and pane-resized
+#: sit near hot paths). Cleared whenever a listener may have appeared (a sink is added, a hook
+#: command is set, plugins load); refilled by :meth:`hmux_core.hooks.Hooks.wanted`.
+QUIET: dict[str, bool] = {}
 
 
 class Time(int):
@@ -126,6 +133,7 @@ class EventBus:
 
     def add_sink(self, name: str, cb: Callable[[str, Payload], None]) -> Sink:
         self._generation += 1
+        QUIET.clear()  # a wait-for -E or monitor may want a lifecycle event now
         sink = Sink(name, cb, self._generation)
         self.sinks.append(sink)
         return sink
@@ -176,6 +184,11 @@ def payload_from_notify(data: dict[str, Any], target: State | None) -> Payload:
     for key, v in data.items():
         if key in ("client", "session", "window", "pane", "winlink") or key.startswith("_"):
             continue
-        if isinstance(v, bool | int | float | str):
+        if isinstance(v, bool | int | float | str) or (key in _OBJECT_KEYS and v is not None):
             p.set(key, v)
     return p
+
+
+#: Keys beyond the four main ones whose values are model objects (the development tree's
+#: pane-moved and marked-pane-changed name an old and a new window or pane).
+_OBJECT_KEYS = frozenset(("old_window", "new_window", "old_pane", "new_pane"))

@@ -43,7 +43,7 @@ from . import options as _options
 from . import options_table as _table
 from . import target as T
 from .commands.grammar import CommandError, CommandList
-from .events import EventBus, Payload, payload_from_notify
+from .events import QUIET, EventBus, Payload, payload_from_notify
 from .options import HOOKS, OptionError, Options
 from .options_table import COMMAND, IS_ARRAY, IS_HOOK, PANE, SESSION, WINDOW, OptionEntry
 
@@ -81,6 +81,17 @@ EXTENSION_NOTIFY_KINDS: dict[str, int] = {
     "pane-created": _PANE, "pane-bell": _PANE, "window-closed": _WINDOW,
     "window-created": _WINDOW,
 }
+#: The development tree's lifecycle events hmux raises only when something listens (a hook
+#: set anywhere, a ``wait-for -E`` sink, a plugin or other bus subscriber): while nothing does,
+#: raising one costs a lookup in :data:`hmux_core.events.QUIET` and the server behaves as 3.7b.
+LIFECYCLE_EVENTS: dict[str, int] = {
+    "client-created": _CLIENT, "client-closed": _CLIENT,
+    "session-added-to-group": _SESSION, "session-removed-from-group": _SESSION,
+    "window-zoomed": _WINDOW, "window-unzoomed": _WINDOW,
+    "pane-activity": _PANE, "pane-mode-entered": _PANE, "pane-mode-exited": _PANE,
+    "pane-moved": _PANE, "pane-resized": _PANE, "marked-pane-changed": _PANE,
+}
+EXTENSION_NOTIFY_KINDS.update(LIFECYCLE_EVENTS)
 #: Server events known to the plugin bus under another name than the development tree's hook.
 _EVENT_NAMES = {"bell": "pane-bell"}
 
@@ -118,7 +129,9 @@ def _parse_commands(text: str) -> CommandList:
 
 
 def parse_hook_command(text: str) -> HookCommands:
-    """What a command option stores (options_array_set): parse errors are set-hook's errors."""
+    """What a command option stores (options_array_set): parse errors are set-hook's errors.
+    A hook may now be set for a lifecycle event nobody listened to: forget who was quiet."""
+    QUIET.clear()
     try:
         return HookCommands(_parse_commands(text))
     except CommandError as e:
@@ -444,6 +457,36 @@ class Hooks:
         if kind == _WINDOW:
             return _from_window(model, data.get("window"))
         return _from_session_window(data.get("session"), data.get("window"))
+
+    def wanted(self, name: str) -> bool:
+        """Whether anything in this process listens to the lifecycle event ``name``; if not,
+        remember that in QUIET so the next one costs a lookup (every server of the process
+        is asked, since QUIET is shared)."""
+        for srv in list(_servers):
+            if srv.hooks._listens(name):
+                return True
+        QUIET[name] = True
+        return False
+
+    def _listens(self, name: str) -> bool:
+        server = self.server
+        if self.events.has_sink(name):
+            return True
+        plugins = getattr(server, "plugins", None)
+        mine = getattr(plugins, "on_server_event", None)
+        for sub in server.subscribers:
+            if sub != mine:
+                return True  # a subscriber of its own hears every event
+        if plugins is not None and any(
+                r.enabled and r.wants_events and (r.listens is None or name in r.listens)
+                for r in plugins.records):
+            return True
+        model = server.model
+        stores = [server.session_options, server.window_options]
+        stores.extend(s.options for s in model.sessions.values())
+        stores.extend(w.options for w in model.windows.values())
+        stores.extend(p.options for p in model.panes.values())
+        return any(oo.has_local(name) for oo in stores)
 
     def _hook_exists(self, name: str, data: dict[str, Any]) -> bool:
         """Whether any store could hold the hook of an extension event (most servers set none:

@@ -525,6 +525,9 @@ class Layout:
         self._resized: dict[int, Any] = {}
         self._saved_root: LayoutCell | None = None
         self._zoom_pane: Any = None
+        #: window-zoomed / window-unzoomed (the development tree's events) since the last
+        #: apply_layout, which raises them once the panes have their new sizes, as tmux does
+        self.zoom_events: list[str] = []
         # Set when the last spread_out would make tmux (3.3a to 3.7b) spin forever, or a split
         # or a layout string would crash it; hmux leaves the layout unchanged instead.
         self.tmux_would_hang = False
@@ -2145,6 +2148,7 @@ class Layout:
         self._saved_root = self.root
         self._zoom_pane = pane
         self._layout_init(pane)
+        self.zoom_events.append("window-zoomed")
         return True
 
     def unzoom(self) -> bool:
@@ -2155,6 +2159,7 @@ class Layout:
         self._saved_root = None
         self._zoom_pane = None
         self._fix_panes()
+        self.zoom_events.append("window-unzoomed")
         return True
 
     def rotate(self, down: bool = False) -> None:

@@ -459,6 +459,11 @@ def apply_layout(w: Window) -> None:
         pane.xoff, pane.yoff = g.xoff, g.yoff
         pane.resize(g.sx, g.sy)
     lay.take_resized()
+    if lay.zoom_events:  # window_zoom/window_unzoom raise these after the panes' resize
+        events, lay.zoom_events = lay.zoom_events, []
+        if w.notify is not None:
+            for name in events:
+                w.notify(name, {"window": w})
 
 
 def recalculate_size(w: Window, now: bool = False) -> None:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from .commands.grammar import stringify_argv
+from .events import QUIET
 from .screen import new_screen
 
 if TYPE_CHECKING:
@@ -433,6 +434,7 @@ class Pane:
         capped at a 16-bit terminal size, and the PTY gets what tmux's u_short winsize gets."""
         if sx == self.sx and sy == self.sy:
             return
+        osx, osy = self.sx, self.sy
         self.sx, self.sy = sx, sy
         cx, cy = min(sx, MAX_SCREEN), min(sy, MAX_SCREEN)
         self.screen.resize(cx, cy)
@@ -443,6 +445,10 @@ class Pane:
                 fcntl.ioctl(self.fd, termios.TIOCSWINSZ, self._winsize())
             except OSError:
                 pass
+        w = self.window
+        if "pane-resized" not in QUIET and w is not None and w.notify is not None:
+            w.notify("pane-resized", {"pane": self, "window": w, "width": sx, "height": sy,
+                                      "old_width": osx, "old_height": osy})
 
     def _winsize(self) -> bytes:
         """TIOCSWINSZ's struct: the pane's size, and in pixels the window's cell size times

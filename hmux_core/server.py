@@ -34,6 +34,8 @@ from . import target as T
 from .acl import Acl
 from .commands.grammar import CommandError
 from .commands.queue import QueueState, items_from, parse_argv_list, parse_text, run_items
+from .events import QUIET
+from .hooks import LIFECYCLE_EVENTS
 from .model import Environ, Model, Session
 from .options import check_shell, new_global_options
 
@@ -639,6 +641,8 @@ class Server:
         self.cfg_causes = []
 
     def notify(self, name: str, data: dict[str, Any]) -> None:
+        if name in LIFECYCLE_EVENTS and (name in QUIET or not self.hooks.wanted(name)):
+            return  # the development tree's event, and nothing listens: as 3.7b, nothing
         if name == "session-window-changed" and data.get("session") is not None:
             self.resize_session_windows(data["session"])  # a window waiting for its size
             if self.options.get("focus-events"):  # session_set_current
@@ -1223,6 +1227,7 @@ class Server:
 
         try:
             self.plugins = start(self)
+            QUIET.clear()  # plugins that listen to lifecycle events are there now
         except Exception:
             self.log_exception("loading plugins failed")
             self.plugins = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..events import QUIET
 from ..screen.cells import DEFAULT_STYLE, Style
 
 #: Attribute bit of a style that keeps only the charset attribute of the cells it is drawn
@@ -124,11 +125,26 @@ def _changed(server: Any, wp: Any) -> None:
     server.redraw_clients(wp.window)
 
 
+def _mode_event(server: Any, wp: Any, name: str, previous: str | None, current: str | None,
+                entered: bool) -> None:
+    """pane-mode-entered / pane-mode-exited (the development tree's events), raised just before
+    pane-mode-changed; only built when something listens."""
+    if name in QUIET:
+        return
+    data: dict[str, Any] = {"pane": wp, "window": wp.window, "mode_entered": int(entered)}
+    if current is not None:
+        data["current_mode"] = current
+    if previous is not None:
+        data["previous_mode"] = previous
+    server.notify(name, data)
+
+
 def set_mode(server: Any, wp: Any, kind: type[Mode], **kw: Any) -> Mode | None:
     """Put a mode of ``kind`` on top of the pane; None when it was already on top."""
     modes = wp.modes
     if modes and type(modes[0]) is kind:
         return None
+    previous = modes[0].name if modes else None
     for m in modes:
         if type(m) is kind:
             modes.remove(m)
@@ -141,6 +157,7 @@ def set_mode(server: Any, wp: Any, kind: type[Mode], **kw: Any) -> Mode | None:
     # development tree): the pane is killed when this mode exits
     args = kw.get("args")
     m.kill = bool(args is not None and args.has("k"))
+    _mode_event(server, wp, "pane-mode-entered", previous, m.name, True)
     _changed(server, wp)
     return m
 
@@ -157,6 +174,8 @@ def reset_mode(server: Any, wp: Any) -> None:
         modes[0].resize(wp.sx, wp.sy)
     else:
         wp.unseen_changes = False  # the pane's own screen shows again
+    _mode_event(server, wp, "pane-mode-exited", old.name, modes[0].name if modes else None,
+                False)
     _changed(server, wp)
     if kill and not wp.destroyed and wp in wp.window.panes:
         server.kill_pane(wp)  # a -k mode ended: its pane goes (killing it only ends modes)
