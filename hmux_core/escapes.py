@@ -74,7 +74,7 @@ def sync_options(pane: Any) -> None:
         scr.default_palette = palette
         scr.allow_set_title = bool(o.get("allow-set-title"))
         scr.default_cursor_style = _STYLES.get(str(o.get("cursor-style")), 0)
-        scr.default_cursor_colour = _option_colour(o.get("cursor-colour"))
+        scr.default_cursor_colour = _cursor_colour_option(o, "cursor-colour")
         if so is not None:
             scr.extended_keys_option = _choice(so.get("extended-keys"), ("off", "on", "always"))
             if hasattr(scr, "input_buffer_size"):
@@ -596,11 +596,16 @@ def client_modes(server: Any, attached: Any) -> bytes:
     out = []
     prompt = getattr(c, "prompt", None)
     if prompt is not None:  # the status line's prompt has the cursor (prompt-cursor-*)
-        colour = _option_colour(s.options.get("prompt-cursor-colour"))
+        colour = _cursor_colour_option(s.options, "prompt-cursor-colour")
     else:
         colour = getattr(scr, "cursor_colour", -1)
         if colour == -1:
-            colour = _option_colour(wp.options.get("cursor-colour"))
+            if "#{" in str(wp.options.get("cursor-colour")):
+                # expanded when the pane was made or the option set (sync_options), as the
+                # development tree keeps it in the screen's default cursor colour
+                colour = getattr(scr, "default_cursor_colour", -1)
+            else:
+                colour = _cursor_colour_option(wp.options, "cursor-colour")
     if colour > 0 and colour & COLOUR_FLAG_THEME:  # tty_force_cursor_colour: the client's
         from .themes import theme_colour
 
@@ -655,14 +660,22 @@ _STYLES = {"default": 0, "blinking-block": 1, "block": 2, "blinking-underline": 
            "underline": 4, "blinking-bar": 5, "bar": 6}
 
 
-def _option_colour(value: Any) -> int:
-    if isinstance(value, int):
-        return value
-    from .options import colour_fromstring
+def _cursor_colour_option(oo: Any, name: str) -> int:
+    """cursor-colour or prompt-cursor-colour as a colour code (-1 for the terminal's own): a
+    format is expanded as the development tree expands these, in a bare format tree (global
+    options only, no client, session or pane), and what does not parse is the default."""
+    from .options import colour_option
 
+    def expand(text: str) -> str:
+        from . import format as F
+        from .formats_vars import ModelContext
+
+        if not _SERVER:
+            return text
+        return F.expand(text, ModelContext(_SERVER[0], None, None, None, None))
     try:
-        return colour_fromstring(str(value))
-    except ValueError:
+        return colour_option(oo, name, expand)
+    except (KeyError, AttributeError):
         return -1
 
 

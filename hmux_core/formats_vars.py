@@ -1102,7 +1102,10 @@ def _cursor_colour(ctx: ModelContext) -> str | None:
     c = getattr(ctx.wp.screen, "cursor_colour", -1)
     if c is None or c == -1:
         try:
-            c = ctx.wp.options.get_number("cursor-colour")
+            if "#{" in str(ctx.wp.options.get("cursor-colour")):  # as expanded for the pane
+                c = getattr(ctx.wp.screen, "default_cursor_colour", -1)
+            else:
+                c = ctx.wp.options.get_number("cursor-colour")
         except (KeyError, AttributeError):
             c = -1
     return colour_tostring(c)

@@ -29,6 +29,7 @@ from hmux_core.options_table import (
     COMMAND,
     EXTENSION_OPTIONS,
     FLAG,
+    FORMAT_COLOUR,
     IS_ARRAY,
     IS_COLOUR,
     IS_EXTENSION,
@@ -923,7 +924,7 @@ def _value_to_string(oe: OptionEntry | None, v: Any, numeric: bool) -> str:
     if t == CHOICE:
         return oe.choices[v]
     if t == COLOUR:
-        return colour_tostring(v)
+        return v if isinstance(v, str) else colour_tostring(v)  # FORMAT_COLOUR keeps the text
     return str(v)
 
 
@@ -1088,6 +1089,8 @@ class Options:
         if v is _MISSING or oe is None or oe.is_array or oe.type not in (NUMBER, FLAG, CHOICE,
                                                                           COLOUR):
             raise KeyError(name)
+        if isinstance(v, str):  # a FORMAT_COLOUR value, read as it is (colour_option expands)
+            return colour_option(self, name)
         return int(v)
 
     def to_string(self, name: str, numeric: bool = False, local: bool = False) -> str | None:
@@ -1327,6 +1330,10 @@ def _from_string(oo: Options, oe: OptionEntry, name: str, value: str | None,
             raise OptionError("bad key: " + value)
         values[name] = key
         return
+    if t == COLOUR and oe.flags & FORMAT_COLOUR:
+        assert value is not None
+        _format_colour_from_string(oo, name, value, append)
+        return
     if t == COLOUR:
         assert value is not None
         c = colour_fromstring(value)
@@ -1358,6 +1365,44 @@ def _from_string(oo: Options, oe: OptionEntry, name: str, value: str | None,
         values[name] = _parse_command(value)
         return
     raise OptionError("empty value")
+
+
+def _format_colour_from_string(oo: Options, name: str, value: str, append: bool) -> None:
+    """A FORMAT_COLOUR option set as the development tree sets its string colour options: the
+    text is kept as supplied ('' allowed, -a appends to this store's value), a literal that is
+    no colour is refused with "invalid colour" and the old (possibly inherited) value put back
+    into this store, and a value with "#{" is only checked once expanded, when it is drawn."""
+    values = oo._values
+    effective = oo._find(name)[1]
+    local = values.get(name, _MISSING)
+    if local is not _MISSING and append:
+        if isinstance(local, int):  # a 3.7b default: as its text ('' for none)
+            local = "" if local == -1 else colour_tostring(local)
+        new = local + value
+    else:
+        new = value
+    if new != "" and "#{" not in new and colour_fromstring(new) == -1:
+        values[name] = effective
+        raise OptionError("invalid colour: " + new)
+    values[name] = new
+
+
+def colour_option(oo: Options, name: str, expand: Callable[[str], str] | None = None) -> int:
+    """The colour a FORMAT_COLOUR option (or any colour option) draws in, as the development
+    tree's style_apply gives it: a 3.7b number as it is; a string expanded with ``expand`` when
+    it holds "#{", then '' is -1 (the terminal's default) and a colour its code; what does not
+    parse, and default, are 8. Theme colours stay symbolic for the client to resolve."""
+    v = oo.get(name)
+    if v is None:
+        return 8
+    if not isinstance(v, str):
+        return int(v)
+    if expand is not None and "#{" in v:
+        v = expand(v)
+    if v == "":
+        return -1
+    c = colour_fromstring(v)
+    return 8 if c == -1 else c
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1559,8 +1604,8 @@ def _show_one(out: list[str], oe: OptionEntry | None, name: str, v: Any, idx: in
     if value_only:
         out.append(text)
         return
-    if oe is None or oe.type == STRING:
-        text = args_escape(text)
+    if oe is None or oe.type == STRING or (oe.type == COLOUR and isinstance(v, str)):
+        text = args_escape(text)  # a FORMAT_COLOUR value set is a string, quoted as one
     out.append(f"{shown}{'*' if parent else ''} {text}")
 
 

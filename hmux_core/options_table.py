@@ -35,6 +35,12 @@ IS_STYLE = 0x4
 #: matches it when it matches no 3.7b option. A server nobody configures is 3.7b's.
 IS_EXTENSION = 0x8
 IS_COLOUR = 0x10  # a string holding a colour (the theme options): checked like a style
+#: A 3.7b colour option that the development tree made a format-valued string (cursor-colour,
+#: prompt-cursor-colour, clock-mode-colour). Its default stays 3.7b's colour number, so an
+#: unconfigured server shows what 3.7b shows; a value set is kept as the string supplied
+#: (formats, spelling, '' for the terminal default) and checked as the development tree checks
+#: IS_COLOUR strings. Readers go through options.colour_option (docs/extensions.md).
+FORMAT_COLOUR = 0x20
 
 INT_MAX = 2147483647
 UINT_MAX = 4294967295
@@ -227,7 +233,7 @@ OPTION_TABLE: tuple[OptionEntry, ...] = (
     _e('command-alias', STRING, SERVER, 'split-pane=split-window,splitp=split-window,server-info=show-messages -JT,info=show-messages -JT,choose-window=choose-tree -w,choose-session=choose-tree -s', flags=IS_ARRAY, separator=','),
     _e('codepoint-widths', STRING, SERVER, '', flags=IS_ARRAY, separator=','),
     _e('copy-command', STRING, SERVER, ''),
-    _e('cursor-colour', COLOUR, WINDOW | PANE, -1),
+    _e('cursor-colour', COLOUR, WINDOW | PANE, -1, flags=FORMAT_COLOUR),
     _e('cursor-style', CHOICE, WINDOW | PANE, 0, choices=('default', 'blinking-block', 'block', 'blinking-underline', 'underline', 'blinking-bar', 'bar')),
     _e('default-client-command', COMMAND, SERVER, 'new-session'),
     _e('default-terminal', STRING, SERVER, 'tmux-256color'),
@@ -301,7 +307,7 @@ OPTION_TABLE: tuple[OptionEntry, ...] = (
     _e('status-style', STRING, SESSION, 'bg=green,fg=black', flags=IS_STYLE, separator=','),
     _e('pane-status-current-style', STRING, WINDOW, 'default', flags=IS_STYLE, separator=','),
     _e('pane-status-style', STRING, WINDOW, 'default', flags=IS_STYLE, separator=','),
-    _e('prompt-cursor-colour', COLOUR, SESSION, -1),
+    _e('prompt-cursor-colour', COLOUR, SESSION, -1, flags=FORMAT_COLOUR),
     _e('prompt-cursor-style', CHOICE, SESSION, 0, choices=('default', 'blinking-block', 'block', 'blinking-underline', 'underline', 'blinking-bar', 'bar')),
     _e('prompt-command-cursor-style', CHOICE, SESSION, 0, choices=('default', 'blinking-block', 'block', 'blinking-underline', 'underline', 'blinking-bar', 'bar')),
     _e('session-status-current-style', STRING, WINDOW, 'default', flags=IS_STYLE, separator=','),
@@ -318,7 +324,7 @@ OPTION_TABLE: tuple[OptionEntry, ...] = (
     _e('alternate-screen', FLAG, WINDOW | PANE, 1),
     _e('automatic-rename', FLAG, WINDOW, 1),
     _e('automatic-rename-format', STRING, WINDOW, '#{?pane_in_mode,[tmux],#{pane_current_command}}#{?pane_dead,[dead],}'),
-    _e('clock-mode-colour', COLOUR, WINDOW, 4),
+    _e('clock-mode-colour', COLOUR, WINDOW, 4, flags=FORMAT_COLOUR),
     _e('clock-mode-style', CHOICE, WINDOW, 1, choices=('12', '24', '12-with-seconds', '24-with-seconds')),
     _e('copy-mode-match-style', STRING, WINDOW, 'bg=cyan,fg=black', flags=IS_STYLE, separator=','),
     _e('copy-mode-current-match-style', STRING, WINDOW, 'bg=magenta,fg=black', flags=IS_STYLE, separator=','),

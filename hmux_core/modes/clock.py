@@ -85,10 +85,22 @@ class ClockMode(Mode):
     def key(self, client: Any, key: int, sent: bool = False) -> None:
         reset_mode(self.server, self.wp)
 
+    def _colour(self, opts: Any) -> int:
+        """clock-mode-colour; a format is expanded for this pane (the development tree's
+        format_create_defaults with only the pane), and '' (-1) draws in the default colour."""
+        from .. import format as F
+        from ..formats_vars import ModelContext
+        from ..options import colour_option
+
+        def expand(text: str) -> str:
+            return F.expand(text, ModelContext(self.server, None, None, None, self.wp))
+        colour = colour_option(opts, "clock-mode-colour", expand)
+        return 8 if colour == -1 else colour
+
     def _draw(self) -> bool:
         """window_clock_draw_screen; False when the text is what is already drawn."""
         opts = self.wp.window.options
-        colour = int(opts.get("clock-mode-colour"))
+        colour = self._colour(opts)
         style = _STYLES.get(str(opts.get("clock-mode-style")), 1)
         tim = clock_text(style)
         sx, sy = self.sx, self.sy

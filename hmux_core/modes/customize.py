@@ -458,7 +458,8 @@ class CustomizeMode(TreeMode):
                 default = None
         if not text(f"Option value: {value}{space}{unit}"):
             return
-        if oe is None or oe.type == STRING:
+        raw = oo.get(name) if oe is not None and oe.type == COLOUR and idx == -1 else None
+        if oe is None or oe.type == STRING or isinstance(raw, str):  # FORMAT_COLOUR: a string
             expanded = F.expand(value, ctx)
             if expanded != value and not text(f"This expands to: {expanded}"):
                 return
@@ -468,7 +469,9 @@ class CustomizeMode(TreeMode):
         if oe is not None and oe.type == COLOUR:
             if not text("This is a colour option: ", more=True):
                 return
-            fg = oo.get_number(name)
+            from ..options import colour_option
+
+            fg = colour_option(oo, name, lambda t: F.expand(t, ctx))
             if fg == -1:  # "none": tmux puts -1 in the cell, which it draws as colour 255
                 fg = COLOUR_FLAG_256 | 0xFF
             if not text("EXAMPLE", st=(0, fg, 8, 0)):
