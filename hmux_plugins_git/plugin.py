@@ -150,7 +150,7 @@ class GitPlugin(Plugin):
         self._across_fs = as_bool(os.environ.get("GIT_DISCOVERY_ACROSS_FILESYSTEM", "")) is True
 
     def stop(self) -> None:
-        """Stop the watcher thread (within its 200 ms ``rust_timeout``)."""
+        """Stop the watcher thread (within one of its 50 ms steps)."""
         if self._watcher is not None:
             self._watcher.stop()
             self._watcher = None
