@@ -313,6 +313,10 @@ class Model:
             return
         s.alive = False
         self.notify("session-closed", {"session": s})  # session_destroy: before the unlinks
+        if s.group is not None:  # session_group_remove raises its event before the unlinks
+            from .commands.groups import group_event
+
+            group_event(self.notify, "session-removed-from-group", s.group, s)
         for wl in list(s.windows.values()):
             self.unlink_winlink(wl, destroy_session=False)
         self.sessions.pop(s.name, None)

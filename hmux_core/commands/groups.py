@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
+from ..events import QUIET
 from ..model import WINLINK_ACTIVITY, WINLINK_BELL, WINLINK_SILENCE, Session, SessionGroup, Winlink
 
 if TYPE_CHECKING:
@@ -23,12 +25,22 @@ def add_to_group(server: Server, s: Session, sg: SessionGroup | None, groupwith:
         if groupwith is not None and groupwith not in sg.sessions:
             sg.sessions.append(groupwith)
             groupwith.group = sg
+            group_event(server.notify, "session-added-to-group", sg, groupwith)
     sg.sessions.append(s)
     s.group = sg
+    group_event(server.notify, "session-added-to-group", sg, s)
     synchronize_to(server, s)
     if s.windows:
         s.curw = s.windows[min(s.windows)]
         s.lastw.clear()
+
+
+def group_event(notify: Callable[[str, dict[str, Any]], None], name: str, sg: SessionGroup,
+                s: Session) -> None:
+    """session_group_fire: session-added-to-group (after the session joined) or
+    session-removed-from-group (before it leaves), the development tree's events."""
+    if name not in QUIET:
+        notify(name, {"session": s, "group": sg.name, "group_size": len(sg.sessions)})
 
 
 def synchronize_to(server: Server, s: Session) -> None:

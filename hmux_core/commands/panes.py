@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import target as T
+from ..events import QUIET
 from ..format import format_true
 from ..keys import (
     KEYC_LITERAL,
@@ -334,11 +335,22 @@ def _select_pane(item: CmdItem, last: bool) -> int:
             return CMD_RETURN_NORMAL  # only a visible pane can be marked
         model.check_marked()
         marked = model.marked
+        lwp = marked[2] if marked is not None else None
         if args.has("M") or (marked is not None and marked[0] is s and marked[1] is wl
                              and marked[2] is wp):
             model.marked = None
         else:
             model.marked = (s, wl, wp)
+        if "marked-pane-changed" not in QUIET:  # the development tree's event
+            mwp = model.marked[2] if model.marked is not None else None
+            epane = mwp or lwp or wp
+            data: dict[str, Any] = {"pane": epane, "window": epane.window,
+                                    "marked": int(mwp is not None)}
+            if mwp is not None:
+                data["new_pane"] = mwp
+            if lwp is not None:
+                data["old_pane"] = lwp
+            item.server.notify("marked-pane-changed", data)
         if w.layout is not None and w.layout.is_floating(wp):
             _raise(w, wp)  # marking a floating pane also selects it (tmux 3.7b)
             _set_active(item, w, wl, wp)
