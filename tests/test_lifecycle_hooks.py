@@ -82,6 +82,28 @@ def _marked_group_script(mux) -> list[str]:
     return _log(mux)
 
 
+def _moved_script(mux) -> list[str]:
+    _start(mux)
+    _hook(mux, "pane-moved", "#{hook_pane} #{hook_window} #{hook_old_window} "
+                             "#{hook_new_window} #{hook_old_window_index} #{hook_window_index} "
+                             "#{hook_new_window_index}")
+    _hook(mux, "window-layout-changed", "#{hook_window}")
+    mux.ok("split-window", "-t", "s1")
+    mux.ok("split-window", "-t", "s1")
+    mux.ok("new-window", "-d", "-t", "s1:5")
+    mux.ok("swap-pane", "-s", "s1:0.1", "-t", "s1:5.0")
+    mux.ok("swap-pane", "-s", "s1:0.0", "-t", "s1:0.1")
+    mux.ok("join-pane", "-s", "s1:0.2", "-t", "s1:5")
+    mux.ok("break-pane", "-d", "-s", "s1:5.1", "-t", "s1:7")
+    mux.ok("break-pane", "-d", "-s", "s1:7.0", "-t", "s1:8")
+    mux.ok("move-pane", "-s", "s1:8", "-t", "s1:0")
+    return _log(mux)
+
+
+def test_pane_moved_hook_as_next(hmux, next_tmux):
+    assert _moved_script(hmux) == _moved_script(next_tmux)
+
+
 def test_marked_and_group_hooks_as_next(hmux, next_tmux):
     assert _marked_group_script(hmux) == _marked_group_script(next_tmux)
 
@@ -99,7 +121,8 @@ def _payloads(mux) -> list[str]:
             ("pane-resized", ("resize-pane", "-t", "s1:0.0", "-y", "6")),
             ("marked-pane-changed", ("select-pane", "-m", "-t", "s1:0.1")),
             ("session-added-to-group", ("new-session", "-d", "-s", "g2", "-t", "s1")),
-            ("session-removed-from-group", ("kill-session", "-t", "g2"))):
+            ("session-removed-from-group", ("kill-session", "-t", "g2")),
+            ("pane-moved", ("break-pane", "-d", "-s", "s1:0.1", "-t", "s1:4"))):
         argv = list(mux.argv0) + list(mux.socket_args) + ["-f", "/dev/null", "wait-for", "-E",
                                                          "-v", event]
         p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import target as T
+from ..events import QUIET
 from ..layout import SPLIT_BAD_SIZE, Layout, LayoutError, swap_panes
 from ..model import (
     WINLINK_ACTIVITY,
@@ -151,6 +152,16 @@ def _move_pane_to(p: Pane, w: Window) -> None:
     p.options.parent = w.options
 
 
+def _pane_moved(server: Server, wp: Pane, old_w: Window, old_idx: int, new_w: Window,
+                new_idx: int) -> None:
+    """window_fire_pane_moved: the development tree's pane-moved, when something listens."""
+    if "pane-moved" in QUIET:
+        return
+    server.notify("pane-moved", {"pane": wp, "window": new_w, "old_window": old_w,
+                                 "new_window": new_w, "old_window_index": old_idx,
+                                 "window_index": new_idx, "new_window_index": new_idx})
+
+
 @command("swap-pane")
 def cmd_swap_pane(item: CmdItem) -> int:
     args = item.args
@@ -201,6 +212,8 @@ def cmd_swap_pane(item: CmdItem) -> int:
             src_w.forget_last(src_wp)
             dst_w.forget_last(dst_wp)
             server.model.check_marked()
+            _pane_moved(server, src_wp, src_w, src_st.wl.idx, dst_w, dst_st.wl.idx)
+            _pane_moved(server, dst_wp, dst_w, dst_st.wl.idx, src_w, src_st.wl.idx)
         server.notify("window-layout-changed", {"window": src_w})
         if src_w is not dst_w:
             server.notify("window-layout-changed", {"window": dst_w})
@@ -221,6 +234,7 @@ def cmd_break_pane(item: CmdItem) -> int:
     wl, src_s, dst_s, wp = src_st.wl, src_st.s, dst_st.s, src_st.wp
     assert wl is not None and src_s is not None and dst_s is not None and wp is not None
     w = wl.window
+    old_idx = wl.idx
     if args.has("W"):
         return _float_pane(item, w, wp)
     idx = dst_st.idx
@@ -248,6 +262,7 @@ def cmd_break_pane(item: CmdItem) -> int:
         new_wl = next((x for x in dst_s.sorted_winlinks() if x.window is w), None)
         if new_wl is None:
             return CMD_RETURN_ERROR
+        _pane_moved(server, wp, w, old_idx, w, new_wl.idx)
     else:
         if idx != -1 and idx in dst_s.windows:
             return item.error(f"index in use: {idx}")
@@ -271,6 +286,7 @@ def cmd_break_pane(item: CmdItem) -> int:
 
         new_wl = attach_window(server, dst_s, nw, idx)
         assert new_wl is not None
+        _pane_moved(server, wp, w, old_idx, nw, new_wl.idx)
         if not args.has("d"):
             dst_s.set_current(new_wl)
             item.state.current = T.from_session(dst_s)
@@ -415,6 +431,7 @@ def _join_pane(item: CmdItem) -> int:
             dst_s.set_current(target_wl)
         item.state.current = T.from_session(dst_s)
 
+    _pane_moved(server, src_wp, src_w, src_wl.idx, dst_w, dst_idx)
     if not src_w.panes:
         server.kill_window(src_w, renumber=True)
     else:
