@@ -84,6 +84,14 @@ SCRIPTS = {
                      ("send-keys", "-t", "%0", "-X", "cancel"), ("list-panes", "-F", "#{pane_id}"),
                      ("split-window", "cat"), ("copy-mode", "-k"), ("kill-pane", "-t", "%2"),
                      ("list-panes", "-F", "#{pane_id} #{pane_in_mode}")],
+    "tree-kill-on-exit": [NS, ("split-window", "cat"), ("split-window", "cat"),
+                          ("set-buffer", "x"), ("choose-tree", "-k", "-t", "%0"),
+                          ("list-panes", "-F", "#{pane_id} #{pane_in_mode}"),
+                          ("copy-mode", "-q", "-t", "%0"), ("list-panes", "-F", "#{pane_id}"),
+                          ("choose-buffer", "-k", "-t", "%1"), ("copy-mode", "-q", "-t", "%1"),
+                          ("list-panes", "-F", "#{pane_id}"),
+                          ("choose-tree", "-t", "%2"), ("copy-mode", "-q", "-t", "%2"),
+                          ("list-panes", "-F", "#{pane_id} #{pane_in_mode}")],
 }
 
 
