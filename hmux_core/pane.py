@@ -260,6 +260,8 @@ class Pane:
                 break
             if self.on_data is not None:
                 self.on_data(self, data)
+            if "pane-activity" not in QUIET:
+                self._activity()
             t0 = clock()
             screen.feed(data)
             spent = clock() - t0
@@ -284,6 +286,13 @@ class Pane:
         if self.exited:
             self._finish()
 
+    def _activity(self) -> None:
+        """The development tree's pane-activity: output arrived (raised before it is parsed,
+        once per read, as tmux raises it once per pass of its loop)."""
+        w = self.window
+        if w is not None and w.notify is not None:
+            w.notify("pane-activity", {"pane": self, "window": w})
+
     def make_empty(self, shell: str, argv: list[str], cwd: str) -> None:
         """spawn_pane with SPAWN_EMPTY: no child and no PTY (pid 0, no tty), the cursor
         hidden and line feeds returning (MODE_CRLF); what display-message -I reads is
@@ -303,6 +312,8 @@ class Pane:
             return
         if self.crlf:
             data = _CRLF.sub(rb"\r\g<0>", data)
+        if "pane-activity" not in QUIET:
+            self._activity()
         self.screen.feed(data)
         self.screen.take_replies()  # nothing reads answers: there is no program
         self.output_revision += 1

@@ -133,6 +133,7 @@ class ClientConn:
         self.message_token: object = None
         self.out_fd = -1
         self.identified = False
+        self.lifecycle = False  # a control or terminal client: client-closed when it goes
         self.identify_done = trio.Event()
         self.session: Session | None = None
         self.last_session: Session | None = None
@@ -491,6 +492,9 @@ class ClientConn:
                 if self.out_fd >= 0:
                     os.close(self.out_fd)
                     self.out_fd = -1
+            if self.control or self.fd >= 0:  # CLIENT_CONTROL or CLIENT_TERMINAL
+                self.lifecycle = True
+                self.server.client_event("client-created", self)
         if t not in (P.MSG_IDENTIFY_STDIN, P.MSG_IDENTIFY_STDOUT):
             _close_message_fds([msg])
         return True
@@ -658,6 +662,26 @@ class Server:
         self.redraw_clients()
         self._loop_wake.set()
 
+    def client_event(self, name: str, c: ClientConn) -> None:
+        """events_fire_client for the development tree's client-created and client-closed:
+        the client and what cmd_find_from_client finds for it."""
+        if name in QUIET:
+            return
+        data: dict[str, Any] = {"client": c}
+        st = T.from_client(self.model, c, 0)
+        if st is not None:
+            if st.s is not None:
+                data["session"] = st.s
+            if st.w is not None:
+                data["window"] = st.w
+            if st.wl is not None:
+                data["window_index"] = st.wl.idx
+            elif st.idx != -1:
+                data["window_index"] = st.idx
+            if st.wp is not None:
+                data["pane"] = st.wp
+        self.notify(name, data)
+
     def run_hook(self, name: str, item: Any) -> None:
         """Queue hook ``name`` (``after-<command>``) to run right after ``item``."""
         self.hooks.after_hook(name, item)
@@ -699,6 +723,9 @@ class Server:
             self.clients.remove(c)
         if c.session is not None:
             self.detach_client(c, quiet=True)
+        if c.lifecycle:
+            c.lifecycle = False
+            self.client_event("client-closed", c)
         self.check_unattached()
         if self.should_exit() and self.listen_sock is not None:
             # Stop listening at once, as tmux exits in this same loop iteration: a client

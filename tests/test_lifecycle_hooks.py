@@ -11,6 +11,7 @@ changes (3.7b's show-hooks listing is checked by tests/test_extensions_hooks.py)
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 from harness import wait_for
@@ -36,7 +37,7 @@ def _start(mux) -> None:
 
 def _zoom_mode_script(mux) -> list[str]:
     _start(mux)
-    _hook(mux, "window-zoomed", "#{hook_window} #{hook_window_name} #{hook_event}")
+    _hook(mux, "window-zoomed", "#{hook_window} #{hook_event}")
     _hook(mux, "window-unzoomed", "#{hook_window} #{hook_event}")
     _hook(mux, "pane-resized", "#{hook_pane} #{hook_window} #{hook_width}x#{hook_height} "
                                "#{hook_old_width}x#{hook_old_height}")
@@ -137,3 +138,45 @@ def _payloads(mux) -> list[str]:
 
 def test_lifecycle_payloads_as_next(hmux, next_tmux):
     assert _payloads(hmux) == _payloads(next_tmux)
+
+
+def _client_script(mux) -> list[str]:
+    """A control client comes and goes: client-created and client-closed, with the session,
+    window and pane cmd_find_from_client gives; a command client raises neither."""
+    _start(mux)
+    _hook(mux, "client-created", "#{hook_client} #{hook_session} #{hook_window} "
+                                 "#{hook_window_index} #{hook_pane}")
+    _hook(mux, "client-closed", "#{hook_client} #{hook_session} #{hook_window} "
+                                "#{hook_window_index} #{hook_pane}")
+    _hook(mux, "client-detached", "#{hook_client}")
+    mux.ok("list-sessions")
+    argv = list(mux.argv0) + list(mux.socket_args) + ["-f", "/dev/null", "-C", "attach",
+                                                     "-t", "s1"]
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=mux.env, cwd=mux.cwd)
+    wait_for(lambda: mux.cmd("list-clients").out.strip())
+    assert p.stdin is not None
+    p.stdin.close()
+    p.wait(timeout=10)
+    for f in (p.stdout, p.stderr):
+        if f is not None:
+            f.close()
+    wait_for(lambda: not mux.cmd("list-clients").out.strip())
+    return [re.sub(r"client-\d+", "client-N", line) for line in _log(mux)]
+
+
+def test_client_created_and_closed_as_next(hmux, next_tmux):
+    assert _client_script(hmux) == _client_script(next_tmux)
+
+
+def _activity_script(mux) -> list[str]:
+    mux.ok("new-session", "-d", "-s", "s1", "-x", "80", "-y", "24", "sleep 30")
+    mux.ok("set", "-g", "@log", "")
+    _hook(mux, "pane-activity", "#{hook_pane} #{hook_window}")
+    mux.ok("respawn-pane", "-k", "-t", "s1", "printf hello; sleep 30")
+    wait_for(lambda: "pane-activity" in mux.cmd("show", "-gv", "@log").out)
+    return sorted(set(_log(mux)))  # one per pass of the loop: how many depends on reads
+
+
+def test_pane_activity_as_next(hmux, next_tmux):
+    assert _activity_script(hmux) == _activity_script(next_tmux)
