@@ -249,6 +249,7 @@ case("sp-empty-display-I", NS("a"), ["split-window", "-E"], ["display-message", 
 case("sp-empty-display-I-not-empty", NS("a"), ["display-message", "-I", "-t", "a:0.0"])
 case("sp-empty-pipe-pane", NS("a"), ["split-window", "-E"], ["pipe-pane", "-t", "a:0.1", "cat"])
 case("sp-empty-respawn", NS("a"), ["split-window", "-E"], ["respawn-pane", "-t", "a:0.1", *CAT],
+     ready("a:0.1"),  # (tmux's child is "tmux" until it execs)
      ["list-panes", "-F", "#{pane_id} #{pane_dead} #{cursor_flag} #{pane_current_command}"])
 
 # -- list-windows / list-panes -----------------------------------------------------------------
