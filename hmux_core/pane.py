@@ -34,6 +34,8 @@ READ_SIZE = 65536
 #: wait at most a slice behind it.
 SLICE_SECONDS = 0.002
 MIN_READ = 1024
+#: A read this long came from a full PTY buffer (Linux hands over at most a page at a time).
+_FULL_READ = 4000
 _PATH_BSHELL = "/bin/sh"
 
 
@@ -258,6 +260,8 @@ class Pane:
                 continue
             if not data:
                 break
+            if len(data) >= _FULL_READ and len(data) < size:
+                data = self._read_more(data, size)
             if self.on_data is not None:
                 self.on_data(self, data)
             if "pane-activity" not in QUIET:
@@ -285,6 +289,28 @@ class Pane:
         self.eof = True
         if self.exited:
             self._finish()
+
+    def _read_more(self, data: bytes, size: int) -> bytes:
+        """A PTY gives at most a page per read: while a flood keeps it full, take what else
+        is there now (up to ``size``) without another turn of the event loop, so the
+        parse, the output events and a control client's %output go once per batch rather
+        than once per page. Stops at the first read that would wait (or fails: the next
+        receive_some sees the end)."""
+        parts = [data]
+        n = len(data)
+        fd = self.fd
+        while n < size:
+            try:
+                more = os.read(fd, size - n)
+            except OSError:  # EAGAIN (nothing more yet), EIO (the child is gone)
+                break
+            if not more:
+                break
+            parts.append(more)
+            n += len(more)
+            if len(more) < _FULL_READ:
+                break  # (drained)
+        return b"".join(parts) if len(parts) > 1 else data
 
     def _activity(self) -> None:
         """The development tree's pane-activity: output arrived (raised before it is parsed,
