@@ -394,7 +394,12 @@ class ControlState:
         return bool(getattr(c, "no_output", False)) or c.exiting or self.broken
 
     def holds(self, pane: Any) -> bool:
-        """control_pane_offset's flag: this client keeps ``pane`` from being read."""
+        """control_pane_offset's flag: this client keeps ``pane`` from being read: its
+        output buffer is over LOW, or more than one read of the pane still waits for it (a
+        read is up to 64 KiB and the writer moves HIGH at a time, so without the second test
+        a client that reads, but slower than the pane prints, would fall further behind at
+        every read until dropped "too far behind"; tmux keeps one copy of the pane's data and
+        each client's offset into it, hmux a queue per client)."""
         if getattr(self.c, "no_output", False):
             return False
         cp = self.panes.get(pane.id)
@@ -402,7 +407,7 @@ class ControlState:
             return False
         if cp.flags & PANE_OFF:
             return True
-        return len(self.out) >= LOW
+        return len(self.out) >= LOW or len(cp.blocks) > 1
 
     def _add_pane(self, pane_id: int) -> _CPane:
         cp = self.panes.get(pane_id)
