@@ -657,9 +657,14 @@ class Layout:
         return out
 
     def _floating_map(self) -> dict[int, LayoutCell]:
-        """The floating cells by pane id (they are always children of the visible root)."""
+        """The floating cells by pane id (children of the visible root, or the root itself
+        once every tiled pane has gone, which tmux's layout string then lists both ways)."""
         root = self.root
-        if root is None or root.type == WINDOWPANE:
+        if root is None:
+            return {}
+        if root.type == WINDOWPANE:
+            if root.flags & LAYOUT_CELL_FLOATING and root.pane is not None:
+                return {_pid(root.pane): root}
             return {}
         return {_pid(c.pane): c for c in root.children
                 if c.flags & LAYOUT_CELL_FLOATING and c.pane is not None}
@@ -2049,6 +2054,11 @@ class Layout:
         window's layout.  Nothing changes when it does not fit."""
         if floating is None:
             floating = self.floating_panes()
+            root = self.root
+            if floats is None and root is not None and root.type == WINDOWPANE \
+                    and root.flags & LAYOUT_CELL_FLOATING:
+                floating = []  # every tiled pane gone: tmux's tree walk counts the floating
+                # root as a tiled pane, so a string without <...> tiles it
         if tiled is None:
             fids = {_pid(p) for p in floating}
             tiled = [p for p in self.panes if _pid(p) not in fids]

@@ -958,6 +958,11 @@ fcase("np-default", NS("a"), NP)
 case("np-list-template", NS("a"), NP, ["split-window", "-t", "a.0", *CAT],
      ["list-panes", ";", "list-panes", "-s", ";", "list-panes", "-a"], subs=((r"\d+ bytes", "N bytes"),))
 fcase("np-cascade", NS("a"), NP, NP, NP)
+# the last tiled pane killed: the floating one is the root and still listed in <...>
+fcase("np-last-tiled-killed", NS("a"), NP, ["kill-pane", "-t", "%0"])
+# (a string with <...> is refused then; one without tiles the pane)
+fcase("np-last-tiled-killed-relayout", NS("a"), NP, ["kill-pane", "-t", "%0"],
+      ["select-layout", "06e9,40x6,4,2,1<40x6,4,2,1>"], ["select-layout", "b25f,40x6,4,2,1"])
 fcase("np-size-place", NS("a"), ["new-pane", "-x", "10", "-y", "5", "-X", "3", "-Y", "4", *CAT])
 fcase("np-percent", NS("a"), ["new-pane", "-x", "50%", "-y", "25%", "-X", "10%", "-Y", "#{e|+:1,2}", *CAT])
 fcase("np-negative-place", NS("a"), ["new-pane", "-X", "-5", "-Y", "-2", *CAT])
