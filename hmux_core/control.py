@@ -154,10 +154,10 @@ class Hub:
         clients that cannot take more of it now."""
         attached = 0
         for c in self.server.clients:
-            if c.session is None:
-                continue
-            attached += 1
             cs = c.control_state
+            if c.session is None or (cs is not None and cs.broken):
+                continue  # (a client dropped too far behind takes nothing more: no viewer)
+            attached += 1
             if cs is None or not cs.holds(pane):
                 return False
         return attached > 0
