@@ -196,6 +196,9 @@ class Session:
         return [self.windows[i] for i in sorted(self.windows)]
 
     def has_window(self, window: Window) -> bool:
+        curw = self.curw  # (the usual answer, asked per %output line and per escape)
+        if curw is not None and curw.window is window and self.windows.get(curw.idx) is curw:
+            return True
         return any(wl.window is window for wl in self.windows.values())
 
     def winlink_for(self, window: Window) -> Winlink | None:

@@ -512,7 +512,7 @@ def test_keys_sent_to_a_control_client_match_tmux(muxes, tmp_path):
 
 # -- -CC in a pty, and the stock client --------------------------------------------------------------
 
-def _cc_session(mux: Mux) -> tuple[int, bytes]:
+def _cc_session(mux: Mux, oracle: bool = False) -> tuple[int, bytes] | None:
     mux.ok(*SESSION)
     argv = list(mux.argv0) + list(mux.socket_args) + ["-CC", "attach", "-t", "s"]
     pid, fd = pty.fork()
@@ -521,9 +521,9 @@ def _cc_session(mux: Mux) -> tuple[int, bytes]:
         os.execvpe(argv[0], argv, mux.env)
     out = b""
 
-    def pump(until) -> None:
+    def pump(until, limit: float = 20) -> None:
         nonlocal out
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + limit
         while not until(out) and time.monotonic() < deadline:
             r, _, _ = select.select([fd], [], [], 0.05)
             if r:
@@ -538,7 +538,11 @@ def _cc_session(mux: Mux) -> tuple[int, bytes]:
     try:
         pump(lambda o: b"%session-changed" in o)
         os.write(fd, b"list-windows -F '#{window_name}'\r")  # the terminal's CR ends a line
-        pump(lambda o: o.count(b"%end") >= 2)
+        pump(lambda o: o.count(b"%end") >= 2, 5 if oracle else 20)
+        if oracle and out.count(b"%end") < 2:
+            os.kill(pid, signal.SIGKILL)  # (see test_cc_in_a_pty_matches_tmux)
+            os.waitpid(pid, 0)
+            return None
         os.write(fd, b"new-window -d -n two cat\r")
         pump(lambda o: b"%window-add" in o)
         os.write(fd, b"\r")  # an empty line detaches
@@ -561,7 +565,16 @@ def test_cc_in_a_pty_matches_tmux(muxes):
     line detaching, then %exit and the string terminator."""
     got = {}
     for name, mux in muxes.items():
-        rc, out = _cc_session(mux)
+        # tmux 3.7b now and then never reads a -CC client's first line: its log shows the
+        # attach done and the queue empty, then poll(2) asleep with the line unread, about
+        # one run in five on a 2-core VM. The oracle gets a few fresh tries; hmux one.
+        for _ in range(5 if name == "tmux" else 1):
+            session = _cc_session(mux, oracle=name == "tmux")
+            if session is not None:
+                break
+            mux.cmd("kill-server")
+        assert session is not None, f"{name} never answered the first command"
+        rc, out = session
         got[name] = (rc, normalise(out.decode()))
     assert got["hmux"] == got["tmux"]
     rc, text = got["hmux"]
