@@ -152,6 +152,8 @@ class Client:
         # tmux's client closes its stdin/stdout/stderr once a stream has taken it ("can only
         # be used once"): a second stream asking for the same descriptor gets EBADF.
         self._std_taken: set[int] = set()
+        #: Files being read for the server (MSG_READ_OPEN): descriptor -> stream number.
+        self.reading: dict[int, int] = {}
         self.exitval = 0
         self.exit_message: str | None = None
         #: detach-client -E: (command, shell) this process becomes once the server lets go.
@@ -279,6 +281,11 @@ class Client:
                 os.close(fd)
         elif t == P.MSG_READ_OPEN:
             self._read_open(data)
+        elif t == P.MSG_READ_CANCEL:
+            stream = P.unpack_stream(data)[0]
+            for rfd, number in list(self.reading.items()):
+                if number == stream:
+                    self._read_done(rfd, 0)
         elif t in (P.MSG_OLDSTDERR, P.MSG_OLDSTDIN, P.MSG_OLDSTDOUT):
             sys.stderr.write("server version is too old for client\n")
             self.done = True
@@ -302,8 +309,10 @@ class Client:
         self.send(P.MSG_WRITE_READY, P.pack_stream_error(stream, error))
 
     def _read_open(self, data: bytes) -> None:
+        """MSG_READ_OPEN: start reading a file, or stdin for fd 0. The reading is done by the
+        main loop a chunk at a time (``_read_some``), so server messages (MSG_READ_CANCEL,
+        MSG_EXIT) and signals are still taken while a slow stdin feeds a pane."""
         stream, fd, path = P.unpack_read_open(data)
-        error = 0
         try:
             if fd != -1:
                 if fd != 0 or 0 in self._std_taken or self.flags & P.CLIENT_CONTROL:
@@ -312,21 +321,29 @@ class Client:
                 rfd = 0
             else:
                 rfd = os.open(path, os.O_RDONLY)
-            try:
-                while True:
-                    try:
-                        chunk = os.read(rfd, P.MAX_STREAM_DATA)
-                    except OSError:
-                        error = errno.EIO  # tmux 3.7b's read error callback: EIO
-                        break
-                    if not chunk:
-                        break
-                    self.send(P.MSG_READ, P.pack_stream(stream, chunk))
-            finally:
-                if rfd != 0:
-                    os.close(rfd)
         except OSError as e:
-            error = e.errno or errno.EIO
+            self.send(P.MSG_READ_DONE, P.pack_stream_error(stream, e.errno or errno.EIO))
+            return
+        self.reading[rfd] = stream
+
+    def _read_some(self, rfd: int) -> None:
+        try:
+            chunk = os.read(rfd, P.MAX_STREAM_DATA)
+        except BlockingIOError:
+            return
+        except OSError:
+            self._read_done(rfd, errno.EIO)  # tmux 3.7b's read error callback: EIO
+            return
+        if not chunk:
+            self._read_done(rfd, 0)
+            return
+        self.send(P.MSG_READ, P.pack_stream(self.reading[rfd], chunk))
+
+    def _read_done(self, rfd: int, error: int) -> None:
+        """The end of a read (file_read_error_callback), also when the server cancels it."""
+        stream = self.reading.pop(rfd)
+        if rfd != 0:
+            os.close(rfd)
         self.send(P.MSG_READ_DONE, P.pack_stream_error(stream, error))
 
     def run(self) -> int:
@@ -339,11 +356,16 @@ class Client:
         def on_signal(signum, _frame):
             pending.append(signum)
 
-        for sig in (signal.SIGWINCH, signal.SIGTERM, signal.SIGHUP, signal.SIGCONT):
+        # SIGINT is taken and ignored, as tmux's client_signal ignores it (an attached client's
+        # terminal is raw: C-c is a key for the pane, not a signal).
+        for sig in (signal.SIGWINCH, signal.SIGTERM, signal.SIGHUP, signal.SIGCONT, signal.SIGINT):
             signal.signal(sig, on_signal)
         try:
             while not self.done:
-                r, _, _ = select.select([sock, rfd], [], [])
+                r, _, _ = select.select([sock, rfd, *self.reading], [], [])
+                for fd in r:
+                    if fd in self.reading:
+                        self._read_some(fd)
                 if rfd in r:
                     try:
                         os.read(rfd, 512)
@@ -363,7 +385,7 @@ class Client:
                             elif self.flags & P.CLIENT_CONTROL:
                                 self.done = True  # proc_exit: %exit is still printed
                             else:
-                                return 1
+                                return self.exitval  # proc_exit, with the value so far
                 if sock in r:
                     fds = array.array("i")
                     try:

@@ -84,6 +84,8 @@ def default_config_files(tmux_only: bool) -> list[str]:
             return ours
     return expand_config_paths(TMUX_CONFIG_FILES)
 MESSAGE_LIMIT = 1000
+#: ClientConn.read_file's error when its reader stopped the read (not an errno).
+READ_CANCELLED = -1
 
 
 def set_process_name(name: str) -> None:
@@ -300,11 +302,12 @@ class ClientConn:
 
     # -- reading ---------------------------------------------------------------------------------
 
-    async def read_file(self, path: str, on_data: Callable[[bytes], None] | None = None
+    async def read_file(self, path: str, on_data: Callable[[bytes], bool | None] | None = None
                         ) -> tuple[bytes, int]:
         """Ask the client to read a file (or its stdin for "-"): tmux's READ_OPEN exchange.
         With ``on_data`` each chunk goes there as it comes (display-message -I) and the bytes
-        returned are empty."""
+        returned are empty; ``on_data`` returning False stops the read (file_cancel: the
+        client is told, MSG_READ_CANCEL) and the error returned is READ_CANCELLED."""
         number = self._next_stream
         self._next_stream += 1
         buf, done, err = bytearray(), trio.Event(), [0]
@@ -417,7 +420,11 @@ class ClientConn:
                 entry = self._reads.get(number)
                 sink = self._read_sinks.get(number)
                 if sink is not None:
-                    sink(chunk)
+                    if sink(chunk) is False and entry is not None:
+                        del self._read_sinks[number]
+                        self.send(P.MSG_READ_CANCEL, P.pack_stream(number))
+                        entry[2][0] = READ_CANCELLED
+                        entry[1].set()
                 elif entry is not None:
                     entry[0].extend(chunk)
             elif t == P.MSG_READ_DONE:

@@ -233,3 +233,64 @@ def _empty_pane_input(mux) -> list[str]:
 
 def test_empty_pane_input_matches_tmux(tmux, hmux):
     assert _empty_pane_input(hmux) == _empty_pane_input(tmux)
+
+
+def _input_pane_killed(mux) -> list[str]:
+    """3.6's "client returns 1 if the input pane goes": a client feeding an empty pane its
+    stdin (split-window -I, display-message -I) ends with 1 when the pane is killed and more
+    input comes; a client that is only reading stdin still takes SIGTERM (ends, 0) and
+    ignores SIGINT, as tmux's client_signal does."""
+    import signal
+    import subprocess
+
+    seen = []
+    mux.ok("new", "-d", "-s", "a", "-x", "40", "-y", "10", "cat")
+    for argv in (["splitw", "-d", "-I", "-t", "a:0.0"], ["display", "-I", "-t", "a:0.1"]):
+        if argv[0] == "display":
+            mux.ok("splitw", "-E", "-d", "-t", "a:0.0")
+        p = subprocess.Popen(list(mux.argv0) + list(mux.socket_args) + argv,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=mux.env, cwd=mux.cwd)
+        try:
+            p.stdin.write(b"first\n")
+            p.stdin.flush()
+            wait_for(lambda: "first" in _pane_text(mux), timeout=15)
+            mux.ok("kill-pane", "-t", "a:0.1")
+            p.stdin.write(b"more\n")  # the input callback sees the pane gone
+            p.stdin.flush()
+            seen.append(f"{argv[0]} rc={p.wait(15)} {p.stdout.read()!r} {p.stderr.read()!r}")
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    p = subprocess.Popen(list(mux.argv0) + list(mux.socket_args) + ["splitw", "-d", "-I"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=mux.env, cwd=mux.cwd)
+    try:
+        p.stdin.write(b"x\n")
+        p.stdin.flush()
+        wait_for(lambda: "x" in _pane_text(mux), timeout=15)
+        p.send_signal(signal.SIGINT)
+        try:
+            p.wait(0.5)  # (it must not end: a short wait is the assertion's window)
+        except subprocess.TimeoutExpired:
+            pass
+        seen.append(f"after SIGINT running={p.poll() is None}")
+        p.send_signal(signal.SIGTERM)
+        seen.append(f"after SIGTERM rc={p.wait(15)}")
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    return seen
+
+
+def _pane_text(mux) -> str:
+    """Pane a:0.1's text, or nothing while the client has not made it yet."""
+    return mux.cmd("capture-pane", "-p", "-t", "a:0.1").out
+
+
+def test_input_pane_killed_matches_tmux(tmux, hmux):
+    got = _input_pane_killed(hmux)
+    assert got == _input_pane_killed(tmux)
+    assert got[:2] == ["splitw rc=1 b'' b''", "display rc=1 b'' b''"]

@@ -30,7 +30,7 @@ from ..mouse import mouse_pane, mouse_window, pane_key, resize_update
 from ..options import strtonum
 from ..spawn import SpawnContext, SpawnError, spawn_pane
 from .layout_cmds import pop_zoom, push_zoom
-from .queue import CMD_RETURN_NORMAL, CmdItem
+from .queue import CMD_RETURN_ERROR, CMD_RETURN_NORMAL, CmdItem
 from .registry import command
 from .util import parse_environ_args
 
@@ -145,7 +145,18 @@ async def pane_input(item: CmdItem, wp: Pane) -> int:
     if c is None or getattr(c, "is_config", False) or c.session is not None or c.exiting \
             or c.exited:
         return CMD_RETURN_NORMAL
-    await c.read_file("-", wp.input_data)
+    from ..server import READ_CANCELLED
+
+    def feed(data: bytes) -> bool:
+        if wp.destroyed:
+            return False  # window_pane_input_callback: the pane went while input came
+        wp.input_data(data)
+        return True
+
+    _data, error = await c.read_file("-", feed)
+    if error == READ_CANCELLED:
+        c.request_exit(1)  # as tmux: the client ends with 1 and the command never finishes
+        return CMD_RETURN_ERROR
     return CMD_RETURN_NORMAL
 
 
