@@ -227,6 +227,30 @@ def test_border_drag_resizes_panes(outer, hmux, tmux):
     assert got.split()[0] == str(border - 9)
 
 
+@pytest.mark.parametrize("where", ["top", "bottom"])
+def test_border_drag_with_pane_status_lines(outer, hmux, tmux, where):
+    """3.6: horizontal resizing by mouse with pane status lines on (tmux issue 4720): the
+    border between side-by-side panes is dragged from a row inside the panes and from the
+    row next to the pane status line."""
+    def setup(m):
+        _two_panes(m)
+        m.ok("set", "-g", "pane-border-status", where)
+
+    pair = _attach(outer, hmux, tmux, setup)
+    widths = _same(hmux, tmux, "", "-F", "#{pane_width}", cmd="list-panes")
+    border = int(widths.split()[0])
+    row = 1 if where == "top" else ROWS - 4
+    for y, to in ((5, border - 6), (row, border - 10)):
+        before = hmux.ok("list-panes", "-F", "#{pane_width}")
+        data = _sgr(0, border, y) + _sgr(32, border - 2, y) + _sgr(32, to, y) + \
+            _sgr(0, to, y, release=True)
+        _both(outer, pair, data)
+        wait_for(lambda b=before: hmux.ok("list-panes", "-F", "#{pane_width}") != b)
+        got = _same(hmux, tmux, "", "-F", "#{pane_width}", cmd="list-panes")
+        assert got.split()[0] == str(to), (y, got)
+        border = to
+
+
 def test_wheel_enters_copy_mode_and_scrolls(outer, hmux, tmux):
     def setup(m):
         m.ok("send-keys", "-t", "m", "-l", "x")  # cat: keep it simple, fill from a printf
