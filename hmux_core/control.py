@@ -12,8 +12,9 @@ What a control client is sent, in order, goes through one queue per client, as t
 * ``blocks`` keeps that order: a pane's output read before a line must reach the client before
   the line, so lines wait behind output blocks (``_Line`` and ``_Output`` entries);
 * each pane has its own queue of output blocks for this client (``_CPane.blocks``). When ``out``
-  drains below ``LOW`` the writer takes up to ``HIGH`` bytes, shared between the pending panes,
-  and turns them into ``%output`` lines (``%extended-output`` with ``pause-after``).
+  drains below ``LOW`` the writer takes up to ``HIGH`` bytes (``FAST_HIGH`` for a client that
+  keeps up), shared between the pending panes, and turns them into ``%output`` lines
+  (``%extended-output`` with ``pause-after``).
 
 Flow control: a pane whose only viewers are control clients that are behind (``out`` over
 ``LOW``, or its output turned off) is not read at all (``Hub.read_hold``), so its program waits
@@ -414,7 +415,9 @@ class ControlState:
         read is up to 64 KiB and the writer moves HIGH at a time, so without the second test
         a client that reads, but slower than the pane prints, would fall further behind at
         every read until dropped "too far behind"; tmux keeps one copy of the pane's data and
-        each client's offset into it, hmux a queue per client)."""
+        each client's offset into it, hmux a queue per client). With pause-after the second
+        test is off: the queued reads are bounded by their age, and keep aging while the
+        client's fd is full, as tmux's do."""
         if getattr(self.c, "no_output", False):
             return False
         cp = self.panes.get(pane.id)
@@ -679,7 +682,7 @@ class ControlState:
                 self._drop_all()
                 c.request_exit()
                 continue
-            self._full = n < len(self.out)
+            self._full = n < min(len(self.out), WRITE_CHUNK)  # (the fd took less than offered)
             self.high = HIGH if self._full else FAST_HIGH
             del self.out[:n]
             c.written += n
