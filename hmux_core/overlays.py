@@ -709,6 +709,14 @@ class Popup(Overlay):
                 row[ix:ix + w] = [(ch, (st[0], dfg if st[1] == 8 else st[1],
                                         dbg if st[2] == 8 else st[2], st[3]))
                                   for ch, st in row[ix:ix + w]]
+        if len(scr.hyperlinks):  # the command's OSC 8 links, drawn as a pane's are (3.7)
+            for y in range(min(h, scr.rows)):
+                row = box[iy + y]
+                for x0, x1, uri, lid in scr.row_links(y):
+                    for x in range(ix + x0, min(ix + x1, ix + w)):
+                        ch, st = row[x]
+                        row[x] = (ch, (st[0] | status.ATTR_LINKED, st[1], st[2], st[3],
+                                       (lid, uri)))
         for j, cells in enumerate(box):
             y = self.py + j
             if 0 <= y < len(rows):

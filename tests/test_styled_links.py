@@ -262,3 +262,17 @@ def test_osc8_only_to_a_terminal_with_hyperlinks():
     assert out.count("\x1b]8;;\x1b\\") == 1 and ";https://a\x1b\\a b\x1b]8;;" in out
     # a linked blank is not an empty cell: it keeps its link
     assert render._tty_empties(cells, True)[1] == cells[1]
+
+
+def test_popup_command_links_as_tmux(hmux, tmux, muxdir):
+    """3.7: hyperlinks a popup's command prints (OSC 8) are drawn on a terminal with the
+    feature, as a pane's are, and stay when the popup is drawn again."""
+    script = ("printf 'a \\033]8;id=x;https://po.p/1\\033\\\\LINK\\033]8;;\\033\\\\ b\\n'; "
+              "printf 'POPUP'; exec cat")
+    cmds = [["display-popup", "-w", "30", "-h", "6", script]]
+    want = _attached(tmux, muxdir, HYPERLINKS, cmds, "POPUP")
+    got = _attached(hmux, muxdir, HYPERLINKS, cmds, "POPUP")
+    assert _once(want[0]) and {s for s in got[0]} == {s for s in want[0]}
+    rows = [i for i, row in enumerate(want[1]) if "\x1b]8;" in row]
+    assert len(rows) == 1
+    assert [_links(got[1])[i] for i in rows] == [_links(want[1])[i] for i in rows]
