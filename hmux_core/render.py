@@ -566,6 +566,16 @@ class Renderer:
             return False
         return src is p.screen or getattr(src, "name", "") in ("copy-mode", "view-mode")
 
+    def _row_links(self, src: Any) -> Any:
+        """``src.row_links`` when there are links to draw: the terminal has hyperlinks and
+        the pane (or its mode) has some; else None, and rows are drawn without looking."""
+        if not self.pen.links:
+            return None
+        hl = getattr(src, "hyperlinks", None)
+        if hl is not None and not len(hl):
+            return None
+        return getattr(src, "row_links", None)
+
     def _pane_rows(self, p: Any, width: int, h: int, edge: bool,
                    whole: bool) -> tuple[list[str], Any]:
         """The pane's first ``h`` rows, ``width`` cells each, rebuilt only where damaged, and
@@ -602,11 +612,7 @@ class Renderer:
             return strings, range(h) if whole else ()
         full = width == p.sx
         changed = []
-        row_links = None
-        if self.pen.links:  # only a pane that has hyperlinks has them to look for
-            hl = getattr(src, "hyperlinks", None)
-            if hl is None or len(hl):
-                row_links = getattr(src, "row_links", None)
+        row_links = self._row_links(src)
         memo = cache.memo
         if len(memo) > 4 * h + 64:
             memo.clear()
@@ -649,10 +655,19 @@ class Renderer:
         skip, width = x0 - p.xoff, x1 - x0
         segs = []
         dflt = _default_colours(p)
+        row_links = self._row_links(src)
         for wy in range(y0, y1):
             row = [BLANK] * (skip + width)
-            runs = tty_attrs.tty_line(src.row_runs(wy - p.yoff), False, False, self.pen,
-                                      False, None, dflt)[0]
+            runs = src.row_runs(wy - p.yoff)
+            found = row_links(wy - p.yoff) if row_links is not None else None
+            links = None
+            if found:
+                runs, links = _split_links(runs, found)
+            runs, links = tty_attrs.tty_line(runs, False, False, self.pen, False, links, dflt)
+            if links:  # as cell styles with a link, which _row_string draws as OSC 8
+                runs = [(text, st if lk is None else
+                         (st[0] | status.ATTR_LINKED, st[1], st[2], st[3], lk))
+                        for (text, st), lk in zip(runs, links, strict=True)]
             _place_runs(row, 0, skip + width, runs)
             segs.append((area_y + wy - oy, x0 - ox, _row_string(row[skip:], self.depth)))
         return segs

@@ -57,14 +57,16 @@ def test_style_option_values_as_next(hmux, next_tmux):
 # -- drawn on a client's terminal ----------------------------------------------------------------
 
 def _attached(mux: Mux, muxdir: str, conf: str, cmds: list[list[str]], want: str,
-              count: int = 1) -> tuple[list[str], list[str]]:
-    """Attach ``mux`` on a PTY (TERM xterm-256color) after ``conf``, run ``cmds`` (in the
-    background: a menu or popup waits), wait for ``want`` on ``count`` rows; the OSC 8
-    sequences the terminal was sent and its rows with their escapes."""
+              count: int = 1, command: str = "exec cat", width: int = 80
+              ) -> tuple[list[str], list[str]]:
+    """Attach ``mux`` on an 80x24 PTY (TERM xterm-256color) after ``conf`` to a ``width``
+    columns session running ``command``, run ``cmds`` (in the background: a menu or popup
+    waits), wait for ``want`` on ``count`` rows; the OSC 8 sequences the terminal was sent
+    and its rows with their escapes."""
     path = os.path.join(muxdir, f"links-{mux.socket_args[1]}.conf")
     with open(path, "w") as f:
         f.write(conf)
-    mux.ok("-f", path, "new-session", "-d", "-s", "c", "-x", "80", "-y", "24", "exec cat")
+    mux.ok("-f", path, "new-session", "-d", "-s", "c", "-x", str(width), "-y", "24", command)
     t = PtyTerminal(mux, ["attach", "-t", "c"])
     t.seen = bytearray()
     procs = []
@@ -273,6 +275,20 @@ def test_popup_command_links_as_tmux(hmux, tmux, muxdir):
     want = _attached(tmux, muxdir, HYPERLINKS, cmds, "POPUP")
     got = _attached(hmux, muxdir, HYPERLINKS, cmds, "POPUP")
     assert _once(want[0]) and {s for s in got[0]} == {s for s in want[0]}
+    rows = [i for i, row in enumerate(want[1]) if "\x1b]8;" in row]
+    assert len(rows) == 1
+    assert [_links(got[1])[i] for i in rows] == [_links(want[1])[i] for i in rows]
+
+
+def test_links_in_a_panned_view_as_tmux(hmux, tmux, muxdir):
+    """A window wider than the terminal is shown panned to the cursor: a link in the part
+    shown is drawn as 3.7b draws it."""
+    script = ("printf '%90s\\033]8;id=q;https://pan.ned\\033\\\\PANNED\\033]8;;\\033\\\\ z'"
+              "; exec cat")
+    conf = HYPERLINKS + "set -g window-size manual\n"
+    want = _attached(tmux, muxdir, conf, [], "PANNED", command=script, width=120)
+    got = _attached(hmux, muxdir, conf, [], "PANNED", command=script, width=120)
+    assert _once(want[0]) and set(got[0]) == set(want[0])
     rows = [i for i, row in enumerate(want[1]) if "\x1b]8;" in row]
     assert len(rows) == 1
     assert [_links(got[1])[i] for i in rows] == [_links(want[1])[i] for i in rows]
