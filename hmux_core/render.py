@@ -273,6 +273,15 @@ def _split_links(runs: list[tuple[str, Style]], links: list[tuple[int, int, str,
     return out, out_links
 
 
+def _linked(runs: list[tuple[str, Any]], links: list[Any] | None) -> list[tuple[str, Any]]:
+    """Runs whose hyperlink (``links``, one per run, from _split_links) is put in their
+    style as a fifth member, as ``_row_string`` draws it for rows built of cells."""
+    if not links:
+        return runs
+    return [(text, st if lk is None else (st[0] | status.ATTR_LINKED, st[1], st[2], st[3], lk))
+            for (text, st), lk in zip(runs, links, strict=True)]
+
+
 def _clipped(runs: list[tuple[str, Style]], width: int, depth: Depth = 0) -> str:
     """A pane row cut to the ``width`` columns the terminal has room for (slow path: a window
     larger than this client)."""
@@ -576,6 +585,19 @@ class Renderer:
             return None
         return getattr(src, "row_links", None)
 
+    def _cell_runs(self, src: Any, y: int, row_links: Any, dflt: tuple[int, int],
+                   overlay: bool) -> list[tuple[str, Any]]:
+        """Row ``y``'s runs as tty_draw_line leaves them, for rows built of cells (panned
+        views, overlays, floating panes): a hyperlink (``row_links`` from ``_row_links``) is
+        a fifth member of its cells' styles, which ``_row_string`` draws as OSC 8."""
+        runs = src.row_runs(y)
+        found = row_links(y) if row_links is not None else None
+        links = None
+        if found:
+            runs, links = _split_links(runs, found)
+        runs, links = tty_attrs.tty_line(runs, False, False, self.pen, overlay, links, dflt)
+        return _linked(runs, links)
+
     def _pane_rows(self, p: Any, width: int, h: int, edge: bool,
                    whole: bool) -> tuple[list[str], Any]:
         """The pane's first ``h`` rows, ``width`` cells each, rebuilt only where damaged, and
@@ -632,7 +654,7 @@ class Renderer:
                 runs, links = tty_attrs.tty_line(runs, p.xoff == 0, edge, self.pen, False,
                                                  links, dflt)
                 text = (_runs_string(runs, edge, self.depth, links) if full
-                        else _clipped(runs, width, self.depth))
+                        else _clipped(_linked(runs, links), width, self.depth))
                 if mkey is not None:
                     memo[mkey] = text
             if text != strings[y]:
@@ -658,16 +680,7 @@ class Renderer:
         row_links = self._row_links(src)
         for wy in range(y0, y1):
             row = [BLANK] * (skip + width)
-            runs = src.row_runs(wy - p.yoff)
-            found = row_links(wy - p.yoff) if row_links is not None else None
-            links = None
-            if found:
-                runs, links = _split_links(runs, found)
-            runs, links = tty_attrs.tty_line(runs, False, False, self.pen, False, links, dflt)
-            if links:  # as cell styles with a link, which _row_string draws as OSC 8
-                runs = [(text, st if lk is None else
-                         (st[0] | status.ATTR_LINKED, st[1], st[2], st[3], lk))
-                        for (text, st), lk in zip(runs, links, strict=True)]
+            runs = self._cell_runs(src, wy - p.yoff, row_links, dflt, False)
             _place_runs(row, 0, skip + width, runs)
             segs.append((area_y + wy - oy, x0 - ox, _row_string(row[skip:], self.depth)))
         return segs
@@ -854,6 +867,7 @@ class Renderer:
             if p.xoff >= wsx:
                 continue
             dflt = _default_colours(p)
+            row_links = self._row_links(src)
             clip = min(wsx, w.sx) if getattr(p, "floating", False) else wsx
             hidden = _covered_rows(p, order[k + 1:], clip)
             gens = p.damage() if src is p.screen and hasattr(p, "damage") else None
@@ -869,8 +883,7 @@ class Renderer:
                         and old[2] == dflt and old[3] == width and old[5] is self.pen:
                     seg = old[4]
                 else:
-                    runs = tty_attrs.tty_line(src.row_runs(y), False, False, self.pen, True,
-                                              None, dflt)[0]
+                    runs = self._cell_runs(src, y, row_links, dflt, True)
                     seg = [BLANK] * p.sx
                     _place_runs(seg, 0, p.sx, runs)
                 self._pane_cells[key] = (src, gen, dflt, width, seg, self.pen)

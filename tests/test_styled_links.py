@@ -292,3 +292,17 @@ def test_links_in_a_panned_view_as_tmux(hmux, tmux, muxdir):
     rows = [i for i, row in enumerate(want[1]) if "\x1b]8;" in row]
     assert len(rows) == 1
     assert [_links(got[1])[i] for i in rows] == [_links(want[1])[i] for i in rows]
+
+
+def test_links_under_a_menu_as_tmux(hmux, tmux, muxdir):
+    """While a menu is shown over the window, a pane's link outside it is still drawn (the
+    frame is built of cells for the overlay to draw over)."""
+    script = ("printf '\\n\\n\\n\\n\\n\\n\\n\\n\\n\\n\\n\\n\\033]8;id=m;https://me.nu\\033\\\\"
+              "UNDER\\033]8;;\\033\\\\ z'; exec cat")
+    cmds = [["display-menu", "-x", "0", "-y", "4", "MenuItem", "a", ""]]
+    want = _attached(tmux, muxdir, HYPERLINKS, cmds, "MenuItem", command=script)
+    got = _attached(hmux, muxdir, HYPERLINKS, cmds, "MenuItem", command=script)
+    assert set(got[0]) == set(want[0]) and want[0]
+    rows = [i for i, row in enumerate(want[1]) if "\x1b]8;" in row]
+    assert len(rows) == 1
+    assert [_links(got[1])[i] for i in rows] == [_links(want[1])[i] for i in rows]
