@@ -489,3 +489,23 @@ def test_pane_palette_drawn(outer, hmux, tmux):
     t = outer.run([TMUX] + tmux.socket_args + argv, "t")
     wait_for(lambda: "[w]" in outer.screen(h)[-1] and "[w]" in outer.screen(t)[-1])
     _same_screen(outer, h, t)
+
+
+def test_show_buffer_in_a_view_processes_escapes(outer, hmux, tmux):
+    """3.6: show-buffer from an attached client shows the buffer in view mode with its escape
+    sequences processed (colours drawn, not shown as text), as 3.7b does."""
+    text = "plain \x1b[31mRED\x1b[0m \x1b[1;44mbold on blue\x1b[0m end\n\tsecond line"
+    for m in (hmux, tmux):
+        m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
+        m.ok("set", "-g", "status-right", "R")
+        m.ok("set-buffer", "-b", "b", text)
+        m.ok("bind", "-n", "F5", "show-buffer", "-b", "b")
+    argv = ["attach-session", "-t", "w"]
+    h = outer.run(HMUX + hmux.socket_args + argv, "h")
+    t = outer.run([TMUX] + tmux.socket_args + argv, "t")
+    wait_for(lambda: "[w]" in outer.screen(h)[-1] and "[w]" in outer.screen(t)[-1])
+    for target in (h, t):
+        outer.keys(target, "F5")
+    wait_for(lambda: "RED" in outer.screen(h)[0] and "RED" in outer.screen(t)[0])
+    _same_screen(outer, h, t)
+    assert "\x1b[31mRED" in outer.screen(h, "-e")[0].replace("\x1b[39m", "")

@@ -197,6 +197,10 @@ def _compare(muxes, setup, lines, attach=("attach", "-t", "s"), last=None) -> st
 SESSION = ["new-session", "-d", "-s", "s", "-n", "w0", "-x", "80", "-y", "24", "cat"]
 
 SCRIPTS = {
+    # show-buffer prints the buffer as it is, controls and all
+    "show-buffer": ([SESSION, ["set-buffer", "-b", "b", "x\ty\x1b[31mR\x01\nL2\n"]], [
+        "show-buffer -b b", "show-buffer -b nope",
+    ]),
     "replies-and-errors": ([SESSION], [
         "list-windows",
         "list-windows -F '#{window_name} #{window_width}x#{window_height}'",

@@ -16,7 +16,7 @@ from typing import Any
 import trio
 
 from .. import target as T
-from ..buffers import VIS_CSTYLE, VIS_OCTAL, VIS_TAB, strvis
+from ..buffers import strvis
 from ..format import format_true
 from ..formats_vars import expand_for
 from ..spawn import client_cwd
@@ -175,8 +175,11 @@ async def _save(item: CmdItem, show: bool) -> int:
     if show:
         c = _file_client(item)
         if c is not None and (_attached(c) or c.control):
-            item.print(strvis(pb.data, VIS_OCTAL | VIS_CSTYLE | VIS_TAB).decode(
-                "utf-8", "surrogateescape"))
+            # server_client_print with parse: a C string (up to a NUL); a control client gets
+            # it as it is, an attached one each line parsed as terminal output in view mode.
+            lines = [pb.data] if c.control else pb.data.split(b"\n")
+            for line in lines:
+                item.print(line.split(b"\0", 1)[0].decode("utf-8", "surrogateescape"))
             return CMD_RETURN_NORMAL
         path = "-"
     else:
