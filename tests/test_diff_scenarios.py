@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 import shlex
+import signal
+import subprocess
 
 import pytest
 from harness import normalise, reaping, wait_for
@@ -201,7 +203,6 @@ def _empty_pane_input(mux) -> list[str]:
     """What an empty pane shows of the text display-message -I and split-window -I read from
     their client's stdin: parsed as pane output with line feeds returning (MODE_CRLF), the
     cursor hidden, split-window -I's text shown as it comes (the command waits for its end)."""
-    import subprocess
 
     seen = []
     mux.ok("new", "-d", "-s", "a", "-x", "40", "-y", "10", "cat")
@@ -235,26 +236,30 @@ def test_empty_pane_input_matches_tmux(tmux, hmux):
     assert _empty_pane_input(hmux) == _empty_pane_input(tmux)
 
 
+def _feeding(mux, argv: list[str], first: bytes) -> subprocess.Popen:
+    """A client running ``argv`` (an -I command) whose stdin this test writes, once ``first``
+    shows in pane a:0.1."""
+    p = subprocess.Popen(list(mux.argv0) + list(mux.socket_args) + argv, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=mux.env,
+                         cwd=mux.cwd)
+    p.stdin.write(first + b"\n")
+    p.stdin.flush()
+    wait_for(lambda: first.decode() in _pane_text(mux), timeout=15)
+    return p
+
+
 def _input_pane_killed(mux) -> list[str]:
     """3.6's "client returns 1 if the input pane goes": a client feeding an empty pane its
     stdin (split-window -I, display-message -I) ends with 1 when the pane is killed and more
     input comes; a client that is only reading stdin still takes SIGTERM (ends, 0) and
     ignores SIGINT, as tmux's client_signal does."""
-    import signal
-    import subprocess
-
     seen = []
     mux.ok("new", "-d", "-s", "a", "-x", "40", "-y", "10", "cat")
     for argv in (["splitw", "-d", "-I", "-t", "a:0.0"], ["display", "-I", "-t", "a:0.1"]):
         if argv[0] == "display":
             mux.ok("splitw", "-E", "-d", "-t", "a:0.0")
-        p = subprocess.Popen(list(mux.argv0) + list(mux.socket_args) + argv,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, env=mux.env, cwd=mux.cwd)
+        p = _feeding(mux, argv, b"first")
         try:
-            p.stdin.write(b"first\n")
-            p.stdin.flush()
-            wait_for(lambda: "first" in _pane_text(mux), timeout=15)
             mux.ok("kill-pane", "-t", "a:0.1")
             p.stdin.write(b"more\n")  # the input callback sees the pane gone
             p.stdin.flush()
@@ -263,13 +268,8 @@ def _input_pane_killed(mux) -> list[str]:
             if p.poll() is None:
                 p.kill()
                 p.wait()
-    p = subprocess.Popen(list(mux.argv0) + list(mux.socket_args) + ["splitw", "-d", "-I"],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, env=mux.env, cwd=mux.cwd)
+    p = _feeding(mux, ["splitw", "-d", "-I"], b"x")
     try:
-        p.stdin.write(b"x\n")
-        p.stdin.flush()
-        wait_for(lambda: "x" in _pane_text(mux), timeout=15)
         p.send_signal(signal.SIGINT)
         try:
             p.wait(0.5)  # (it must not end: a short wait is the assertion's window)
