@@ -203,7 +203,6 @@ def _empty_pane_input(mux) -> list[str]:
     """What an empty pane shows of the text display-message -I and split-window -I read from
     their client's stdin: parsed as pane output with line feeds returning (MODE_CRLF), the
     cursor hidden, split-window -I's text shown as it comes (the command waits for its end)."""
-
     seen = []
     mux.ok("new", "-d", "-s", "a", "-x", "40", "-y", "10", "cat")
     mux.ok("splitw", "-E", "-d")
