@@ -494,7 +494,8 @@ def test_pane_palette_drawn(outer, hmux, tmux):
 def test_show_buffer_in_a_view_processes_escapes(outer, hmux, tmux):
     """3.6: show-buffer from an attached client shows the buffer in view mode with its escape
     sequences processed (colours drawn, not shown as text), as 3.7b does."""
-    text = "plain \x1b[31mRED\x1b[0m \x1b[1;44mbold on blue\x1b[0m end\n\tsecond line"
+    text = ("plain \x1b[31mRED\x1b[0m \x1b[1;44mbold on blue\x1b[0m end\n\tsecond line\n"
+            + "long " * 20 + "\x1b[32mgreen\x1b[0m\nlast")
     for m in (hmux, tmux):
         m.ok("new-session", "-d", "-s", "w", "-x", str(COLS), "-y", str(ROWS - 1), "cat")
         m.ok("set", "-g", "status-right", "R")

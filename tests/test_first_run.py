@@ -84,7 +84,10 @@ def test_ctrl_c_on_a_waiting_client_prints_no_traceback(hmux):
                          stderr=subprocess.PIPE, text=True)
     server = psutil.Process(hmux.server_pid())
     wait_for(lambda: any("sleep" in c.name() for c in server.children(recursive=True)))
-    p.send_signal(2)
+    p.send_signal(2)  # ignored, as tmux's client ignores SIGINT: it goes on waiting
+    with pytest.raises(subprocess.TimeoutExpired):
+        p.wait(0.5)
+    p.send_signal(15)  # SIGTERM ends it
     _out, err = p.communicate(timeout=10)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert hmux.ok("display", "-p", "#{session_name}") == "s\n"  # the server is fine

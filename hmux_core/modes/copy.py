@@ -1894,21 +1894,25 @@ class ViewMode(CopyMode):
 
     def add(self, text: str, parse: bool = False) -> None:
         """window_copy_add: one more line. ``parse`` runs it through the terminal parser (its
-        colours stay, only what fits the first row is kept); otherwise only printable
-        characters are written and a newline starts a new line."""
+        colours stay, and a line wider than the view wraps onto the rows after it, as tmux
+        parses it into its backing screen); otherwise only printable characters are written
+        and a newline starts a new line."""
         lines = self._lines
         old = lines.history_size
         out = bytearray(b"\r\n" if self._written else b"")
         self._written = True
         if parse:
-            scratch = _scratch(lines.cols, lines.rows)
+            scratch = _scratch(lines.cols, max(lines.rows, len(text) // max(lines.cols, 1) + 2))
             scratch.feed(text.encode("utf-8", "surrogateescape"))
             last = DEFAULT_STYLE
-            for run, st in scratch.row_runs(0):
-                if st != last:
-                    out += sgr_change(last, st).encode()
-                    last = st
-                out += run.encode("utf-8", "surrogateescape")
+            for y in range(scratch.cursor_y + 1):
+                if y and not scratch._rows[y - 1].wrapped:
+                    out += b"\r\n"  # (a row the text moved to, not one it wrapped onto)
+                for run, st in scratch.row_runs(y):
+                    if st != last:
+                        out += sgr_change(last, st).encode()
+                        last = st
+                    out += run.encode("utf-8", "surrogateescape")
             out += b"\x1b[0m"
             out += b"\r"
         else:
