@@ -715,8 +715,7 @@ class Popup(Overlay):
                 for x0, x1, uri, lid in scr.row_links(y):
                     for x in range(ix + x0, min(ix + x1, ix + w)):
                         ch, st = row[x]
-                        row[x] = (ch, (st[0] | status.ATTR_LINKED, st[1], st[2], st[3],
-                                       (lid, uri)))
+                        row[x] = (ch, status.linked_style(st, (lid, uri)))
         for j, cells in enumerate(box):
             y = self.py + j
             if 0 <= y < len(rows):

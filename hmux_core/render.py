@@ -278,7 +278,7 @@ def _linked(runs: list[tuple[str, Any]], links: list[Any] | None) -> list[tuple[
     style as a fifth member, as ``_row_string`` draws it for rows built of cells."""
     if not links:
         return runs
-    return [(text, st if lk is None else (st[0] | status.ATTR_LINKED, st[1], st[2], st[3], lk))
+    return [(text, st if lk is None else status.linked_style(st, lk))
             for (text, st), lk in zip(runs, links, strict=True)]
 
 

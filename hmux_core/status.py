@@ -32,6 +32,12 @@ Cell = tuple[str, tuple[int, int, int, int]]  # (a linked cell's style has a fif
 ATTR_LINKED = 0x100000
 
 
+def linked_style(style: tuple, link: tuple[str, str]) -> tuple:
+    """A cell style (attr, fg, bg, us) with the hyperlink ``(external id, URI)`` as its fifth
+    member, as ``render._row_string`` draws it (OSC 8 on a terminal with hyperlinks)."""
+    return (style[0] | ATTR_LINKED, style[1], style[2], style[3], link)
+
+
 def cell_link(sy: OptStyle, links: Any) -> tuple[str, str] | None:
     """The ``(external id, URI)`` a cell drawn in ``sy`` links to, put in the surface's set
     ``links`` with the URI as its id, so the same link keeps its id across redraws (tmux's
