@@ -189,9 +189,10 @@ def status_tags(server: Any, client: Any, sx: int, row: int) -> list[tuple[str, 
     return tags
 
 
-def _scrollbar_at(w: Any, px: int, py: int) -> tuple[Any, str] | None:
-    """A pane whose scrollbar is at window cell (px, py), and where on it: above the slider
-    (ScrollbarUp), on it (ScrollbarSlider) or below it (ScrollbarDown)."""
+def _scrollbar_at(w: Any, px: int, py: int) -> tuple[Any, str, int] | None:
+    """A pane whose scrollbar is at window cell (px, py), where on it: above the slider
+    (ScrollbarUp), on it (ScrollbarSlider) or below it (ScrollbarDown), and the row of the
+    slider under the mouse (tmux's sl_mpos; 0 off the slider)."""
     from . import scrollbars
 
     if w.options.get("pane-scrollbars") == "off":
@@ -207,10 +208,10 @@ def _scrollbar_at(w: Any, px: int, py: int) -> tuple[Any, str] | None:
         sl_y, sl_h = scrollbars.slider(wp)
         top = wp.yoff + sl_y
         if py < top:
-            return wp, "ScrollbarUp"
+            return wp, "ScrollbarUp", 0
         if py <= top + sl_h - 1:
-            return wp, "ScrollbarSlider"
-        return wp, "ScrollbarDown"
+            return wp, "ScrollbarSlider", py - top
+        return wp, "ScrollbarDown", 0
     return None
 
 
@@ -335,6 +336,10 @@ class MouseState:
         self.click_wp: Any = None
         self.click_event: MouseEvent | None = None
         self.last_pane: Any = None  # the pane a drag started on (tmux's mouse_last_pane)
+        #: While a scrollbar's slider is dragged (mouse_scrolling_flag), the row of the slider
+        #: the mouse holds, counted from the terminal's row of the window's top
+        #: (mouse_slider_mpos): what copy-mode -S and scroll-to-mouse move the view by.
+        self.slider_mpos: int | None = None
 
     def event(self, raw: bytes, utf8: bool = False) -> MouseEvent | None:
         """The event of one report, with the previous position; remembers this one."""
@@ -426,7 +431,14 @@ class MouseState:
                     where = f"Control{arg}"
                 else:
                     return K.KEYC_UNKNOWN
-        if where is None:
+        lwp = self.last_pane
+        if lwp is not None and lwp not in getattr(lwp.window, "panes", ()):
+            lwp = self.last_pane = None  # the pane is gone (server_client_remove_pane)
+        sl_mpos = 0
+        if where is None and self.slider_mpos is not None:
+            if lwp is not None:  # a slider being dragged keeps the drag, wherever the mouse is
+                where, m.wp, m.w = "ScrollbarSlider", lwp, lwp.window
+        elif where is None:
             px = x
             if m.statusat == 0 and y >= m.statuslines:
                 py = y - m.statuslines
@@ -447,7 +459,6 @@ class MouseState:
                 return K.KEYC_UNKNOWN
             px, py = px + m.ox, py + m.oy
             found = None
-            lwp = self.last_pane
             if typ == _DRAG and lwp is not None and lwp in w.panes \
                     and getattr(lwp, "floating", False):
                 found = lwp  # a floating pane being dragged stays the mouse's pane
@@ -459,7 +470,7 @@ class MouseState:
                     found, where = on_box
             on_bar = _scrollbar_at(w, px, py) if where is None else None
             if on_bar is not None:
-                found, where = on_bar
+                found, where, sl_mpos = on_bar
             if where is None and not w.zoomed:
                 for wp in w.panes:
                     if ((wp.xoff + wp.sx == px and wp.yoff <= 1 + py and wp.yoff + wp.sy >= py)
@@ -479,6 +490,10 @@ class MouseState:
             m.wp, m.w = found, w
             if typ == _DRAG and not self.drag_flag:
                 self.last_pane = found  # the pane the drag starts on (mouse_last_pane)
+            if typ == _DRAG and self.slider_mpos is None and where == "ScrollbarSlider":
+                # The drag holds the slider: where, counted from the window's first row in
+                # the terminal (below a status line at the top).
+                self.slider_mpos = sl_mpos + (m.statuslines if m.statusat == 0 else 0)
 
         if typ == _DOWN or typ == _SECOND or typ == _TRIPLE:
             # tmux 3.6: a click sequence goes on only with the same button, on the same kind
@@ -497,7 +512,7 @@ class MouseState:
             if self.drag_release is not None:
                 self.drag_release(c, m)
             self.drag_update = self.drag_release = None
-            self.last_pane = None
+            self.last_pane = self.slider_mpos = None
             name = BUTTON_NAMES.get(self.drag_flag - 1)
             key = K.mouse_key("MouseDragEnd" + name, where) if name else K.KEYC_MOUSE
             self.drag_flag = 0

@@ -272,6 +272,51 @@ def test_wheel_enters_copy_mode_and_scrolls(outer, hmux, tmux):
     assert _same(hmux, tmux, "#{pane_in_mode}") == "0\n"
 
 
+@pytest.mark.parametrize("top", [0, 1])
+def test_scrollbar_drag_and_clicks(outer, hmux, tmux, top):
+    """tmux 3.6-3.7: the pane scrollbar under the mouse. Dragging the slider enters copy mode
+    and scrolls to where it is dropped, a click above or below it pages. With the status line
+    and the pane status lines at the top (3.7 fixed the slider's position there, tmux issue
+    4738) the terminal's rows are further from the window's."""
+    def setup(m):
+        m.ok("respawn-pane", "-k", "-t", "m", "seq 1 300; exec cat")
+        m.ok("set", "-g", "pane-scrollbars", "on")
+
+    pair = _attach(outer, hmux, tmux, setup)
+    if top:
+        for m in (hmux, tmux):
+            m.ok("set", "-g", "status-position", "top")
+            m.ok("set", "-g", "pane-border-status", "top")
+        wait_for(lambda: all("[m]" in outer.screen(t)[0] for t in pair))
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: "300" in m.capture("m"))
+    assert _same(hmux, tmux, "#{pane_width} #{pane_top}") == ("79 1\n" if top else "79 0\n")
+    bar, last = 79, ROWS - 2 + top  # the bar's column; the pane's last terminal row
+    # At the bottom of the history the slider is at the bottom of the bar: drag it up.
+    _both(outer, pair, _sgr(0, bar, last) + _sgr(32, bar, last - 4) + _sgr(32, bar, last - 9)
+          + _sgr(0, bar, last - 9, release=True))
+    wait_for(lambda: hmux.ok("display", "-p", "#{pane_in_mode}") == "1\n")
+    first = _same(hmux, tmux, "#{pane_in_mode} #{scroll_position}")
+    assert first.split()[0] == "1" and int(first.split()[1]) > 0
+    # A click below the slider pages down; above it (the bar's first row) pages up.
+    _both(outer, pair, _sgr(0, bar, last) + _sgr(0, bar, last, release=True))
+    down = _same(hmux, tmux, "#{pane_in_mode} #{scroll_position}")
+    assert down != first
+    _both(outer, pair, _sgr(0, bar, top * 2) + _sgr(0, bar, top * 2, release=True))
+    up = _same(hmux, tmux, "#{pane_in_mode} #{scroll_position}")
+    assert up != down
+    # Back at the bottom in copy mode, the slider dragged to the bar's top: the oldest lines.
+    # Further up is the status line (or a pane status line) and moves it no more.
+    for m in (hmux, tmux):
+        m.ok("send-keys", "-t", "m", "-X", "history-bottom")
+    assert _same(hmux, tmux, "#{pane_in_mode} #{scroll_position}") == "1 0\n"
+    _both(outer, pair, _sgr(0, bar, last) + _sgr(32, bar, last - 3) + _sgr(32, bar, top * 2)
+          + _sgr(32, bar, 0) + _sgr(0, bar, 0, release=True))
+    for m in (hmux, tmux):
+        wait_for(lambda m=m: m.ok("display", "-p", "#{scroll_position}")
+                 == m.ok("display", "-p", "#{history_size}"))
+
+
 def test_drag_selects_into_a_buffer(outer, hmux, tmux):
     def setup(m):
         m.ok("respawn-pane", "-k", "-t", "m",

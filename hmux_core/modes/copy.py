@@ -2597,10 +2597,10 @@ def slider_drag(client: Any, m: Any) -> tuple[int, int, int] | None:
     """Where a drag on a scrollbar slider is: (the row of the slider the mouse holds, the
     mouse's terminal row, the window's vertical offset in the terminal), or None when the
     client has no slider held (tmux's mouse_slider_mpos)."""
-    mpos = getattr(client, "mouse_slider_mpos", None)
+    a = getattr(client, "attached", None)
+    mpos = getattr(getattr(a, "mouse", None), "slider_mpos", None)
     if mpos is None or m is None or not getattr(m, "valid", False):
         return None
-    a = getattr(client, "attached", None)
     r = getattr(a, "renderer", None)
     oy = r.offset[1] if r is not None and getattr(r, "offset", None) else 0
     return mpos, m.y, oy
