@@ -259,7 +259,11 @@ class Model:
         self.next_window_id = 0
         self.next_pane_id = 0
         self.groups: dict[str, SessionGroup] = {}
-        self.marked: tuple[Session, Winlink, Pane] | None = None
+        #: The marked pane as marked: (session, winlink, that winlink's window then, pane).
+        #: Kept while it is stale, as tmux keeps marked_pane: a pane swapped away and back,
+        #: or a window moved to another session and back, is marked again. ``marked`` is it
+        #: while it is valid.
+        self.mark: tuple[Session, Winlink, Window, Pane] | None = None
         #: Called with (event name, dict of ids/values); the server's event bus.
         self.notify: Callable[[str, dict[str, Any]], None] = lambda name, data: None
 
@@ -330,8 +334,8 @@ class Model:
             if not g.sessions:
                 self.groups.pop(g.name, None)
             s.group = None
-        if self.marked and self.marked[0] is s:
-            self.marked = None
+        if self.mark is not None and self.mark[0] is s:
+            self.mark = None
 
     # -- windows -----------------------------------------------------------------------------------
 
@@ -399,15 +403,30 @@ class Model:
         self.next_pane_id += 1
         return pid
 
-    def check_marked(self) -> None:
-        """Forget the marked pane once it is no longer where it was marked (tmux keeps the
-        stale state, but every reader treats it as unset)."""
-        m = self.marked
+    @property
+    def marked(self) -> tuple[Session, Winlink, Pane] | None:
+        """The marked pane while it is valid (server_check_marked): its session alive, the
+        winlink still the session's and still showing the window it showed, the pane in it."""
+        m = self.mark
         if m is None:
-            return
-        s, wl, wp = m
-        if not s.alive or s.windows.get(wl.idx) is not wl or wp not in wl.window.panes:
-            self.marked = None
+            return None
+        s, wl, w, wp = m
+        if not s.alive or s.windows.get(wl.idx) is not wl or wl.window is not w \
+                or wp not in w.panes:
+            return None
+        return s, wl, wp
+
+    @marked.setter
+    def marked(self, value: tuple[Session, Winlink, Pane] | None) -> None:
+        """server_set_marked, or server_clear_marked for None."""
+        self.mark = None if value is None else (value[0], value[1], value[1].window, value[2])
+
+    def mark_moved(self, old: Winlink, new: Winlink) -> None:
+        """A winlink was replaced (moved, swapped, renumbered): a mark made through it, valid
+        or not, goes with it."""
+        m = self.mark
+        if m is not None and m[1] is old:
+            self.mark = (m[0], new, m[2], m[3])
 
     def lost_pane(self, w: Window, p: Pane, notify: bool = True) -> None:
         """window_lost_pane: p (still in w's list) is leaving; a new active and last pane.
@@ -415,8 +434,8 @@ class Model:
         p leaves the stack of previously active panes; if it was active, the top of that stack
         takes over (and leaves it), else the pane before p, else the one after; its
         active_point is not bumped, as in tmux."""
-        if self.marked is not None and self.marked[2] is p:
-            self.marked = None
+        if self.mark is not None and self.mark[3] is p:
+            self.mark = None
         w.forget_last(p)
         if p is w.active:
             nxt = w.last
@@ -433,8 +452,8 @@ class Model:
 
     def forget_pane(self, p: Pane) -> None:
         self.panes.pop(p.id, None)
-        if self.marked and self.marked[2] is p:
-            self.marked = None
+        if self.mark is not None and self.mark[3] is p:
+            self.mark = None
         p.destroy()
 
     def remove_pane(self, p: Pane) -> None:

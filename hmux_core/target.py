@@ -463,11 +463,7 @@ def find_target(model: Model, target: str | None, kind: str, flags: int, *,
     marked = model.marked
     marked_state = None
     if marked is not None:
-        ms = State(marked[0], marked[1], marked[1].window, marked[2], marked[1].idx)
-        if ms.valid():
-            marked_state = ms
-        else:
-            model.marked = None
+        marked_state = State(marked[0], marked[1], marked[1].window, marked[2], marked[1].idx)
     if marked_state is not None and flags & DEFAULT_MARKED:
         cur = marked_state
     elif current is not None and current.valid():

@@ -848,6 +848,18 @@ case("selp-marked-killed", *P3, ["select-pane", "-m", "-t", "a:0.1"], ["kill-pan
      ["list-panes", "-F", MARKFMT])
 case("selp-marked-swapped-away", *PW, ["select-pane", "-m", "-t", "a:0.1"], ["swap-pane", "-s", "a:0.1", "-t", "b:0"],
      ["list-panes", "-a", "-F", "#S:#I.#P " + MARKFMT])
+# tmux 3.7 keeps a stale mark: the pane swapped away and back, or its window moved to another
+# session and back, is marked again.
+case("selp-marked-swapped-back", *PW, ["select-pane", "-m", "-t", "a:0.1"],
+     ["swap-pane", "-s", "a:0.1", "-t", "b:0"], D("#{pane_marked_set}"),
+     ["swap-pane", "-s", "b:0", "-t", "a:0.1"], ["list-panes", "-a", "-F", "#S:#I.#P " + MARKFMT],
+     D("#{pane_id}", "{marked}"))
+case("selp-marked-window-moved-back", *PW, ["select-pane", "-m", "-t", "a:1"],
+     ["move-window", "-s", "a:1", "-t", "b:5"], D("#{pane_marked_set}"),
+     ["move-window", "-s", "b:5", "-t", "a:1"], ["list-panes", "-a", "-F", "#S:#I.#P " + MARKFMT])
+case("selp-marked-window-swapped-back", *PW, ["select-pane", "-m", "-t", "a:1"],
+     ["swap-window", "-s", "a:1", "-t", "b:0"], D("#{pane_marked_set}"),
+     ["swap-window", "-s", "b:0", "-t", "a:1"], ["list-panes", "-a", "-F", "#S:#I.#P " + MARKFMT])
 case("selp-marked-list-windows", *PW, ["select-pane", "-m", "-t", "a:1"],
      ["list-windows", "-a", "-F", "#S:#I #{window_flags} #{window_marked_flag}"])
 

@@ -74,7 +74,6 @@ def session_detach(server: Server, s: Session, wl: Winlink) -> None:
         server.destroy_session(s)
     else:
         _sync_group(server, s)
-    server.model.check_marked()
 
 
 def attach_window(server: Server, s: Session, w: Window, idx: int) -> Winlink | None:
@@ -109,9 +108,7 @@ def link_window(server: Server, src: Session, srcwl: Winlink, dst: Session, dsti
     wl = attach_window(server, dst, srcwl.window, dstidx)
     if wl is None:
         return f"index in use: {dstidx}"
-    m = server.model.marked
-    if m is not None and m[1] is srcwl:  # the mark follows its window (tmux 3.6)
-        server.model.marked = (m[0], wl, m[2])
+    server.model.mark_moved(srcwl, wl)  # the mark follows its window (tmux 3.7)
     if select:
         dst.set_current(wl)
     return None
@@ -139,10 +136,9 @@ def renumber_windows(server: Server, s: Session) -> None:
         if first is not None:
             s.lastw.append(first)
     s.curw = new_for.get(id(curw)) if curw is not None else s.windows.get(0)
-    m = server.model.marked
-    if m is not None and m[0] is s:
-        marked_wl = new_for.get(id(m[1]))
-        server.model.marked = None if marked_wl is None else (s, marked_wl, m[2])
+    m = server.model.mark
+    if m is not None and id(m[1]) in new_for:
+        server.model.mark_moved(m[1], new_for[id(m[1])])
 
 
 # -- swap-pane ------------------------------------------------------------------------------
@@ -211,7 +207,6 @@ def cmd_swap_pane(item: CmdItem) -> int:
         if src_w is not dst_w:
             src_w.forget_last(src_wp)
             dst_w.forget_last(dst_wp)
-            server.model.check_marked()
             _pane_moved(server, src_wp, src_w, src_st.wl.idx, dst_w, dst_st.wl.idx)
             _pane_moved(server, dst_wp, dst_w, dst_st.wl.idx, src_w, src_st.wl.idx)
         server.notify("window-layout-changed", {"window": src_w})
@@ -634,11 +629,9 @@ def cmd_swap_window(item: CmdItem) -> int:
     w_src.winlinks.append(wl_dst)
     wl_src.window = w_dst
     w_dst.winlinks.append(wl_src)
-    m = server.model.marked
-    if m is not None and m[1] is wl_src:
-        # the mark follows its window (tmux 3.6), still in the marking session: across
-        # sessions it is then no longer valid
-        server.model.marked = (m[0], wl_dst, m[2])
+    # The mark follows its window (tmux 3.7), still in the marking session: across sessions
+    # it is then stale until the window comes back.
+    server.model.mark_moved(wl_src, wl_dst)
     if item.args.has("d"):
         _select_index(server, dst, wl_dst.idx)
         if src is not dst:
@@ -646,7 +639,6 @@ def cmd_swap_window(item: CmdItem) -> int:
     _sync_group(server, src)
     if src is not dst:
         _sync_group(server, dst)
-    server.model.check_marked()
     _recalculate_all(server)
     return CMD_RETURN_NORMAL
 

@@ -344,7 +344,6 @@ def _select_pane(item: CmdItem, last: bool) -> int:
     if args.has("m") or args.has("M"):
         if args.has("m") and w.zoomed and wp is not w.active:
             return CMD_RETURN_NORMAL  # only a visible pane can be marked
-        model.check_marked()
         marked = model.marked
         lwp = marked[2] if marked is not None else None
         if args.has("M") or (marked is not None and marked[0] is s and marked[1] is wl
