@@ -349,6 +349,7 @@ class Attached:
 
     def _draw(self, only: Any = None) -> None:
         self._pending = False
+        self.server.ensure_plugins()  # a first frame shows the plugins' status line
         start = trio.current_time()
         try:
             data = escapes.client_title(self.server, self)  # set-titles, when it changed

@@ -18,7 +18,8 @@ from typing import Any
 
 import click
 
-from .plugin.manager import DEFAULT_SET, ENV_VAR, OPTION, distribution_of, installed, selection
+from .plugin.manager import distribution_of, installed
+from .plugin.selection import DEFAULT_SET, ENV_VAR, OPTION, selection
 
 
 def _server_status(socket_path: str) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:

@@ -70,35 +70,72 @@ def _get_lock(lockfile: str) -> int:
 
 def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd: int,
                   tmux_files: bool) -> socket.socket:
-    """Spawn a detached server; our end of a socketpair is its first client (as tmux does)."""
+    """Start a detached server; our end of a socketpair is its first client (as tmux does)."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    argv = [sys.executable, "-P", "-m", "hmux_core.server", "--socket", path,
-            "--client-fd", str(theirs.fileno()), "--flags", str(flags)]
+    args = ["--socket", path, "--client-fd", str(theirs.fileno()), "--flags", str(flags)]
     if lockfd >= 0:
-        argv += ["--lock-fd", str(lockfd), "--lock-file", path + ".lock"]
+        args += ["--lock-fd", str(lockfd), "--lock-file", path + ".lock"]
     if config_files is not None:
         for f in config_files:
-            argv += ["-f", f]
+            args += ["-f", f]
         if not config_files:
-            argv += ["--no-config"]
+            args += ["--no-config"]
     elif tmux_files:
-        argv += ["--tmux-config"]  # run as `tmux`: exactly tmux's configuration files
-    import subprocess  # only when a server must be started: every client pays for an import
+        args += ["--tmux-config"]  # run as `tmux`: exactly tmux's configuration files
+    keep = [theirs.fileno()] + ([lockfd] if lockfd >= 0 else [])
+    if not sys.flags.no_site and not sys.flags.isolated:
+        # Fork, as tmux does: this interpreter is already up with its site, so the server
+        # skips a second interpreter's start (a fifth of a cold ``new -d``).
+        pid = os.fork()
+        if pid == 0:
+            theirs.detach()  # the server adopts the fd: no object here may close it
+            _serve_forked(args, keep, ours)
+        os.waitpid(pid, 0)  # the launcher forks the daemon and exits at once
+    else:
+        # A client without site (the tmux shim's -I -S) cannot give the server the sys.path
+        # that plugins are found on: the server is a full interpreter of its own.
+        import subprocess  # only when a server must be started: every client pays for an import
 
-    pass_fds = [theirs.fileno()] + ([lockfd] if lockfd >= 0 else [])
-    proc = subprocess.Popen(
-        argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        pass_fds=pass_fds,
-        start_new_session=True,
-        close_fds=True,
-    )
-    # The launcher forks the real daemon and exits at once; reap it so no zombie remains.
-    proc.wait()
+        proc = subprocess.Popen(
+            [sys.executable, "-P", "-m", "hmux_core.server", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=keep,
+            start_new_session=True,
+            close_fds=True,
+        )
+        proc.wait()  # the launcher forks the real daemon and exits at once: no zombie
     theirs.close()
     return ours
+
+
+def _serve_forked(args: list[str], keep: list[int], ours: socket.socket) -> None:
+    """The forked child: a new session, then the daemon (a second fork, so the server is
+    not the client's child), holding only the server's fds. Never returns."""
+    code = 1
+    try:
+        ours.close()
+        os.setsid()
+        if os.fork() > 0:
+            os._exit(0)
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        start = 3
+        for fd in sorted(keep):
+            os.closerange(start, fd)
+            start = fd + 1
+        os.closerange(start, 1 << 20)
+        if not sys.flags.safe_path and sys.path:
+            del sys.path[0]  # the script's or the current directory: what -P leaves out
+        from . import server
+
+        code = server.main([*args, "--foreground"])
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
 
 
 def connect(path: str, flags: int, config_files: list[str] | None,

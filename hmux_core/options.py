@@ -743,6 +743,12 @@ def default_shell(environ: Mapping[str, str] | None = None) -> str:
 # Option names
 # ---------------------------------------------------------------------------------------------
 
+#: Asked about a name no entry has while something may still add names (the plugin layer,
+#: which loads after a server's first client: its hooks are options); True when it added some,
+#: and the name is looked up again.
+on_unknown: Callable[[str], bool] | None = None
+
+
 def find_entry(name: str) -> OptionEntry | None:
     """The table entry for an exact (or old-spelling) option name."""
     oe = OPTIONS_BY_NAME.get(name)
@@ -750,6 +756,8 @@ def find_entry(name: str) -> OptionEntry | None:
         mapped = OTHER_NAMES.get(name)
         if mapped is not None:
             oe = OPTIONS_BY_NAME.get(mapped)
+        elif on_unknown is not None and on_unknown(name):
+            return find_entry(name)
     return oe
 
 
@@ -810,6 +818,8 @@ def match_option_name(s: str) -> tuple[str, int]:
                 found = oe
         if found is not None:
             return found.name, idx
+    if on_unknown is not None and on_unknown(name):
+        return match_option_name(s)
     raise OptionError("invalid option: " + s)
 
 

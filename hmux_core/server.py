@@ -603,6 +603,10 @@ class Server:
 
         self.hooks = Hooks(self)
         self.plugins: Any = None
+        #: Plugins are selected but not loaded yet (prepare_plugins, ensure_plugins).
+        self.plugins_pending = False
+        self._plugins_untouched: dict[int, dict[str, Any]] | None = None
+        self._first_answered = trio.Event()  # the first client's commands have run
         self.key_bindings: Any = None  # key tables (keybindings.py)
         self.subscribers: list[Any] = []
         self._loop_wake = trio.Event()
@@ -716,6 +720,7 @@ class Server:
         return T.find_client_by_name(self.clients, name)
 
     def remove_client(self, c: ClientConn) -> None:
+        self._first_answered.set()  # a client has gone: plugins may load (ensure_plugins)
         self.release_terminal(c)
         if c.control_state is not None:
             from . import control
@@ -1018,9 +1023,11 @@ class Server:
         await run_items(items_from(self, c, cmdlist, QueueState()))
         self.tick_second()  # tmux checks window names on every loop iteration
         if c.session is None or c.exiting:
-            c.request_exit()
-        elif c.control_state is not None:
-            c.control_state.ready()  # control_ready: now its lines are read
+            c.request_exit()  # plugins load once its exit is sent (ClientConn._sender)
+        else:
+            self._first_answered.set()  # attached: its first frame loads them (Attached._draw)
+            if c.control_state is not None:
+                c.control_state.ready()  # control_ready: now its lines are read
 
     async def run_commands_text(self, text: str, client: ClientConn | None, *,
                                 file: str | None = None, state: QueueState | None = None,
@@ -1240,8 +1247,10 @@ class Server:
                 nursery.start_soon(self._accept_loop, nursery)
             nursery.start_soon(self._signals)
             nursery.start_soon(self._housekeeping)
-            self.start_plugins(nursery)
+            self.prepare_plugins()
             await self.load_config()
+            if self.plugins_pending:
+                nursery.start_soon(self._plugins_after_first_client)
             while not self.should_exit():
                 self._loop_wake = trio.Event()
                 with trio.move_on_after(1.0):
@@ -1255,18 +1264,64 @@ class Server:
     def wake(self) -> None:
         self._loop_wake.set()
 
-    def start_plugins(self, nursery: trio.Nursery) -> None:
-        """Plugins load before the config file so their option defaults lose to it."""
+    def prepare_plugins(self) -> None:
+        """Before the configuration files: settle whether any plugin is selected and, if so,
+        register the ``plugins`` option they may set and note the options' values (what the
+        files set, plugin defaults leave alone). Loading waits until the first client has been
+        answered (importing plugins is most of a cold server's start) or until something needs
+        them: a format naming a variable the server does not know, or a client's first frame
+        (:meth:`ensure_plugins`)."""
+        # formats_vars first: its table of option names that are not variables predates the
+        # option, so #{plugins} stays the plugin layer's variable.
+        from . import formats_vars
+        from .plugin.selection import ENV_VAR, register_option, selection, snapshot
+
+        if selection(os.environ.get(ENV_VAR)) == ():
+            return  # no plugin layer at all: hmux is tmux
+        register_option(self)
+        self._plugins_untouched = snapshot(self)
+        self.plugins_pending = True
+
+        def load_then_lookup(ctx: Any, name: str) -> str | None:
+            self.ensure_plugins()
+            lookup = formats_vars.plugin_lookup
+            if lookup is load_then_lookup or lookup is None:
+                return None
+            value = lookup(ctx, name)
+            return value if value is not None else ctx._option(name)  # a plugin default
+
+        formats_vars.plugin_lookup = load_then_lookup
+        from . import options
+
+        options.on_unknown = lambda name: self.ensure_plugins()  # a plugin's hook, say
+
+    async def _plugins_after_first_client(self) -> None:
+        with trio.move_on_after(1.0):
+            await self._first_answered.wait()
+        self.ensure_plugins()
+
+    def ensure_plugins(self) -> bool:
+        """Load the selected plugins now if they are still waiting (they then start ticking);
+        whether they were."""
+        if not self.plugins_pending:
+            return False
+        self.plugins_pending = False
+        from . import formats_vars, options
         from .plugin.manager import start
 
+        formats_vars.plugin_lookup = None
+        options.on_unknown = None
         try:
-            self.plugins = start(self)
+            self.plugins = start(self, self._plugins_untouched)
             QUIET.clear()  # plugins that listen to lifecycle events are there now
         except Exception:
             self.log_exception("loading plugins failed")
             self.plugins = None
-        if self.plugins is not None:
-            nursery.start_soon(self.plugins.run)
+        self._plugins_untouched = None
+        if self.plugins is not None and self.nursery is not None:
+            self.nursery.start_soon(self.plugins.run)
+            self.redraw_clients()  # the status line's defaults and variables
+        return True
 
     # -- panes -----------------------------------------------------------------------------------
 

@@ -6,8 +6,8 @@ so no plugin's load order decides it. The window label becomes the window's stat
 waiting in a pane that is not the active one still shows) followed by where the pane is (git plugin): the
 worktree name at its root, ``name/`` below it, the directory's basename outside a repository,
 and ``[rebase 2/7]``-style operation suffixes. Every branch survives a variable whose plugin is
-off (it expands to nothing), and only options still holding tmux's value are replaced, before
-any config file is read, so a user's config wins. With no plugin running nothing is touched. A window the user named
+off (it expands to nothing), and only options still holding tmux's value that no config file
+set are replaced, so a user's config wins. With no plugin running nothing is touched. A window the user named
 keeps its name (``#W``); only automatically named windows show the location.
 """
 
@@ -37,11 +37,15 @@ DEFAULTS = {
 }
 
 
-def apply(window_options: Any) -> list[str]:
-    """Replace the defaults still holding tmux's value; the names replaced."""
+def apply(window_options: Any, untouched: dict[int, dict[str, Any]] | None = None) -> list[str]:
+    """Replace the defaults still holding tmux's value that no configuration file set (see
+    ``plugin.manager.start``); the names replaced."""
+    from .plugin.selection import untouched_since
+
     done = []
     for name, value in DEFAULTS.items():
-        if window_options.get(name) == TMUX_WINDOW_STATUS:
+        if window_options.get(name) == TMUX_WINDOW_STATUS \
+                and untouched_since(window_options, name, untouched):
             window_options.set(name, value)
             done.append(name)
     return done

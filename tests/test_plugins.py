@@ -267,6 +267,19 @@ def test_config_wins_over_plugin_and_status_defaults(make_mux, tmp_path):
     assert m2.ok("show", "-gv", "@toy-colour") == "red\n"
     assert m2.ok("show", "-gv", "window-status-format") == "X#I\n"
     assert m2.ok("show", "-gv", "window-status-current-format") == WINDOW_STATUS + "\n"
+    m2.kill()
+    # Plugins load after the config file (after the first client, or when a format in it asks
+    # for a variable the server does not know, as the last line does): a value the file set
+    # wins even when it is tmux's own, and a plugin option it set stays.
+    conf.write_text("set -g @toy-colour green\n"
+                    f"setw -g window-status-format '{TMUX_WINDOW_STATUS}'\n"
+                    "set -gF @seen '#{plugins}'\n")
+    m3 = make_mux("toy", config=str(conf))
+    m3.ok("new", "-d", "cat -")
+    assert m3.ok("show", "-gv", "@seen") == "toy\n"
+    assert m3.ok("show", "-gv", "@toy-colour") == "green\n"
+    assert m3.ok("show", "-gv", "window-status-format") == TMUX_WINDOW_STATUS + "\n"
+    assert m3.ok("show", "-gv", "window-status-current-format") == WINDOW_STATUS + "\n"
 
 
 def test_status_default_survives_missing_plugin_variables(make_mux):

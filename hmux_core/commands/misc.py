@@ -88,6 +88,7 @@ def cmd_display_message(item: CmdItem) -> int:
     ctx = context_for(item.server, c, s, st.wl, st.wp, dict(item.state.formats))
     ctx.issuer = item.client
     if args.has("a"):
+        item.server.ensure_plugins()
         names = set(VARIABLES) | set(ctx.extra)
         if item.server.plugins is not None:
             names |= set(item.server.plugins.index)

@@ -202,7 +202,7 @@ class Plugin:
     listens: Sequence[str] | None = None
     #: Seconds between ticks, or ``None`` for no ticks.
     interval: float | None = None
-    #: ``(option, value)`` pairs set globally before any config file is read, so config wins.
+    #: ``(option, value)`` pairs set globally where no config file set them, so config wins.
     #: User options (``@name``) are created; a tmux option is only set if it holds its default.
     option_defaults: Sequence[tuple[str, str]] = ()
 

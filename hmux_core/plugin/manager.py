@@ -36,34 +36,14 @@ import trio
 
 from .api import API_VERSION, ENTRY_POINT_GROUP, PROJECT, Event, HookSpecs, Plugin
 from .host import ServerHost, parse_pane_id
+from .selection import ENV_VAR, OPTION, register_option, selection, untouched_since
 
 log = logging.getLogger("hmux.plugin")
 
-ENV_VAR = "TMUX_C2RS_PLUGINS"
-DEFAULT_SET = ("agent", "git")
-#: The server option that selects plugins when ENV_VAR is unset.
-OPTION = "plugins"
 MAX_FAILURES = 5
 EVENT_QUEUE_LIMIT = 1024
 #: A tick running longer than this is reported as hung in ``hmux plugins``.
 HUNG_AFTER = 10.0
-
-
-def selection(value: str | None) -> tuple[str, ...] | None:
-    """Plugin names ``TMUX_C2RS_PLUGINS`` asks for; ``None`` means every installed plugin."""
-    if value is None:
-        return DEFAULT_SET
-    value = value.strip()
-    if value in ("", "none"):
-        return ()
-    if value == "all":
-        return None
-    names: list[str] = []
-    for part in value.split(","):
-        part = part.strip()
-        if part and part not in names:
-            names.append(part)
-    return tuple(names)
 
 
 def installed() -> list[EntryPoint]:
@@ -286,9 +266,11 @@ class PluginManager:
         log.info("plugin %s loaded (%s %s), variables %s", name, dist, dist_version, taken)
         return rec
 
-    def apply_option_defaults(self, records: Iterable[PluginRecord] | None = None) -> None:
-        """Each plugin's option defaults, before any config file: user options are created,
-        tmux options set only while they still hold tmux's default."""
+    def apply_option_defaults(self, records: Iterable[PluginRecord] | None = None,
+                              untouched: dict[int, dict[str, Any]] | None = None) -> None:
+        """Each plugin's option defaults, losing to the configuration files: user options are
+        created where unset, tmux options set only while they still hold tmux's default and
+        the configuration did not set them (``untouched``, see :func:`start`)."""
         from ..options import OptionError, find_entry
 
         server = self.server
@@ -303,7 +285,8 @@ class PluginManager:
                     if oe is None:
                         raise OptionError(f"invalid option: {opt}")
                     store = _global_store(server, oe.scope)
-                    if store.to_string(opt) == _default_string(oe):
+                    if store.to_string(opt) == _default_string(oe) \
+                            and untouched_since(store, opt, untouched):
                         store.set(opt, value)
                 except (OptionError, KeyError, ValueError) as e:
                     msg = e.message() if isinstance(e, OptionError) else str(e)
@@ -545,9 +528,13 @@ class PluginManager:
             dict(r, enabled=False) for r in self.refused]
 
 
-def start(server: Any) -> PluginManager | None:
-    """Load what ``TMUX_C2RS_PLUGINS`` selects and hook it into formats; None when nothing was
-    selected, in which case the server stays tmux (no defaults, no variables, no hook)."""
+def start(server: Any, untouched: dict[int, dict[str, Any]] | None = None
+          ) -> PluginManager | None:
+    """Load what ``TMUX_C2RS_PLUGINS`` (or, unset, the ``plugins`` option) selects and hook
+    it into formats; None when nothing was selected, in which case the server stays tmux (no
+    defaults, no variables, no hook). ``untouched`` holds the global option stores' values from
+    before the configuration files ran (:func:`.selection.snapshot`): defaults go only to options the
+    configuration did not set, so it wins though it ran first."""
     import os
 
     from .. import formats_vars, status_defaults
@@ -557,29 +544,18 @@ def start(server: Any) -> PluginManager | None:
         return None
     m = PluginManager(server)
     m.env_value = value
-    _register_option(server)
-    m.load(value)
+    if server.options.get_local(OPTION) is None:  # the server did not prepare it (tests)
+        register_option(server)
+    option = server.options.get(OPTION)
+    m.load(value if value is not None or option is None else str(option))
     formats_vars.plugin_lookup = m.lookup
     if m.records:
-        m.apply_option_defaults()
-        status_defaults.apply(server.window_options)
+        m.apply_option_defaults(untouched=untouched)
+        status_defaults.apply(server.window_options, untouched)
     return m
 
 
 DESELECTED = f"not selected by the {OPTION} option"
-
-
-def _register_option(server: Any) -> None:
-    """The ``plugins`` server option, added to the option table while the plugin layer runs."""
-    from .. import options as _options
-    from .. import options_table as _table
-
-    if OPTION not in _table.OPTIONS_BY_NAME:
-        entry = _table.OptionEntry(OPTION, _table.STRING, _table.SERVER, ",".join(DEFAULT_SET))
-        _table.OPTIONS_BY_NAME[OPTION] = entry
-        _table.OPTION_TABLE = _table.OPTION_TABLE + (entry,)
-        _options.OPTION_TABLE = _table.OPTION_TABLE  # options.py imported the tuple by name
-    server.options.set_value(OPTION, ",".join(DEFAULT_SET))
 
 
 def _plugins_json(m: PluginManager) -> str:
