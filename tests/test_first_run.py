@@ -365,10 +365,12 @@ def test_status_line_shows_names_the_user_gave(tmp_path, muxdir, request):
     def label(idx: str) -> str:
         return m.ok("display", "-p", "-t", f"s:{idx}", "#{T:window-status-format}").strip()
 
-    # An automatic name shows where the pane is (after the agent glyph); a given one itself.
+    # An automatic name shows where the pane is (after the agent glyph, once the plugin has
+    # looked at the window); a given one itself.
     wait_for(lambda: label("0").startswith("0:") and label("0").endswith(" usr*"))
-    assert label("1").endswith(" logs") and "usr" not in label("1")  # new-window -n
-    assert label("2").endswith(" renamed")  # rename-window
+    wait_for(lambda: label("1").endswith(" logs"))  # new-window -n
+    assert "usr" not in label("1")
+    wait_for(lambda: label("2").endswith(" renamed"))  # rename-window
     m.ok("rename-window", "-t", "s:0", "mine")
     assert label("0").endswith(" mine*")
 
@@ -384,7 +386,7 @@ def test_config_selects_plugins_and_plugins_says_how(tmp_path, muxdir, request):
     assert m.ok("display", "-p", "#{plugins}") == "git\n"
     assert m.ok("show", "-sv", "plugins") == "git\n"
     text = m.ok("plugins")
-    assert "agent: disabled (not selected by the plugins option)" in text
+    assert "agent: disabled (not selected by the server's plugins option)" in text
     assert "to enable: hmux set -s plugins 'git,agent'" in text
     m.ok("set", "-s", "plugins", "git,agent")  # takes effect at once
     wait_for(lambda: sorted(m.ok("display", "-p", "#{plugins}").strip().split(",")) == ["agent", "git"])
