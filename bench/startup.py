@@ -8,7 +8,8 @@
   same through the ``tmux`` shim tools use (``hmux doctor --install-shim``: ``-I -S``, no
   ``site``), tmux 3.7b's ``list-sessions`` and ``screen -ls``;
 - new: ``new-session -d`` with no server running, until the command returns (the server's start
-  is included), and the same with a server already up; ``screen -dmS`` for screen;
+  is included), and the same with a server already up, for hmux without plugins and with the
+  default set (agent, git: they load after the first client is answered); ``screen -dmS``;
 - attach: from starting ``attach`` in an 80x24 terminal until its first full frame is on it
   (the pane's marker text and, for tmux and hmux, the status line's session name).
 
@@ -101,7 +102,7 @@ def new_detached(base: str, n: int) -> None:
     print(f"{'':<28} {'cold wall ms':>13} {'warm wall ms':>13}")
     scr_env = dict(os.environ, SCREENDIR=os.path.join(base, "screens"))
     os.makedirs(scr_env["SCREENDIR"], mode=0o700, exist_ok=True)
-    for prog in ("hmux", "tmux", "screen"):
+    for prog in ("hmux", "hmux, default plugins", "tmux", "screen"):
         if prog == "screen" and not SCREEN:
             continue
         cold, warm = [], []
@@ -114,7 +115,9 @@ def new_detached(base: str, n: int) -> None:
                 subprocess.run([SCREEN, "-S", f"nd{i}", "-X", "quit"], env=scr_env,
                                capture_output=True)
                 continue
-            srv = Server(prog, base, f"nd{prog}{i}")
+            srv = Server(prog.split(",")[0], base, f"nd{prog[:4]}{prog[-2:]}{i}")
+            if prog.endswith("plugins"):  # what a user gets: the agent and git plugins
+                srv.env.pop("TMUX_C2RS_PLUGINS")
             try:
                 w, _ = timed(srv.argv + ["new-session", "-d", "-s", "a"], srv.env)
                 cold.append(w)

@@ -9,7 +9,6 @@ only.
 
 from __future__ import annotations
 
-import argparse
 import array
 import ctypes
 import errno
@@ -1592,18 +1591,41 @@ def _daemonize() -> None:
         os.close(devnull)
 
 
+class _Args:
+    """The server's arguments, which only hmux's own client writes (see client._start_server):
+    parsed by hand, because argparse is a cold start's slowest import after trio."""
+
+    socket = ""
+    client_fd: int | None = None
+    lock_fd = -1
+    lock_file: str | None = None
+    flags = 0
+    config: list[str] | None = None
+    no_config = tmux_config = foreground = False
+
+    def __init__(self, argv: list[str]) -> None:
+        it = iter(argv)
+        for arg in it:
+            if arg in ("--no-config", "--tmux-config", "--foreground"):
+                setattr(self, arg[2:].replace("-", "_"), True)
+                continue
+            value = next(it, None)
+            if value is None:
+                raise SystemExit(f"hmux-server: {arg} needs a value")
+            if arg == "-f":
+                self.config = (self.config or []) + [value]
+            elif arg in ("--socket", "--lock-file"):
+                setattr(self, arg[2:].replace("-", "_"), value)
+            elif arg in ("--client-fd", "--lock-fd", "--flags"):
+                setattr(self, arg[2:].replace("-", "_"), int(value))
+            else:
+                raise SystemExit(f"hmux-server: unknown argument {arg}")
+        if not self.socket:
+            raise SystemExit("hmux-server: --socket is required")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="hmux-server")
-    parser.add_argument("--socket", required=True)
-    parser.add_argument("--client-fd", type=int)
-    parser.add_argument("--lock-fd", type=int, default=-1)
-    parser.add_argument("--lock-file")
-    parser.add_argument("--flags", type=int, default=0)
-    parser.add_argument("-f", dest="config", action="append")
-    parser.add_argument("--no-config", action="store_true")
-    parser.add_argument("--tmux-config", action="store_true")
-    parser.add_argument("--foreground", action="store_true")
-    ns = parser.parse_args(argv)
+    ns = _Args(sys.argv[1:] if argv is None else argv)
     if not ns.foreground:
         _daemonize()
     log_path = os.environ.get("HMUX_LOG")
