@@ -434,10 +434,11 @@ class MouseState:
         lwp = self.last_pane
         if lwp is not None and lwp not in getattr(lwp.window, "panes", ()):
             lwp = self.last_pane = None  # the pane is gone (server_client_remove_pane)
+            self.slider_mpos = None
         sl_mpos = 0
-        if where is None and self.slider_mpos is not None:
-            if lwp is not None:  # a slider being dragged keeps the drag, wherever the mouse is
-                where, m.wp, m.w = "ScrollbarSlider", lwp, lwp.window
+        if where is None and self.slider_mpos is not None and lwp is not None:
+            # A slider being dragged keeps the drag, wherever the mouse is.
+            where, m.wp, m.w = "ScrollbarSlider", lwp, lwp.window
         elif where is None:
             px = x
             if m.statusat == 0 and y >= m.statuslines:

@@ -605,7 +605,7 @@ class Server:
         #: Plugins are selected but not loaded yet (prepare_plugins, ensure_plugins).
         self.plugins_pending = False
         self._plugins_untouched: dict[int, dict[str, Any]] | None = None
-        self._first_answered = trio.Event()  # the first client's commands have run
+        self._first_answered = trio.Event()  # a first client was answered: it left or stayed
         self.key_bindings: Any = None  # key tables (keybindings.py)
         self.subscribers: list[Any] = []
         self._loop_wake = trio.Event()
@@ -1022,7 +1022,7 @@ class Server:
         await run_items(items_from(self, c, cmdlist, QueueState()))
         self.tick_second()  # tmux checks window names on every loop iteration
         if c.session is None or c.exiting:
-            c.request_exit()  # plugins load once its exit is sent (ClientConn._sender)
+            c.request_exit()  # plugins load once it has gone (remove_client)
         else:
             self._first_answered.set()  # attached: its first frame loads them (Attached._draw)
             if c.control_state is not None:
@@ -1267,9 +1267,9 @@ class Server:
         """Before the configuration files: settle whether any plugin is selected and, if so,
         register the ``plugins`` option they may set and note the options' values (what the
         files set, plugin defaults leave alone). Loading waits until the first client has been
-        answered (importing plugins is most of a cold server's start) or until something needs
-        them: a format naming a variable the server does not know, or a client's first frame
-        (:meth:`ensure_plugins`)."""
+        answered (importing plugins is a third of a cold server's start) or until something
+        needs them: a format naming a variable the server does not know, an option or hook
+        name no table has, a client's first frame (:meth:`ensure_plugins`)."""
         # formats_vars first: its table of option names that are not variables predates the
         # option, so #{plugins} stays the plugin layer's variable.
         from . import formats_vars
