@@ -175,8 +175,10 @@ def _sock_of(pid: int) -> str | None:
             args = f.read().split(b"\0")
     except OSError:
         return None
-    if b"--socket" in args:
+    if b"--socket" in args:  # started by a client without site: python -m hmux_core.server
         return os.path.basename(args[args.index(b"--socket") + 1].decode())
+    if b"-L" in args:  # forked by its first client: that client's command line
+        return args[args.index(b"-L") + 1].decode()
     return None
 
 
