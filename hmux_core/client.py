@@ -83,7 +83,7 @@ def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd:
     elif tmux_files:
         args += ["--tmux-config"]  # run as `tmux`: exactly tmux's configuration files
     keep = [theirs.fileno()] + ([lockfd] if lockfd >= 0 else [])
-    if not sys.flags.no_site and not sys.flags.isolated:
+    if not sys.flags.no_site and not sys.flags.isolated and _single_threaded():
         # Fork, as tmux does: this interpreter is already up with its site, so the server
         # skips a second interpreter's start (a fifth of a cold ``new -d``).
         pid = os.fork()
@@ -108,6 +108,15 @@ def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd:
         proc.wait()  # the launcher forks the real daemon and exits at once: no zombie
     theirs.close()
     return ours
+
+
+def _single_threaded() -> bool:
+    """Only this thread runs (a fork copies no other, so a process embedding the client with
+    threads of its own starts the server as a new interpreter instead)."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return "threading" not in sys.modules
 
 
 def _serve_forked(args: list[str], keep: list[int], ours: socket.socket) -> None:
