@@ -90,7 +90,7 @@ def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd:
         if pid == 0:
             theirs.detach()  # the server adopts the fd: no object here may close it
             _serve_forked(args, keep, ours)
-        os.waitpid(pid, 0)  # the launcher forks the daemon and exits at once
+        os.waitpid(pid, 0)  # it forks the daemon at once and exits
     else:
         # A client without site (the tmux shim's -I -S) cannot give the server the sys.path
         # that plugins are found on: the server is a full interpreter of its own.
@@ -119,18 +119,28 @@ def _single_threaded() -> bool:
         return "threading" not in sys.modules
 
 
+def daemonize() -> None:
+    """Fork once more so the server is not a child of the starting client, in a session of
+    its own with /dev/null for stdio (tmux's daemon()). The parent exits here."""
+    pid = os.fork()
+    if pid > 0:
+        os._exit(0)
+    if os.getsid(0) != os.getpid():
+        os.setsid()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    if devnull > 2:
+        os.close(devnull)
+
+
 def _serve_forked(args: list[str], keep: list[int], ours: socket.socket) -> None:
-    """The forked child: a new session, then the daemon (a second fork, so the server is
-    not the client's child), holding only the server's fds. Never returns."""
+    """The forked child becomes the daemon at once, while it is small to copy, holding only
+    the server's fds, then imports and runs the server. Never returns."""
     code = 1
     try:
         ours.close()
-        os.setsid()
-        if os.fork() > 0:
-            os._exit(0)
-        devnull = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(devnull, fd)
+        daemonize()
         start = 3
         for fd in sorted(keep):
             os.closerange(start, fd)

@@ -1577,20 +1577,6 @@ class Server:
         self._loop_wake.set()
 
 
-def _daemonize() -> None:
-    """Fork once more so the server is not a child of the starting client (tmux's daemon())."""
-    pid = os.fork()
-    if pid > 0:
-        os._exit(0)
-    if os.getsid(0) != os.getpid():
-        os.setsid()
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    if devnull > 2:
-        os.close(devnull)
-
-
 class _Args:
     """The server's arguments, which only hmux's own client writes (see client._start_server):
     parsed by hand, because argparse is a cold start's slowest import after trio."""
@@ -1627,7 +1613,9 @@ class _Args:
 def main(argv: list[str] | None = None) -> int:
     ns = _Args(sys.argv[1:] if argv is None else argv)
     if not ns.foreground:
-        _daemonize()
+        from .client import daemonize
+
+        daemonize()
     log_path = os.environ.get("HMUX_LOG")
     if log_path:
         logging.basicConfig(filename=log_path, level=logging.DEBUG,
