@@ -76,8 +76,9 @@ def pf(text: str) -> list[str]:
 
 
 def ready(target: str = "a") -> Wait:
-    """The pane's program has exec'd (so cwd and current command are its own)."""
-    return Wait(target, "cat", "#{pane_current_command}")
+    """The pane's program has exec'd and its cwd reads back (tmux 3.7b can show ``cat`` as the
+    command a moment before ``pane_current_path`` stops being empty)."""
+    return Wait(target, "cat:cwd", "#{pane_current_command}:#{?pane_current_path,cwd,}")
 
 
 RAW = sh("stty raw -echo; printf READY; exec cat -v")
@@ -413,8 +414,7 @@ case("dm-F-flag", NS("a"), ["display-message", "-p", "-F", "#S-F"])
 case("dm-F-and-arg", NS("a"), ["display-message", "-p", "-F", "#S", "x"])
 case("dm-literal", NS("a"), D("#{l:#{session_name}}|##|#,"))
 case("dm-quote", NS("a"), ready(), D("#{q:#{pane_current_path}}|#{q:#{s/^/a b;/:session_name}}"))
-# (tmux 3.7b's pane_current_path can still be empty once cat shows as the command: wait for it)
-case("dm-basename", NS("a", "-c", "/usr/share"), ready(), Wait("a", "/usr/share", "#{pane_current_path}"),
+case("dm-basename", NS("a", "-c", "/usr/share"), ready(),
      D("#{b:pane_current_path}|#{d:pane_current_path}"))
 case("dm-match", NS("abc"), D("#{m:a*,abc}#{m:b*,abc}#{m/r:^a.c$,abc}#{m/ri:^A,abc}"))
 case("dm-options", NS("a"), D("#{history-limit}|#{base-index}|#{status}|#{@nope}|#{automatic-rename}"))
