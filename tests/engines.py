@@ -47,7 +47,8 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
                     "control joins no cell",
     "modifyotherkeys": "a line's cell count is that of a line written in one go (tmux grows it "
                        "per write: -N shows fewer blanks for a line written piece by piece)",
-    "prompt_marks": "no mark for the start of output (OSC 133 C) or a k=s prompt is kept",
+    "prompt_marks_one_line": "a line holds one OSC 133 mark, the later of A and C (tmux keeps "
+                             "both)",
     "tab_overwrite": "a tab is not kept as a tab cell (capture shows blanks)",
     "emoji_skin_flags": "grapheme widths follow Unicode, not tmux's width table and joins (a "
                         "skin tone after a text-presentation base, a Hangul jamo after a space)",
@@ -57,7 +58,6 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
     # server-level differential cases (tests/diff_cases.py), when HMUX_ENGINE=ghostty
     "cap-tab": "a tab is not kept as a tab cell (capture shows blanks)",
     "clear-history-H": "links already in cells stay (Ghostty keeps the URI in the cell)",
-    "cap-F": "a prompt mark is lost when OSC 133 A comes in the middle of a line",
     # test_screen tests
     "test_history_limit_drops_oldest_tenth": "history is pruned by whole pages, not tmux's 10%",
     "test_history_from_partial_scroll_region": _H,

@@ -141,6 +141,42 @@ def test_events():
     assert (s.title, s.path) == ("the title", "file:///tmp")
 
 
+@pytest.mark.parametrize("step", [0, 1, 2, 5])
+def test_passthrough_payload_is_not_acted_on(step):
+    """``DCS tmux; payload ST`` goes out whole as one event (ESC ESC is an escaped ESC, ESC x
+    keeps x, as tmux 3.7b's DCS handler), read split anywhere; the pane itself does nothing
+    with what is inside: no title from its OSC 2, no answer to its DA1, no text."""
+    data = (b"a\033Ptmux;\033\033]2;inner\007\033\033[c\033Zq\033\\b"
+            b"\033Ptmux;\033\033]133;A\007\033\\c")
+    s = new_screen(20, 3)
+    for i in range(0, len(data), step or len(data)):
+        s.feed(data[i:i + (step or len(data))])
+    assert s.take_events() == [("passthrough", b"\033]2;inner\007\033[cZq"),
+                               ("passthrough", b"\033]133;A\007")]
+    assert s.capture()[0] == "abc"
+    assert s.title == ""
+    assert s.take_replies() == b""
+
+
+def test_passthrough_longer_than_the_input_buffer_is_dropped():
+    s = new_screen(20, 3)
+    s.feed(b"\033Ptmux;" + b"x" * (1 << 20) + b"\033\\a\033Ptmux;y\033\\")
+    assert s.take_events() == [("passthrough", b"y")]
+    assert s.capture()[0] == "a"
+
+
+def test_prompt_marks_on_their_lines_and_as_events():
+    """OSC 133 A and C mark the cursor's line where it is (even mid-line, without moving the
+    cursor: capture-pane -F), and every mark is an event for the pane's shell integration."""
+    s = new_screen(20, 5)
+    s.feed(b"\033]133;A;k=s\007$ ls\033]133;B\007\r\n\033]133;C\007out\r\nx\033]133;A\007y"
+           b"\033]133;D;1\007")
+    assert s.capture(line_flags=True)[:3] == ["P $ ls", "O out", "P xy"]
+    assert (s.cursor_x, s.cursor_y) == (2, 2)
+    assert [e for e in s.take_events() if e[0] == "osc133"] == [
+        ("osc133", "A;k=s"), ("osc133", "B"), ("osc133", "C"), ("osc133", "A"), ("osc133", "D;1")]
+
+
 def test_invalid_title_ignored():
     s = scr(b"\033]2;ok\007\033]2;bad\x7f\007")
     assert s.title == "ok"

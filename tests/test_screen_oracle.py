@@ -277,6 +277,14 @@ CASES: dict[str, tuple[bytes, int, int, int]] = {
         10,
         2000,
     ),
+    # A command with no output: its output mark and the next prompt's mark on one line.
+    "prompt_marks_one_line": (
+        b"\033]133;A\007$ true\r\n\033]133;C\007\033]133;D;0\007\033]133;A\007$ x\033]133;A\007"
+        b"\r\nab\033]133;C\007\033]133;A\007cd",
+        40,
+        5,
+        2000,
+    ),
     "progress": (b"\033]9;4;1;50\007a\033]9;4;3\007b\033]9;4;1;150\007c\033]9;2;x\007", 80, 24,
                  2000),
     "progress_paused": (b"\033]9;4;4;42\033\\x\033]9;4;2;7;\007y", 80, 24, 2000),

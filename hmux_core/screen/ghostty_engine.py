@@ -40,10 +40,18 @@ from .cells import (
     DEFAULT_STYLE,
     Style,
 )
-from .grid import HISTORY_BYTE_BUDGET, LINE_START_PROMPT, Row, compact
+from .grid import HISTORY_BYTE_BUDGET, LINE_START_OUTPUT, LINE_START_PROMPT, Row, compact
 from .hyperlinks import Hyperlinks
 from .names import clean_name
-from .screen import NoAlternateScreen, Screen, _history_time, capture_lines, row_links
+from .screen import (
+    _OSC133_MARKS,
+    INPUT_BUF_LIMIT,
+    NoAlternateScreen,
+    Screen,
+    _history_time,
+    capture_lines,
+    row_links,
+)
 from .snapshot import Snapshot
 
 log = logging.getLogger(__name__)
@@ -66,23 +74,24 @@ _FLAGS = (
 # python engine's code or as tmux does: ESC k renames and APC titles (Ghostty would print the
 # one and ignore the other), titles, paths and the colour, palette, progress and clipboard
 # OSCs (tmux also applies one a CAN or SUB cuts), DECRQSS, DECRQM, window operations, private
-# DSR, the kitty keyboard query, RIS (tmux keeps the history), private modes (the alternate
-# screen's saved cursor and main screen, tmux's one mouse mode), ED 2 / ED 0 at home and SU
+# DSR, DA and XDA (answered only for a 0 or no parameter), the kitty keyboard query, RIS
+# (tmux keeps the history), private modes (the alternate screen's saved cursor and main
+# screen, tmux's one mouse mode), the passthrough DCS (its payload an event), ED 2 / ED 0 at home and SU
 # (into history as tmux scrolls them), REP (only right after a character), a BS in the ground
 # state (tmux goes back over a wrapped line) and SGRs ending in an empty parameter (read as
 # tmux reads them, with _fix_sgr). Only looked at: the scroll region, the cursor style,
 # modifyOtherKeys, OSC 8 ids, tab stops and CSI m. One possessive pattern finds them all, so
 # SGR-heavy output costs no backtracking.
 _SPECIAL_CSI = (
-    rb"\[(?:[0-9;]*+(?=[rt$ gbSJs])(?:(?P<r>r)|(?P<t>t)|(?P<rqm>\$p)"
-    rb"|(?P<q> q)|(?P<tbc>g)|(?P<rep>b)|(?P<su>S)|(?P<ed>J)|(?P<scp>s))"
+    rb"\[(?:[0-9;]*+(?=[rt$ gbSJsc])(?:(?P<r>r)|(?P<t>t)|(?P<rqm>\$p)"
+    rb"|(?P<q> q)|(?P<tbc>g)|(?P<rep>b)|(?P<su>S)|(?P<ed>J)|(?P<scp>s)|(?P<da>c))"
     rb"|\?(?:[0-9;]*+(?:(?P<prqm>\$p)|(?P<dsr>n)|(?P<mode>[hl]))|(?P<kitty>u))"
-    rb"|(?P<m>>4[0-9;]*+[mn])|(?P<sgr0>m)")
+    rb"|>(?:(?P<m>4[0-9;]*+[mn])|[0-9;]*+(?P<da2>[cq]))|(?P<sgr0>m)")
 _SPECIAL_SGRX = rb"|(?P<sgrx>(?:[0-9:]*+;)++m)"
 _SPECIAL_REST = (
     rb")|\](?:(?P<osc>(?:104|110|111|112|10|11|12|52|4|9|0|2|7)(?=[;\x07\x1b\x18\x1a]))"
     rb"|(?P<link>8;)|(?P<mark>133;))"
-    rb"|P(?P<rqss>\$q))")
+    rb"|P(?:(?P<rqss>\$q)|(?P<pt>tmux;)))")
 #: By (a BS in the read, an SGR ending in an empty parameter possible: tmux reads it as 0, a
 #: reset, Ghostty as nothing; the other empty parameters both read alike): either as an alternative
 #: slows the search for every sequence, so each is part of the pattern only when a cheap test
@@ -94,8 +103,8 @@ _SPECIALS = {
     for bs in (False, True) for sgrx in (False, True)
 }
 _ESC1 = {0x6B: "k", 0x63: "c", 0x5F: "apc", 0x48: "hts", 0x37: "decsc"}
-_KIND = {"prqm": "rqm", "scp": "decsc"}
-_TAKEN = frozenset(("k", "apc", "osc", "rqss", "t", "rqm", "dsr", "kitty", "mark", "c", "mode",
+_KIND = {"prqm": "rqm", "scp": "decsc", "da2": "da"}
+_TAKEN = frozenset(("k", "apc", "osc", "rqss", "t", "rqm", "dsr", "da", "kitty", "mark", "c", "mode",
                     "ed", "su", "rep", "bs", "sgrx"))
 _STRINGS = frozenset(("k", "apc", "osc", "rqss", "link", "mark"))
 _STRING_STARTS = b"]Pk_^X"
@@ -205,7 +214,10 @@ _ROW_KEYS = ffi.new(
      lib.GHOSTTY_ROW_DATA_HYPERLINK, lib.GHOSTTY_ROW_DATA_SEMANTIC_PROMPT],
 )
 _LINK_BIT = 1 << 45  # a packed cell's hyperlink flag
-_ROW_PROMPT = lib.GHOSTTY_ROW_SEMANTIC_PROMPT
+# A row's semantic prompt mark as tmux's line flag: _take writes OSC 133 C as a continuation.
+_OSC133_KINDS = frozenset(k.encode() for k in _OSC133_MARKS)
+_LINE_MARK = {lib.GHOSTTY_ROW_SEMANTIC_PROMPT: LINE_START_PROMPT,
+              lib.GHOSTTY_ROW_SEMANTIC_PROMPT_CONTINUATION: LINE_START_OUTPUT}
 _GRAPHEME = lib.GHOSTTY_CELL_CONTENT_CODEPOINT_GRAPHEME
 _XT = ffi.new("char[]", f"tmux {TMUX_VERSION}".encode())  # XTVERSION answers as tmux does
 _XTVERSION = ffi.new("GhosttyString*", {"ptr": ffi.cast("const uint8_t*", _XT),
@@ -304,6 +316,7 @@ class GhosttyScreen:
     send_theme_update = Screen.send_theme_update
     sync = Screen.sync
     synchronized_output = Screen.sync
+    input_buffer_size = Screen.input_buffer_size
     extended_keys_mode = Screen.extended_keys_mode
     sync_remaining = Screen.sync_remaining
 
@@ -365,6 +378,9 @@ class GhosttyScreen:
         self._last = None
         self._dirty = True
         self._held = b""  # an unfinished sequence, completed by the next feed
+        self._input_limit = INPUT_BUF_LIMIT
+        self._dcs: bytearray | None = None  # a DCS tmux; payload not ended yet
+        self._dcs_over = False  # ... and longer than input-buffer-size: dropped at its end
         self._tail = b""  # the end of the last read (whether REP follows a character)
         self._tabs: set[int] | None = None  # tab stops HTS and TBC set (None: the defaults)
         self._saved_main: list[Row] | None = None  # the main screen under the alternate one
@@ -588,6 +604,11 @@ class GhosttyScreen:
             if self._held:
                 data = self._held + data
                 self._held = b""
+            if self._dcs is not None:  # inside a passthrough payload
+                pos = self._passthrough(data, 0)
+                if self._dcs is not None:
+                    return
+                data = data[pos:]
             if b"\x1b" not in data and b"\x08" not in data:
                 self._write(data)
                 self._keep_tail(data)
@@ -600,6 +621,15 @@ class GhosttyScreen:
                     continue
                 kind = m.lastgroup
                 kind = _ESC1[data[start + 1]] if kind == "esc1" else _KIND.get(kind, kind)
+                if kind == "pt":
+                    if start > pos:
+                        self._write(data[pos:start])
+                    self._dcs = bytearray()
+                    self._dcs_over = False
+                    pos = self._passthrough(data, m.end())
+                    if self._dcs is not None:  # the rest of the read is payload
+                        break
+                    continue
                 if kind in _STRINGS:
                     body_end, end = _string_end(data, m.end(), kind == "osc" or kind == "link"
                                                 or kind == "mark")
@@ -630,6 +660,38 @@ class GhosttyScreen:
             log.exception("ghostty feed failed")
         finally:
             self._note_history()
+
+    def _passthrough(self, data: bytes, pos: int) -> int:
+        """Collect a ``DCS tmux;`` payload from ``pos`` as tmux's DCS handler does: only ESC
+        backslash ends it, ESC ESC is an ESC of the payload and ESC with anything else keeps
+        that character. Ghostty never sees it (it would act on what is inside); the payload is
+        a ``("passthrough", bytes)`` event, as the python engine gives. Returns where the
+        sequence ends, or the read's length when it goes on in the next read."""
+        buf = self._dcs
+        n = len(data)
+        while True:
+            e = data.find(b"\x1b", pos)
+            end = n if e < 0 else e
+            if not self._dcs_over:
+                if len(buf) + end - pos + 1 >= self._input_limit:
+                    self._dcs_over = True
+                    buf.clear()
+                else:
+                    buf += data[pos:end]
+            if e < 0:
+                return n
+            if e + 1 == n:  # an ESC that ends the read: what follows it decides
+                self._held = data[e:] + self._held
+                return n
+            c = data[e + 1]
+            pos = e + 2
+            if c == 0x5C:
+                self._dcs = None
+                if not self._dcs_over:
+                    self._events.append(("passthrough", bytes(buf)))
+                return pos
+            if not self._dcs_over:
+                buf.append(c)
 
     def _note_history(self, moved: bool = False) -> None:
         """Stamp the rows that scrolled into history since the last look with the current
@@ -745,15 +807,24 @@ class GhosttyScreen:
             body = _strip_c0(data[start + 2:body_end].decode("latin-1"))
             Screen._osc(self, body, data[body_end:end] == b"\x07")
         elif kind == "mark":
-            # OSC 133: Ghostty marks a prompt's row as tmux does, but starts a new line first
-            # when the cursor is not at the start of one (tmux never moves it). So it only
-            # sees A at the start of a line; the rest has no effect tmux's marks need.
-            if data[head:head + 1] == b"A" and self.cursor_x == 0:
-                self._write(data[start:end])
+            # OSC 133 A and C mark the cursor's line and do nothing else in tmux. Ghostty's own
+            # A starts a new line first when the cursor is not at the start of one, and its C
+            # marks no row; its P marks the cursor's row where it is, as a prompt or (k=c) a
+            # continuation. So A is written as P and C as a continuation, read back as the
+            # output mark (a row holds one of the two: the later mark wins). Ghostty's C after
+            # either puts the cursor back in output, or each new line would continue the mark.
+            # Every mark the python engine knows also reaches the pane's shell integration.
+            mark = data[head:head + 1]
+            if mark == b"A":
+                self._write(b"\x1b]133;P\x07\x1b]133;D\x07")
+            elif mark == b"C":
+                self._write(b"\x1b]133;P;k=c\x07\x1b]133;D\x07")
+            if mark in _OSC133_KINDS:
+                self._events.append(("osc133", _strip_c0(data[head:body_end].decode("latin-1"))))
         elif kind == "rqss":
             self._f_interm = "$"
             self._decrqss(_strip_c0(data[head - 1:body_end].decode("latin-1")))
-        elif kind != "kitty":  # a CSI: DECRQM, window operations, a private DSR
+        elif kind != "kitty":  # a CSI: DECRQM, window operations, a private DSR, DA, XDA
             body = data[start + 2:end].decode("latin-1")
             final = body[-1]
             interm = ""
@@ -984,6 +1055,7 @@ class GhosttyScreen:
         """send-keys -R: tmux's RIS and a fresh parser (Ghostty's own full reset would clear
         the history too)."""
         self._held = b""
+        self._dcs = None
         self._write(b"\x18")  # CAN: back to the ground state
         self._ris()
         self.extended_keys = False
@@ -993,6 +1065,7 @@ class GhosttyScreen:
     def reinit(self) -> None:
         """respawn-pane: blank the visible lines (not into history), home, default modes."""
         self._held = b""
+        self._dcs = None
         seq = (b"\x1b[?1049l\x1b[!p\x1b[?25h\x1b[r\x1b[H" + b"\x1b[2K\x1b[B" * self.rows
                + b"\x1b[H")  # (Ghostty's DECSTR leaves the cursor hidden)
         lib.ghostty_terminal_vt_write(self._t, seq, len(seq))
@@ -1142,8 +1215,8 @@ class GhosttyScreen:
             lib.ghostty_grid_ref_row(ref, rowp)
             lib.ghostty_row_get_multi(rowp[0], 5, _ROW_KEYS, self._flag_ptrs, nout)
             r.wrapped = bool(flags[0])
-            if self._semantic[0] == _ROW_PROMPT:  # OSC 133 A on this line
-                r.flags = LINE_START_PROMPT
+            if self._semantic[0]:  # OSC 133 A or C on this line (see _take)
+                r.flags = _LINE_MARK[self._semantic[0]]
             if not flags[1] and not flags[2] and not flags[3]:
                 sel.start = ref[0]
                 sel.end = ref[0]
