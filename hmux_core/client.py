@@ -11,14 +11,17 @@ from __future__ import annotations
 # and importing ``enum`` for them was a third of a command's own start-up.
 import _signal as signal
 import _socket as socket
-import array
 import errno
-import fcntl
 import os
 import select
+import struct
 import sys
 
 from . import protocol as P
+
+#: An fd in SCM_RIGHTS data, a C int (struct: protocol imports it anyway; array would import
+#: collections, about a millisecond of every command).
+_FD = struct.Struct("i")
 
 #: Commands that start a server when none is running (tmux's CMD_STARTSERVER), by full name;
 #: kept here rather than imported from the grammar so the client starts fast (a test checks it).
@@ -56,6 +59,8 @@ def _get_lock(lockfile: str) -> int:
         fd = os.open(lockfile, os.O_WRONLY | os.O_CREAT, 0o600)
     except OSError:
         return -1
+    import fcntl  # only when a server may have to be started
+
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -158,8 +163,10 @@ def _serve_forked(args: list[str], keep: list[int], ours: socket.socket) -> None
 
 
 def connect(path: str, flags: int, config_files: list[str] | None,
-            tmux_files: bool = False) -> socket.socket:
-    """Connect, starting a server under the lock when allowed; raises OSError like connect()."""
+            tmux_files: bool = False, argv: list[str] | None = None) -> socket.socket:
+    """Connect, starting a server under the lock when allowed (CLIENT_STARTSERVER, or a command
+    in ``argv`` that starts one: looked up only when no server answers, so a command to a
+    running server never loads the command names); raises OSError like connect()."""
     if len(path.encode()) >= 108:
         raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
     locked = False
@@ -175,6 +182,8 @@ def connect(path: str, flags: int, config_files: list[str] | None,
             sock.close()
             if e.errno not in (errno.ECONNREFUSED, errno.ENOENT):
                 raise
+            if not flags & P.CLIENT_STARTSERVER and argv is not None and _needs_server_start(argv):
+                flags |= P.CLIENT_STARTSERVER
             if flags & P.CLIENT_NOSTARTSERVER or not flags & P.CLIENT_STARTSERVER:
                 if locked and lockfd >= 0:
                     os.close(lockfd)
@@ -224,9 +233,12 @@ class Client:
 
     def send_fd(self, msg_type: int, fd: int) -> None:
         frame = P.encode_with_fd(msg_type)
-        self.sock.sendmsg([frame], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [fd]))])
+        self.sock.sendmsg([frame], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, _FD.pack(fd))])
 
-    def identify(self, feat: int = 0) -> None:
+    def identify(self, feat: int = 0, then: bytes = b"") -> None:
+        """tmux's identify messages (and ``then``, the frame that follows them) in three writes,
+        not one per message: the environment alone is dozens, and each small write would also
+        wake the server for a read of its own."""
         try:
             cwd = os.getcwd()
         except OSError:
@@ -235,13 +247,15 @@ class Client:
             ttyname = os.ttyname(0)
         except OSError:
             ttyname = ""
-        term = os.environ.get("TERM", "")
-        self.send(P.MSG_IDENTIFY_FLAGS, P.pack_int(self.flags & 0x7FFFFFFF))
-        self.send(P.MSG_IDENTIFY_LONGFLAGS, P.pack_u64(self.flags))
-        self.send(P.MSG_IDENTIFY_TERM, P.pack_string(term))
-        self.send(P.MSG_IDENTIFY_FEATURES, P.pack_int(feat))
-        self.send(P.MSG_IDENTIFY_TTYNAME, P.pack_string(ttyname))
-        self.send(P.MSG_IDENTIFY_CWD, P.pack_string(cwd))
+        enc = P.encode
+        self.sock.sendall(b"".join((
+            enc(P.MSG_IDENTIFY_FLAGS, P.pack_int(self.flags & 0x7FFFFFFF)),
+            enc(P.MSG_IDENTIFY_LONGFLAGS, P.pack_u64(self.flags)),
+            enc(P.MSG_IDENTIFY_TERM, P.pack_string(os.environ.get("TERM", ""))),
+            enc(P.MSG_IDENTIFY_FEATURES, P.pack_int(feat)),
+            enc(P.MSG_IDENTIFY_TTYNAME, P.pack_string(ttyname)),
+            enc(P.MSG_IDENTIFY_CWD, P.pack_string(cwd)),
+        )))
         for stdfd, mtype in ((0, P.MSG_IDENTIFY_STDIN), (1, P.MSG_IDENTIFY_STDOUT)):
             try:
                 fd = os.dup(stdfd)
@@ -249,13 +263,14 @@ class Client:
                 fd = os.open(os.devnull, os.O_RDWR)
             self.send_fd(mtype, fd)
             os.close(fd)
-        self.send(P.MSG_IDENTIFY_CLIENTPID, P.pack_int(os.getpid()))
+        frames = [enc(P.MSG_IDENTIFY_CLIENTPID, P.pack_int(os.getpid()))]
         for key, value in os.environ.items():
             entry = f"{key}={value}".encode("utf-8", "surrogateescape") + b"\0"
-            if len(entry) > P.MAX_PAYLOAD:
-                continue
-            self.send(P.MSG_IDENTIFY_ENVIRON, entry)
-        self.send(P.MSG_IDENTIFY_DONE)
+            if len(entry) <= P.MAX_PAYLOAD:
+                frames.append(enc(P.MSG_IDENTIFY_ENVIRON, entry))
+        frames.append(enc(P.MSG_IDENTIFY_DONE))
+        frames.append(then)
+        self.sock.sendall(b"".join(frames))
 
     # -- message handling ------------------------------------------------------------------------
 
@@ -443,14 +458,14 @@ class Client:
                             else:
                                 return self.exitval  # proc_exit, with the value so far
                 if sock in r:
-                    fds = array.array("i")
+                    fds: list[int] = []
                     try:
                         data, anc, _flags, _addr = sock.recvmsg(65536, socket.CMSG_SPACE(16))
                     except ConnectionResetError:
                         data, anc = b"", []
                     for level, ctype, cdata in anc:
                         if level == socket.SOL_SOCKET and ctype == socket.SCM_RIGHTS:
-                            fds.frombytes(cdata[: len(cdata) - len(cdata) % fds.itemsize])
+                            fds += (v for (v,) in _FD.iter_unpack(cdata[: len(cdata) & ~3]))
                     for fd in fds:
                         os.close(fd)
                     if not data:
@@ -572,10 +587,8 @@ def main(argv: list[str], socket_path: str, flags: int, config_files: list[str] 
     here reads tmux's configuration files only (hmux runs as ``tmux``)."""
     if not argv:
         flags |= P.CLIENT_STARTSERVER
-    elif _needs_server_start(argv):
-        flags |= P.CLIENT_STARTSERVER
     try:
-        sock = connect(socket_path, flags, config_files, tmux_files)
+        sock = connect(socket_path, flags, config_files, tmux_files, argv)
     except OSError as e:
         if e.errno == errno.ECONNREFUSED:
             sys.stderr.write(f"no server running on {socket_path}\n")
@@ -596,8 +609,7 @@ def main(argv: list[str], socket_path: str, flags: int, config_files: list[str] 
         client.saved_tio = saved
     try:
         try:
-            client.identify(features)
-            client.send(P.MSG_COMMAND, P.pack_command(argv))
+            client.identify(features, then=P.encode(P.MSG_COMMAND, P.pack_command(argv)))
         except (BrokenPipeError, ConnectionResetError):
             # The server may refuse us (access not allowed) and close while we still send:
             # what it sent before closing (its MSG_EXIT) is still there to read.

@@ -229,13 +229,13 @@ class ClientConn:
         return any(st.buf and not st.error for st in self._streams.values())
 
     async def _sender(self) -> None:
+        """Send what is queued, each pass's frames in one write: a command's output and its
+        MSG_EXIT reach the client in one read (one wake-up of it, not one per frame)."""
         sock = self.sock
         while True:
-            progressed = False
+            batch: list[bytes] = []
             while self._out:
-                frame = self._out.popleft()
-                await _sendall(sock, frame)
-                progressed = True
+                batch.append(self._out.popleft())
             for number, st in list(self._streams.items()):
                 if st.ready and st.buf:
                     if st.error:
@@ -244,24 +244,25 @@ class ClientConn:
                     chunk = bytes(st.buf[: P.MAX_STREAM_DATA])
                     del st.buf[: len(chunk)]
                     self.written += len(chunk)
-                    await _sendall(sock, P.encode(P.MSG_WRITE, P.pack_stream(number, chunk)))
-                    progressed = True
+                    batch.append(P.encode(P.MSG_WRITE, P.pack_stream(number, chunk)))
                 if st.done is not None and st.ready and not st.buf and not st.closed:
                     st.closed = True  # file_push: a file stream closes once it is written
                     if not st.error:
-                        await _sendall(sock, P.encode(P.MSG_WRITE_CLOSE, P.pack_stream(number)))
+                        batch.append(P.encode(P.MSG_WRITE_CLOSE, P.pack_stream(number)))
                     st.done.set()
-                    progressed = True
             if self.exiting and not self.exited and not self._pending_output() and not self._out:
                 self._send_exit()
+                batch += self._out
+                self._out.clear()
+            if batch:
+                await _sendall(sock, b"".join(batch) if len(batch) > 1 else batch[0])
                 continue
-            if not progressed:
-                self._wake = trio.Event()
-                if self._out or any(st.ready and st.buf for st in self._streams.values()):
-                    continue
-                if self.exiting and not self.exited and not self._pending_output():
-                    continue
-                await self._wake.wait()
+            self._wake = trio.Event()
+            if self._out or any(st.ready and st.buf for st in self._streams.values()):
+                continue
+            if self.exiting and not self.exited and not self._pending_output():
+                continue
+            await self._wake.wait()
 
     def _send_exit(self) -> None:
         if self.exit_frame is not None:
