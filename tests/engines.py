@@ -22,7 +22,7 @@ ENGINES = available_engines()
 # engine"): history from a scroll region smaller than the screen; a tab kept as a tab cell;
 # DEC line drawing (translated at input); palette indices (38;5;1 reads back as 31); "used"
 # cells and a line's cell size (tmux's grow with ICH/EL and per write); UTF-8 recovery and
-# grapheme widths (Unicode's, not tmux's table); marks for output starts; pruning history by
+# grapheme widths (Unicode's, not tmux's table); pruning history by
 # whole pages; reflow. With HMUX_ENGINE=ghostty, tests/test_corpus.py's replay of `sequences`
 # differs for sgr_256's reason (its 38;5;1 and 48;5;2 read back as 31 and 42); that server-level
 # case is not marked here and fails. Reasons by test / case name:
@@ -47,8 +47,6 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
                     "control joins no cell",
     "modifyotherkeys": "a line's cell count is that of a line written in one go (tmux grows it "
                        "per write: -N shows fewer blanks for a line written piece by piece)",
-    "prompt_marks_one_line": "a line holds one OSC 133 mark, the later of A and C (tmux keeps "
-                             "both)",
     "tab_overwrite": "a tab is not kept as a tab cell (capture shows blanks)",
     "emoji_skin_flags": "grapheme widths follow Unicode, not tmux's width table and joins (a "
                         "skin tone after a text-presentation base, a Hangul jamo after a space)",

@@ -177,6 +177,19 @@ def test_prompt_marks_on_their_lines_and_as_events():
         ("osc133", "A;k=s"), ("osc133", "B"), ("osc133", "C"), ("osc133", "A"), ("osc133", "D;1")]
 
 
+def test_a_line_with_both_marks_keeps_both_in_history_and_reflow():
+    """A command with no output: its output mark and the next prompt's land on one line, which
+    keeps both (tmux's two bits) as it scrolls into history and through a narrow resize."""
+    s = new_screen(20, 3)
+    s.feed(b"\033]133;A\007$ true\r\n\033]133;C\007\033]133;D;0\007\033]133;A\007$ next"
+           + b"\r\n" * 5)
+    want = ["P $ true", "OP $ next", "- "]
+    assert s.capture(start=-s.history_size, line_flags=True)[:3] == want
+    s.resize(5, 3)
+    s.resize(20, 3)
+    assert s.capture(start=-s.history_size, line_flags=True)[:3] == want
+
+
 def test_invalid_title_ignored():
     s = scr(b"\033]2;ok\007\033]2;bad\x7f\007")
     assert s.title == "ok"

@@ -208,6 +208,12 @@ _grid_ref = union_fn(
     "ghostty_terminal_grid_ref", "GhosttyResult(*)(GhosttyTerminal, GhosttyPointS, GhosttyGridRef*)"
 )
 _TAG_SCREEN = lib.GHOSTTY_POINT_TAG_SCREEN
+_track_ref = union_fn(
+    "ghostty_terminal_grid_ref_track",
+    "GhosttyResult(*)(GhosttyTerminal, GhosttyPointS, GhosttyTrackedGridRef*)",
+)
+#: At most this many lines holding both OSC 133 marks are remembered (the oldest go first).
+_BOTH_MARKS_KEPT = 256
 _ROW_KEYS = ffi.new(
     "GhosttyRowData[5]",
     [lib.GHOSTTY_ROW_DATA_WRAP, lib.GHOSTTY_ROW_DATA_STYLED, lib.GHOSTTY_ROW_DATA_GRAPHEME,
@@ -216,6 +222,7 @@ _ROW_KEYS = ffi.new(
 _LINK_BIT = 1 << 45  # a packed cell's hyperlink flag
 # A row's semantic prompt mark as tmux's line flag: _take writes OSC 133 C as a continuation.
 _OSC133_KINDS = frozenset(k.encode() for k in _OSC133_MARKS)
+BOTH_MARKS = LINE_START_PROMPT | LINE_START_OUTPUT
 _LINE_MARK = {lib.GHOSTTY_ROW_SEMANTIC_PROMPT: LINE_START_PROMPT,
               lib.GHOSTTY_ROW_SEMANTIC_PROMPT_CONTINUATION: LINE_START_OUTPUT}
 _GRAPHEME = lib.GHOSTTY_CELL_CONTENT_CODEPOINT_GRAPHEME
@@ -257,6 +264,14 @@ def _cellsize(n: int, sx: int) -> int:
     if n < sx // 2:
         return sx // 2
     return sx if n < sx else n
+
+
+def _free_terminal(t, tracked: list) -> None:
+    """A terminal's finalizer: its tracked refs first (they point into its pages)."""
+    for ref in tracked:
+        lib.ghostty_tracked_grid_ref_free(ref)
+    tracked.clear()
+    lib.ghostty_terminal_free(t)
 
 
 def _free_render_state(rs, rit) -> None:
@@ -329,7 +344,10 @@ class GhosttyScreen:
         if lib.ghostty_terminal_new(ffi.NULL, self._p, self.cols, self.rows):
             raise MemoryError("ghostty_terminal_new failed")
         self._t = self._p[0]
-        self._free = weakref.finalize(self, lib.ghostty_terminal_free, self._t)
+        #: Lines holding both OSC 133 marks, which a row's one semantic field cannot say:
+        #: Ghostty tracks each as it scrolls and reflows (main screen only; see _mark).
+        self._both: list = []
+        self._free = weakref.finalize(self, _free_terminal, self._t, self._both)
         self._history_limit = max(0, history_limit)
         self.history_budget = HISTORY_BYTE_BUDGET  # applies the limit too
         self._replies = bytearray()
@@ -403,6 +421,9 @@ class GhosttyScreen:
         # scratch structures reused by every read
         self._pt = ffi.new("GhosttyPointS*")
         self._pt.tag = _TAG_SCREEN
+        self._cpt = ffi.new("GhosttyPointS*")  # the cursor's row (_mark)
+        self._cpt.tag = lib.GHOSTTY_POINT_TAG_ACTIVE
+        self._coord = ffi.new("GhosttyPointCoordinate*")
         self._ref = ffi.new("GhosttyGridRef*")
         self._ref.size = ffi.sizeof("GhosttyGridRef")
         self._cell = ffi.new("GhosttyCell*")
@@ -661,6 +682,43 @@ class GhosttyScreen:
         finally:
             self._note_history()
 
+    def _mark(self, seq: bytes, kind: int) -> None:
+        """Mark the cursor's line (``seq``: Ghostty's in-place mark of ``kind``). A line that
+        already holds the other mark holds both, as in tmux: a command with no output, the
+        next prompt on the line its output would have started. Such a line is tracked."""
+        pt = self._cpt
+        pt.value.y = self.cursor_y
+        if (not _grid_ref(self._t, pt[0], self._ref)
+                and not lib.ghostty_grid_ref_row(self._ref, self._row)
+                and not lib.ghostty_row_get_multi(self._row[0], 5, _ROW_KEYS, self._flag_ptrs,
+                                                  self._nout)
+                and self._semantic[0] not in (0, kind) and not self.alternate_on):
+            out = ffi.new("GhosttyTrackedGridRef*")
+            if not _track_ref(self._t, pt[0], out):
+                both = self._both
+                both.append(out[0])
+                if len(both) > _BOTH_MARKS_KEPT:
+                    lib.ghostty_tracked_grid_ref_free(both.pop(0))
+        self._write(seq)
+
+    def _both_rows(self) -> set[int]:
+        """The whole-screen rows (as _read_rows counts them) holding both marks; lines gone
+        from the history are forgotten."""
+        ys: set[int] = set()
+        if self.alternate_on:
+            return ys
+        keep = []
+        at = self._coord
+        for ref in self._both:
+            if not lib.ghostty_tracked_grid_ref_has_value(ref):
+                lib.ghostty_tracked_grid_ref_free(ref)
+                continue
+            keep.append(ref)
+            if not lib.ghostty_tracked_grid_ref_point(ref, _TAG_SCREEN, at):
+                ys.add(at.y)
+        self._both[:] = keep
+        return ys
+
     def _passthrough(self, data: bytes, pos: int) -> int:
         """Collect a ``DCS tmux;`` payload from ``pos`` as tmux's DCS handler does: only ESC
         backslash ends it, ESC ESC is an ESC of the payload and ESC with anything else keeps
@@ -816,9 +874,10 @@ class GhosttyScreen:
             # Every mark the python engine knows also reaches the pane's shell integration.
             mark = data[head:head + 1]
             if mark == b"A":
-                self._write(b"\x1b]133;P\x07\x1b]133;D\x07")
+                self._mark(b"\x1b]133;P\x07\x1b]133;D\x07", lib.GHOSTTY_ROW_SEMANTIC_PROMPT)
             elif mark == b"C":
-                self._write(b"\x1b]133;P;k=c\x07\x1b]133;D\x07")
+                self._mark(b"\x1b]133;P;k=c\x07\x1b]133;D\x07",
+                           lib.GHOSTTY_ROW_SEMANTIC_PROMPT_CONTINUATION)
             if mark in _OSC133_KINDS:
                 self._events.append(("osc133", _strip_c0(data[head:body_end].decode("latin-1"))))
         elif kind == "rqss":
@@ -1205,6 +1264,7 @@ class GhosttyScreen:
         nout = self._nout
         ref_cell = lib.ghostty_grid_ref_cell
         cache: dict[tuple, int] = {}
+        both = self._both_rows() if self._both else None
         for y in range(first, first + n):
             r = Row(cols)
             out.append(r)
@@ -1216,7 +1276,7 @@ class GhosttyScreen:
             lib.ghostty_row_get_multi(rowp[0], 5, _ROW_KEYS, self._flag_ptrs, nout)
             r.wrapped = bool(flags[0])
             if self._semantic[0]:  # OSC 133 A or C on this line (see _take)
-                r.flags = _LINE_MARK[self._semantic[0]]
+                r.flags = BOTH_MARKS if both and y in both else _LINE_MARK[self._semantic[0]]
             if not flags[1] and not flags[2] and not flags[3]:
                 sel.start = ref[0]
                 sel.end = ref[0]
