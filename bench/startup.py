@@ -4,7 +4,7 @@
 
 - commands: one short command's wall time and CPU (the client process only, from
   ``getrusage``), median of ``--n``: ``python -c pass`` (the floor of any Python client, this
-  interpreter with its ``site``), ``hmux list-sessions`` as the console script runs it, the
+  interpreter with its ``site``), ``hmux list-sessions`` as the installed script runs it, the
   same through the ``tmux`` shim tools use (``hmux doctor --install-shim``: ``-I -S``, no
   ``site``), tmux 3.7b's ``list-sessions`` and ``screen -ls``;
 - new: ``new-session -d`` with no server running, until the command returns (the server's start
@@ -31,6 +31,10 @@ sys.path.insert(0, os.path.dirname(__file__))
 from common import HMUX, SCREEN, TMUX, Server, load, machine, sized_pty, tmpdir  # noqa: E402
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: The ``hmux`` command as a user runs it: the script ``pip install`` put beside this
+#: interpreter (``python -m hmux_core.cli`` when there is none: runpy costs a few ms more).
+_script = os.path.join(os.path.dirname(sys.executable), "hmux")
+HMUX_SCRIPT = [_script] if os.path.exists(_script) else HMUX
 
 
 def timed(argv: list[str], env: dict[str, str], check: bool = True) -> tuple[float, float]:
@@ -70,7 +74,7 @@ def commands(base: str, n: int) -> None:
     tmux_shim = shim(base)
     rows = [
         ("python -c pass", [sys.executable, "-c", "pass"], h.env),
-        ("hmux list-sessions", HMUX + ["-L", "st", "list-sessions"], h.env),
+        ("hmux list-sessions", HMUX_SCRIPT + ["-L", "st", "list-sessions"], h.env),
         ("hmux via the tmux shim (-S hmux socket)", [tmux_shim, "-S", h.socket, "ls"], h.env),
         ("tmux 3.7b list-sessions", [TMUX, "-L", "st", "list-sessions"], t.env),
     ]

@@ -137,8 +137,12 @@ def tmux_dir(kind: str, base: str, hmux_root: str) -> str:
     with open(path) as f:
         lines = f.read().splitlines(keepends=True)
     assert lines[1].startswith(MARKER), lines
-    # After the marker line (which must stay second): hmux from hmux_root, for the shim only.
-    lines.insert(2, f"PYTHONPATH={hmux_root}; export PYTHONPATH\n")
+    # After the marker line (which must stay second): hmux from hmux_root, for the shim only
+    # (and for a server it starts, which is a new interpreter: the shim has no site).
+    if lines[0].startswith("#!/bin/sh"):
+        lines.insert(2, f"PYTHONPATH={hmux_root}; export PYTHONPATH\n")
+    else:
+        lines.insert(2, f"import os; os.environ['PYTHONPATH'] = {hmux_root!r}\n")
     with open(path, "w") as f:
         f.writelines(lines)
     return bindir

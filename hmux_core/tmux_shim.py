@@ -23,7 +23,6 @@ subcommands (``plugins``, ``doctor``, ``--version``) included, exactly as tmux w
 from __future__ import annotations
 
 import os
-import shlex
 import sys
 
 from .cli import main as cli_main
@@ -39,13 +38,20 @@ def script() -> str:
     """The shim's text: this interpreter runs this module without ``site`` (-I -S: no .pth
     files, no user site, not the cwd) with the directory holding hmux_core first on sys.path.
     Tools run hundreds of commands through it, and ``site`` is most of a bare interpreter's
-    start (a server it starts is a full interpreter as usual)."""
+    start (a server it starts is a full interpreter as usual). The interpreter is the
+    script's own (``#!python -IS``), not run by ``sh``, which costs a process more; only a path
+    a ``#!`` line cannot hold goes through ``sh``."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     boot = (f"import sys; sys.path.insert(0, {root!r}); "
             "from hmux_core.tmux_shim import main; sys.exit(main())")
-    return (f"#!/bin/sh\n{MARKER} (hmux doctor --install-shim): `tmux` here runs hmux. "
-            "Delete this file to remove it.\n"
-            f"exec {shlex.quote(sys.executable)} -I -S -c {shlex.quote(boot)} \"$@\"\n")
+    note = f"{MARKER} (hmux doctor --install-shim): `tmux` here runs hmux. Delete this file to remove it.\n"
+    python = sys.executable
+    if len(python) < 120 and not any(c.isspace() for c in python):
+        return f"#!{python} -IS\n{note}{boot}\n"
+    import shlex  # (not at the top: every command through the shim imports this module)
+
+    return (f"#!/bin/sh\n{note}"
+            f"exec {shlex.quote(python)} -I -S -c {shlex.quote(boot)} \"$@\"\n")
 
 
 class ShimError(Exception):
