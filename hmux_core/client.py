@@ -88,17 +88,17 @@ def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd:
     elif tmux_files:
         args += ["--tmux-config"]  # run as `tmux`: exactly tmux's configuration files
     keep = [theirs.fileno()] + ([lockfd] if lockfd >= 0 else [])
-    if not sys.flags.no_site and not sys.flags.isolated and _single_threaded():
-        # Fork, as tmux does: this interpreter is already up with its site, so the server
-        # skips a second interpreter's start (a fifth of a cold ``new -d``).
+    if _single_threaded():
+        # Fork, as tmux does: this interpreter is already up, so the server skips a second
+        # interpreter's start (a fifth of a cold ``new -d``).
         pid = os.fork()
         if pid == 0:
             theirs.detach()  # the server adopts the fd: no object here may close it
             _serve_forked(args, keep, ours)
         os.waitpid(pid, 0)  # it forks the daemon at once and exits
     else:
-        # A client without site (the tmux shim's -I -S) cannot give the server the sys.path
-        # that plugins are found on: the server is a full interpreter of its own.
+        # A process with threads of its own (one embedding the client): a fork would copy
+        # this thread alone, so the server is an interpreter of its own.
         import subprocess  # only when a server must be started: every client pays for an import
 
         proc = subprocess.Popen(
@@ -153,6 +153,10 @@ def _serve_forked(args: list[str], keep: list[int], ours: socket.socket) -> None
         os.closerange(start, 1 << 20)
         if not sys.flags.safe_path and sys.path:
             del sys.path[0]  # the script's or the current directory: what -P leaves out
+        if sys.flags.no_site:  # the tmux shim (-I -S): plugins are found on site's paths
+            import site
+
+            site.main()
         from . import server
 
         code = server.main([*args, "--foreground"])

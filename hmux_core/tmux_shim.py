@@ -38,7 +38,7 @@ def script() -> str:
     """The shim's text: this interpreter runs this module without ``site`` (-I -S: no .pth
     files, no user site, not the cwd) with the directory holding hmux_core first on sys.path.
     Tools run hundreds of commands through it, and ``site`` is most of a bare interpreter's
-    start (a server it starts is a full interpreter as usual). The interpreter is the
+    start (a server it starts runs ``site`` itself, for the plugins). The interpreter is the
     script's own (``#!python -IS``), not run by ``sh``, which costs a process more; only a path
     a ``#!`` line cannot hold goes through ``sh``."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -203,6 +203,26 @@ def test_shim_outside_a_pane_is_tmux_with_tmux_socket_dir(muxdir, tmp_path, tmux
         == "tmux 3.7b\n"
 
 
+def test_a_server_the_shim_starts_is_forked_and_finds_the_plugins(muxdir, tmp_path, request):
+    """The shim runs without ``site`` (``-I -S``); the server it starts is a fork of it that
+    runs ``site`` itself, so plugins installed as packages are found (here the git plugin
+    reads the branch of a repository this test makes)."""
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", "-b", "trunk", str(repo)], check=True)
+    env = dict(base_env(muxdir), TMUX_C2RS_PLUGINS="git")
+    shim = tmux_shim.install(str(tmp_path / "shim"))
+    assert open(shim).readline().rstrip().endswith(" -IS")
+    path = os.path.join(muxdir, f"tmux-{os.getuid()}", "default")
+    server = Mux(HMUX, ["-S", path], env, cwd=env["HOME"])
+    request.addfinalizer(server.kill)
+    assert subprocess.run([shim, "new-session", "-d", "-c", str(repo)], env=env,
+                          timeout=20).returncode == 0
+    pid = server.server_pid()
+    with open(f"/proc/{pid}/cmdline", "rb") as f:
+        assert f.read().split(b"\0")[1:3] == [b"-IS", shim.encode()]  # the shim's own process
+    wait_for(lambda: server.ok("display", "-p", "#{git_branch}") == "trunk\n")
+
+
 def test_tmux_commands_from_an_hmux_pane_reach_hmux(hmux, tmp_path):
     shim_dir = str(tmp_path / "shim")
     tmux_shim.install(shim_dir)
