@@ -76,8 +76,9 @@ _FLAGS = (
 # OSCs (tmux also applies one a CAN or SUB cuts), DECRQSS, DECRQM, window operations, private
 # DSR, DA and XDA (answered only for a 0 or no parameter), the kitty keyboard query, RIS
 # (tmux keeps the history), private modes (the alternate screen's saved cursor and main
-# screen, tmux's one mouse mode), the passthrough DCS (its payload an event), ED 2 / ED 0 at home and SU
-# (into history as tmux scrolls them), REP (only right after a character), a BS in the ground
+# screen, tmux's one mouse mode), the passthrough DCS (its payload an event), OSC 133 marks
+# (written as Ghostty's in-place ones), ED 2 / ED 0 at home and SU (into history as tmux
+# scrolls them), REP (only right after a character), a BS in the ground
 # state (tmux goes back over a wrapped line) and SGRs ending in an empty parameter (read as
 # tmux reads them, with _fix_sgr). Only looked at: the scroll region, the cursor style,
 # modifyOtherKeys, OSC 8 ids, tab stops and CSI m. One possessive pattern finds them all, so
@@ -104,8 +105,8 @@ _SPECIALS = {
 }
 _ESC1 = {0x6B: "k", 0x63: "c", 0x5F: "apc", 0x48: "hts", 0x37: "decsc"}
 _KIND = {"prqm": "rqm", "scp": "decsc", "da2": "da"}
-_TAKEN = frozenset(("k", "apc", "osc", "rqss", "t", "rqm", "dsr", "da", "kitty", "mark", "c", "mode",
-                    "ed", "su", "rep", "bs", "sgrx"))
+_TAKEN = frozenset(("k", "apc", "osc", "rqss", "t", "rqm", "dsr", "da", "kitty", "mark", "c",
+                    "mode", "ed", "su", "rep", "bs", "sgrx"))
 _STRINGS = frozenset(("k", "apc", "osc", "rqss", "link", "mark"))
 _STRING_STARTS = b"]Pk_^X"
 _DECSTBM = re.compile(rb"\x1b\[(\d*)(?:;(\d*))?r")
@@ -220,9 +221,9 @@ _ROW_KEYS = ffi.new(
      lib.GHOSTTY_ROW_DATA_HYPERLINK, lib.GHOSTTY_ROW_DATA_SEMANTIC_PROMPT],
 )
 _LINK_BIT = 1 << 45  # a packed cell's hyperlink flag
+_OSC133_KINDS = frozenset(k.encode() for k in _OSC133_MARKS)  # the marks shell.py hears of
 # A row's semantic prompt mark as tmux's line flag: _take writes OSC 133 C as a continuation.
-_OSC133_KINDS = frozenset(k.encode() for k in _OSC133_MARKS)
-BOTH_MARKS = LINE_START_PROMPT | LINE_START_OUTPUT
+_BOTH_MARKS = LINE_START_PROMPT | LINE_START_OUTPUT
 _LINE_MARK = {lib.GHOSTTY_ROW_SEMANTIC_PROMPT: LINE_START_PROMPT,
               lib.GHOSTTY_ROW_SEMANTIC_PROMPT_CONTINUATION: LINE_START_OUTPUT}
 _GRAPHEME = lib.GHOSTTY_CELL_CONTENT_CODEPOINT_GRAPHEME
@@ -869,8 +870,8 @@ class GhosttyScreen:
             # A starts a new line first when the cursor is not at the start of one, and its C
             # marks no row; its P marks the cursor's row where it is, as a prompt or (k=c) a
             # continuation. So A is written as P and C as a continuation, read back as the
-            # output mark (a row holds one of the two: the later mark wins). Ghostty's C after
-            # either puts the cursor back in output, or each new line would continue the mark.
+            # output mark; a line given both is tracked (_mark). A D after either puts
+            # Ghostty's cursor back in output, or each new line would continue the mark.
             # Every mark the python engine knows also reaches the pane's shell integration.
             mark = data[head:head + 1]
             if mark == b"A":
@@ -1276,7 +1277,7 @@ class GhosttyScreen:
             lib.ghostty_row_get_multi(rowp[0], 5, _ROW_KEYS, self._flag_ptrs, nout)
             r.wrapped = bool(flags[0])
             if self._semantic[0]:  # OSC 133 A or C on this line (see _take)
-                r.flags = BOTH_MARKS if both and y in both else _LINE_MARK[self._semantic[0]]
+                r.flags = _BOTH_MARKS if both and y in both else _LINE_MARK[self._semantic[0]]
             if not flags[1] and not flags[2] and not flags[3]:
                 sel.start = ref[0]
                 sel.end = ref[0]
