@@ -115,7 +115,8 @@ def test_private_sequences_not_misparsed():
 
 
 def test_replies_exactly_as_tmux():
-    s = scr(b"ab\033[c\033[>c\033[0c\033[5n\033[6n\033[>q\033[18t")
+    # (a non-zero DA, DA2 or XTVERSION parameter gets no answer from tmux)
+    s = scr(b"ab\033[c\033[1c\033[>c\033[>1c\033[0c\033[5n\033[6n\033[>q\033[>1q\033[18t")
     assert s.take_replies() == (
         b"\033[?1;2c\033[>84;0;0c\033[?1;2c\033[0n\033[1;3R\033P>|tmux 3.7b\033\\\033[8;24;80t"
     )
