@@ -120,6 +120,8 @@ def new_detached(base: str, n: int) -> None:
                                capture_output=True)
                 continue
             srv = Server(prog.split(",")[0], base, f"nd{prog[:4]}{prog[-2:]}{i}")
+            if prog.startswith("hmux"):
+                srv.argv = HMUX_SCRIPT + srv.argv[len(HMUX):]
             if prog.endswith("plugins"):  # what a user gets: the agent and git plugins
                 srv.env.pop("TMUX_C2RS_PLUGINS")
             try:

@@ -1298,6 +1298,15 @@ class Server:
     async def _plugins_after_first_client(self) -> None:
         with trio.move_on_after(1.0):
             await self._first_answered.wait()
+        if self.plugins_pending:
+            # The imports in a worker thread, so clients arriving meanwhile are answered
+            # (a tool's second command would otherwise wait about 40 ms for them).
+            from .plugin.selection import ENV_VAR, OPTION, prefetch
+
+            value = os.environ.get(ENV_VAR)
+            option = self.options.get(OPTION)
+            await trio.to_thread.run_sync(
+                prefetch, value if value is not None or option is None else str(option))
         self.ensure_plugins()
 
     def ensure_plugins(self) -> bool:
