@@ -138,7 +138,7 @@ def tmux_dir(kind: str, base: str, hmux_root: str) -> str:
         lines = f.read().splitlines(keepends=True)
     assert lines[1].startswith(MARKER), lines
     # After the marker line (which must stay second): hmux from hmux_root, for the shim only
-    # (and for a server it starts, which is a new interpreter: the shim has no site).
+    # (and for a server started as an interpreter of its own, when the client cannot fork).
     if lines[0].startswith("#!/bin/sh"):
         lines.insert(2, f"PYTHONPATH={hmux_root}; export PYTHONPATH\n")
     else:

@@ -44,7 +44,8 @@ def script() -> str:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     boot = (f"import sys; sys.path.insert(0, {root!r}); "
             "from hmux_core.tmux_shim import main; sys.exit(main())")
-    note = f"{MARKER} (hmux doctor --install-shim): `tmux` here runs hmux. Delete this file to remove it.\n"
+    note = (f"{MARKER} (hmux doctor --install-shim): `tmux` here runs hmux. "
+            "Delete this file to remove it.\n")
     python = sys.executable
     if len(python) < 120 and not any(c.isspace() for c in python):
         return f"#!{python} -IS\n{note}{boot}\n"
