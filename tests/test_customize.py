@@ -29,6 +29,21 @@ def outer(muxdir, request) -> Outer:
     return o
 
 
+def _prompt(outer, ht, *keys) -> None:
+    """``keys`` that open a prompt, then a wait until both terminals show it (the cursor on the
+    status line, last or first): _keys' own check can pass before either has the last key, both still showing
+    the mode, and a key sent before tmux has opened the prompt (its Enter queues the command
+    that opens it) goes to the mode instead."""
+    _keys(outer, ht, *keys)
+
+    def shown(target: str) -> bool:
+        flag, y, height = outer.mux.ok(
+            "display", "-p", "-t", target, "#{cursor_flag} #{cursor_y} #{pane_height}").split()
+        return flag == "1" and int(y) in (0, int(height) - 1)
+
+    wait_for(lambda: all(shown(x) for x in ht))
+
+
 def _enter(outer, hmux, tmux, muxdir, *setup: tuple[str, ...]):
     h, t = _pair(outer, hmux, tmux, muxdir)
     for m in (hmux, tmux):
@@ -106,7 +121,8 @@ def test_customize_flags_choices_and_strings(outer, hmux, tmux, muxdir):
     _keys(outer, ht, "S")  # the global value, cycled from its own
     assert _both(hmux, tmux, "show", "-g", "status-position") == "status-position top\n"
     _find(outer, ht, "status-right")
-    _keys(outer, ht, "s", "C-u")  # "(status-right, for session c) " with the value
+    _prompt(outer, ht, "s")
+    _keys(outer, ht, "C-u")  # "(status-right, for session c) " with the value
     _type(outer, ht, "<#{session_name}>")
     _keys(outer, ht, "Enter")  # set, and its preview says what it expands to
     assert _both(hmux, tmux, "show", "-t", "c", "status-right") == \
@@ -141,7 +157,8 @@ def test_customize_window_pane_arrays_and_tags(outer, hmux, tmux, muxdir):
     _keys(outer, ht, "U", "y")  # "Unset 2 tagged? ": the window's value goes
     assert _both(hmux, tmux, "show", "-w", "-t", "c", "mode-keys") == ""
     _find(outer, ht, "@win")
-    _keys(outer, ht, "Enter", "C-u")
+    _prompt(outer, ht, "Enter")
+    _keys(outer, ht, "C-u")
     _type(outer, ht, "two")
     _keys(outer, ht, "Enter")  # a user option's Enter sets the pane's, w the window's
     assert _both(hmux, tmux, "show", "-p", "-t", "c", "@win") == "@win two\n"
@@ -149,7 +166,8 @@ def test_customize_window_pane_arrays_and_tags(outer, hmux, tmux, muxdir):
     _find(outer, ht, "command-alias")
     # "(command-alias[+]) ": a new item at the first free index; the prompt starts with the
     # whole array's value in tmux 3.7b, so it is cleared first.
-    _keys(outer, ht, "Enter", "C-u")
+    _prompt(outer, ht, "Enter")
+    _keys(outer, ht, "C-u")
     _type(outer, ht, "ll=list-keys")
     _keys(outer, ht, "Enter", "l", "G")
     assert _both(hmux, tmux, "show", "-s", "command-alias[6]") == \
@@ -160,7 +178,8 @@ def test_customize_window_pane_arrays_and_tags(outer, hmux, tmux, muxdir):
     wait_for(lambda: all("ll=" not in m.ok("show", "-s", "command-alias") for m in (hmux, tmux)))
     assert "ll=" not in _both(hmux, tmux, "show", "-s", "command-alias")
     _find(outer, ht, "command-alias[0]")
-    _keys(outer, ht, "s", "C-u")
+    _prompt(outer, ht, "s")
+    _keys(outer, ht, "C-u")
     _type(outer, ht, "xx=list-buffers")
     _keys(outer, ht, "Enter")
     assert _both(hmux, tmux, "show", "-s", "command-alias[0]") == \
@@ -179,11 +198,13 @@ def test_customize_key_bindings(outer, hmux, tmux, muxdir):
     _type(outer, ht, "Greeting")
     _keys(outer, ht, "Enter")
     assert _binding(hmux, tmux, "F12", "-N") == "C-b F12 Greeting\n"
-    _keys(outer, ht, "k", "Enter", "C-u")  # Command
+    _prompt(outer, ht, "k", "Enter")  # Command
+    _keys(outer, ht, "C-u")
     _type(outer, ht, "display-message 'bye now'")
     _keys(outer, ht, "Enter")
     assert "display-message" in _binding(hmux, tmux, "F12")
-    _keys(outer, ht, "Enter", "C-u")
+    _prompt(outer, ht, "Enter")
+    _keys(outer, ht, "C-u")
     _type(outer, ht, "no-such-command")
     _keys(outer, ht, "Enter")  # refused: "Unknown command: no-such-command"
     # Unbound from the key's own line, collapsed first: tmux 3.3a's unset of an expanded
@@ -193,7 +214,8 @@ def test_customize_key_bindings(outer, hmux, tmux, muxdir):
     _keys(outer, ht, "k", "h", "u", "y")
     assert _binding(hmux, tmux, "F12") == ""
     _find(outer, ht, "C-z")  # a default key changed, then reset
-    _keys(outer, ht, "l", "j", "Enter", "C-u")
+    _prompt(outer, ht, "l", "j", "Enter")
+    _keys(outer, ht, "C-u")
     _type(outer, ht, "display-message zz")
     _keys(outer, ht, "Enter", "k")
     assert _binding(hmux, tmux, "C-z") == "bind-key -T prefix C-z display-message zz\n"
