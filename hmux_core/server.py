@@ -1301,12 +1301,9 @@ class Server:
         if self.plugins_pending:
             # The imports in a worker thread, so clients arriving meanwhile are answered
             # (a tool's second command would otherwise wait about 40 ms for them).
-            from .plugin.selection import ENV_VAR, OPTION, prefetch
+            from .plugin.selection import in_force, prefetch
 
-            value = os.environ.get(ENV_VAR)
-            option = self.options.get(OPTION)
-            await trio.to_thread.run_sync(
-                prefetch, value if value is not None or option is None else str(option))
+            await trio.to_thread.run_sync(prefetch, in_force(self))
         self.ensure_plugins()
 
     def ensure_plugins(self) -> bool:

@@ -36,7 +36,7 @@ import trio
 
 from .api import API_VERSION, ENTRY_POINT_GROUP, PROJECT, Event, HookSpecs, Plugin
 from .host import ServerHost, parse_pane_id
-from .selection import ENV_VAR, OPTION, register_option, selection, untouched_since
+from .selection import ENV_VAR, OPTION, in_force, register_option, selection, untouched_since
 
 log = logging.getLogger("hmux.plugin")
 
@@ -546,8 +546,7 @@ def start(server: Any, untouched: dict[int, dict[str, Any]] | None = None
     m.env_value = value
     if server.options.get_local(OPTION) is None:  # the server did not prepare it (tests)
         register_option(server)
-    option = server.options.get(OPTION)
-    m.load(value if value is not None or option is None else str(option))
+    m.load(in_force(server))
     formats_vars.plugin_lookup = m.lookup
     if m.records:
         m.apply_option_defaults(untouched=untouched)

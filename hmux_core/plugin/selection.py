@@ -62,6 +62,18 @@ def untouched_since(store: Any, name: str, before: dict[int, dict[str, Any]] | N
     return name in old and store._values.get(name) is old[name]
 
 
+def in_force(server: Any) -> str | None:
+    """The selection in force: ``TMUX_C2RS_PLUGINS`` when set, else the ``plugins`` option
+    (None without either: the default set)."""
+    import os
+
+    value = os.environ.get(ENV_VAR)
+    if value is not None:
+        return value
+    option = server.options.get(OPTION)
+    return None if option is None else str(option)
+
+
 def prefetch(value: str | None) -> None:
     """Import what loading the plugins ``value`` selects will import: the manager and each
     selected plugin's module. Run in a worker thread while the loop goes on answering
