@@ -469,7 +469,8 @@ class Client:
                         data, anc = b"", []
                     for level, ctype, cdata in anc:
                         if level == socket.SOL_SOCKET and ctype == socket.SCM_RIGHTS:
-                            fds += (v for (v,) in _FD.iter_unpack(cdata[: len(cdata) & ~3]))
+                            whole = len(cdata) - len(cdata) % _FD.size
+                            fds += (v for (v,) in _FD.iter_unpack(cdata[:whole]))
                     for fd in fds:
                         os.close(fd)
                     if not data:
