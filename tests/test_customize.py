@@ -30,10 +30,10 @@ def outer(muxdir, request) -> Outer:
 
 
 def _prompt(outer, ht, *keys) -> None:
-    """``keys`` that open a prompt, then a wait until both terminals show it (the cursor on the
-    status line, last or first): _keys' own check can pass before either has the last key, both still showing
-    the mode, and a key sent before tmux has opened the prompt (its Enter queues the command
-    that opens it) goes to the mode instead."""
+    """``keys`` that open a prompt holding a value, then C-u to clear it once both terminals
+    show the prompt (the cursor on the status line, last or first): _keys' own check can pass
+    before either has the last key, both still showing the mode, and a key sent before tmux
+    has opened the prompt (its Enter queues the command that opens it) goes to the mode."""
     _keys(outer, ht, *keys)
 
     def shown(target: str) -> bool:
@@ -42,6 +42,7 @@ def _prompt(outer, ht, *keys) -> None:
         return flag == "1" and int(y) in (0, int(height) - 1)
 
     wait_for(lambda: all(shown(x) for x in ht))
+    _keys(outer, ht, "C-u")
 
 
 def _enter(outer, hmux, tmux, muxdir, *setup: tuple[str, ...]):
@@ -121,8 +122,7 @@ def test_customize_flags_choices_and_strings(outer, hmux, tmux, muxdir):
     _keys(outer, ht, "S")  # the global value, cycled from its own
     assert _both(hmux, tmux, "show", "-g", "status-position") == "status-position top\n"
     _find(outer, ht, "status-right")
-    _prompt(outer, ht, "s")
-    _keys(outer, ht, "C-u")  # "(status-right, for session c) " with the value
+    _prompt(outer, ht, "s")  # "(status-right, for session c) " with the value
     _type(outer, ht, "<#{session_name}>")
     _keys(outer, ht, "Enter")  # set, and its preview says what it expands to
     assert _both(hmux, tmux, "show", "-t", "c", "status-right") == \
@@ -158,7 +158,6 @@ def test_customize_window_pane_arrays_and_tags(outer, hmux, tmux, muxdir):
     assert _both(hmux, tmux, "show", "-w", "-t", "c", "mode-keys") == ""
     _find(outer, ht, "@win")
     _prompt(outer, ht, "Enter")
-    _keys(outer, ht, "C-u")
     _type(outer, ht, "two")
     _keys(outer, ht, "Enter")  # a user option's Enter sets the pane's, w the window's
     assert _both(hmux, tmux, "show", "-p", "-t", "c", "@win") == "@win two\n"
@@ -167,7 +166,6 @@ def test_customize_window_pane_arrays_and_tags(outer, hmux, tmux, muxdir):
     # "(command-alias[+]) ": a new item at the first free index; the prompt starts with the
     # whole array's value in tmux 3.7b, so it is cleared first.
     _prompt(outer, ht, "Enter")
-    _keys(outer, ht, "C-u")
     _type(outer, ht, "ll=list-keys")
     _keys(outer, ht, "Enter", "l", "G")
     assert _both(hmux, tmux, "show", "-s", "command-alias[6]") == \
@@ -179,7 +177,6 @@ def test_customize_window_pane_arrays_and_tags(outer, hmux, tmux, muxdir):
     assert "ll=" not in _both(hmux, tmux, "show", "-s", "command-alias")
     _find(outer, ht, "command-alias[0]")
     _prompt(outer, ht, "s")
-    _keys(outer, ht, "C-u")
     _type(outer, ht, "xx=list-buffers")
     _keys(outer, ht, "Enter")
     assert _both(hmux, tmux, "show", "-s", "command-alias[0]") == \
@@ -199,12 +196,10 @@ def test_customize_key_bindings(outer, hmux, tmux, muxdir):
     _keys(outer, ht, "Enter")
     assert _binding(hmux, tmux, "F12", "-N") == "C-b F12 Greeting\n"
     _prompt(outer, ht, "k", "Enter")  # Command
-    _keys(outer, ht, "C-u")
     _type(outer, ht, "display-message 'bye now'")
     _keys(outer, ht, "Enter")
     assert "display-message" in _binding(hmux, tmux, "F12")
     _prompt(outer, ht, "Enter")
-    _keys(outer, ht, "C-u")
     _type(outer, ht, "no-such-command")
     _keys(outer, ht, "Enter")  # refused: "Unknown command: no-such-command"
     # Unbound from the key's own line, collapsed first: tmux 3.3a's unset of an expanded
@@ -215,7 +210,6 @@ def test_customize_key_bindings(outer, hmux, tmux, muxdir):
     assert _binding(hmux, tmux, "F12") == ""
     _find(outer, ht, "C-z")  # a default key changed, then reset
     _prompt(outer, ht, "l", "j", "Enter")
-    _keys(outer, ht, "C-u")
     _type(outer, ht, "display-message zz")
     _keys(outer, ht, "Enter", "k")
     assert _binding(hmux, tmux, "C-z") == "bind-key -T prefix C-z display-message zz\n"
