@@ -1141,6 +1141,13 @@ class Server:
             c.request_exit()
         for s in list(self.model.sessions.values()):
             self.model.destroy_session(s)
+        if self.listen_sock is not None:
+            # No connection is taken from here on (add_connection closes it), so stop
+            # listening now: a command run as soon as kill-server returns (the C client takes
+            # a millisecond) finds no server and starts one, rather than being accepted by
+            # this one and dropped ("server exited unexpectedly").
+            self.listen_sock.close()
+            self.listen_sock = None
         self._loop_wake.set()
 
     async def _accept_loop(self, nursery: trio.Nursery) -> None:
@@ -1190,6 +1197,8 @@ class Server:
                     await self._recreate_socket()
 
     async def _recreate_socket(self) -> None:
+        if self.exit_requested:
+            return  # kill-server stopped listening for good
         old = self.listen_sock
         try:
             self.listen_sock = self.create_socket()

@@ -59,27 +59,52 @@ class ShimError(Exception):
     """The shim was not written; the message says why."""
 
 
-def install(directory: str) -> str:
-    """Write ``directory/tmux``; refuses to replace any file that is not an hmux shim."""
+def install(directory: str, native: bool = True) -> str:
+    """Write ``directory/tmux``; refuses to replace any file that is not an hmux shim. Where
+    ``hmux`` is the compiled client (hmux_core/native), the shim is a symlink to it, which
+    acts as tmux by its name and runs a command without starting Python; else (or with
+    ``native`` false) it is the Python script of :func:`script`."""
     path = os.path.join(directory, "tmux")
+    client = _client() if native else None
     try:
         os.makedirs(directory, exist_ok=True)
-        if os.path.lexists(path):
-            try:
-                with open(path) as f:
-                    ours = MARKER in f.read(4096)
-            except (OSError, UnicodeDecodeError):
-                ours = False
-            if not ours:
-                raise ShimError(f"{path} exists and is not hmux's shim; not replaced")
+        if os.path.lexists(path) and not _is_shim(path):
+            raise ShimError(f"{path} exists and is not hmux's shim; not replaced")
         tmp = path + f".{os.getpid()}.tmp"
-        with open(tmp, "w") as f:
-            f.write(script())
-        os.chmod(tmp, 0o755)
+        if client is not None:
+            os.symlink(client, tmp)
+        else:
+            with open(tmp, "w") as f:
+                f.write(script())
+            os.chmod(tmp, 0o755)
         os.replace(tmp, path)
     except OSError as e:
         raise ShimError(f"{path}: {e.strerror}") from None
     return path
+
+
+def _is_shim(path: str) -> bool:
+    """A file install() wrote: a symlink to an ``hmux``, or a file carrying the marker (the
+    script, or a copy of the compiled client, which holds it as a string)."""
+    if os.path.islink(path) and os.path.basename(os.readlink(path)) == "hmux":
+        return True
+    try:
+        with open(path, "rb") as f:
+            return MARKER.encode() in f.read(1 << 20)
+    except OSError:
+        return False
+
+
+_native: list[str | None] = []
+
+
+def _client() -> str | None:
+    """The compiled ``hmux`` (looked up once per process)."""
+    if not _native:
+        from .native import installed_client
+
+        _native.append(installed_client())
+    return _native[0]
 
 
 def shim_dir() -> str:
@@ -100,12 +125,16 @@ def child_path(path: str | None) -> str | None:
     try:
         directory = shim_dir()
         target = os.path.join(directory, "tmux")
-        try:
-            with open(target) as f:
-                current = f.read()
-        except OSError:
-            current = ""
-        if current != script():
+        client = _client()
+        if client is not None:
+            current = os.path.islink(target) and os.readlink(target) == client
+        else:
+            try:
+                with open(target) as f:
+                    current = f.read() == script()
+            except (OSError, UnicodeDecodeError):
+                current = False
+        if not current:
             os.makedirs(directory, mode=0o700, exist_ok=True)
             install(directory)
     except (OSError, ShimError, ValueError):

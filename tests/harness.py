@@ -20,7 +20,33 @@ from oracle import ORACLE, STOCK_TMUX  # noqa: F401  (the one place the oracle i
 
 #: The differential oracle (tmux 3.7b unless HMUX_ORACLE names another binary).
 TMUX = ORACLE
-HMUX = [sys.executable, "-m", "hmux_core.cli"]
+#: hmux's client as the Python program (what ``hmux`` is without a C compiler, and what the C
+#: client becomes for server starts, attaching and control mode).
+HMUX_PYTHON = [sys.executable, "-m", "hmux_core.cli"]
+
+
+def _client() -> list[str]:
+    """The client the tests run: the C client (hmux_core/native) built from this checkout, as
+    an install with a compiler gets it, unless HMUX_CLIENT=python or it does not build."""
+    if os.environ.get("HMUX_CLIENT", "native") == "python":
+        return HMUX_PYTHON
+    import atexit
+    import shutil
+    import tempfile
+
+    from hmux_core.native.build import compile_client
+
+    d = tempfile.mkdtemp(prefix="hmux-client-")
+    atexit.register(shutil.rmtree, d, True)
+    target = os.path.join(d, "hmux")
+    try:
+        compile_client(target)
+    except (OSError, subprocess.CalledProcessError):
+        return HMUX_PYTHON
+    return [target]
+
+
+HMUX = _client()
 
 
 @dataclass

@@ -17,6 +17,7 @@ from harness import HMUX, TMUX, Mux, base_env, wait_for
 from test_detect import Lab
 
 from hmux_core import tmux_shim
+from hmux_core.native import installed_client
 
 DOCTOR = [sys.executable, "-m", "hmux_core.cli", "doctor"]
 
@@ -162,7 +163,11 @@ def test_install_shim_writes_only_what_was_asked(tmp_path, lab):
     assert r.returncode == 0, r.stderr
     assert r.stdout == f"wrote {d}/tmux; to use it: export PATH={d}:$PATH\n"
     assert os.listdir(d) == ["tmux"] and os.access(d / "tmux", os.X_OK)
-    assert tmux_shim.MARKER in (d / "tmux").read_text()
+    # The compiled client by a symlink where `hmux` is one (it acts as tmux by its name), else
+    # the Python script; either carries the marker that lets a second run replace it.
+    assert tmux_shim.MARKER.encode() in (d / "tmux").read_bytes()
+    client = installed_client()
+    assert (os.readlink(d / "tmux") if client else None) == client
     # Nobody who did not put the directory on PATH gets it.
     assert shutil.which("tmux", path=lab.env["PATH"]) not in (None, str(d / "tmux"))
     # Running it again rewrites the shim; anything else named tmux is left alone.
@@ -203,15 +208,22 @@ def test_shim_outside_a_pane_is_tmux_with_tmux_socket_dir(muxdir, tmp_path, tmux
         == "tmux 3.7b\n"
 
 
-def test_a_server_the_shim_starts_is_forked_and_finds_the_plugins(muxdir, tmp_path, request):
-    """The shim runs without ``site`` (``-I -S``); the server it starts is a fork of it that
-    runs ``site`` itself, so plugins installed as packages are found (here the git plugin
-    reads the branch of a repository this test makes)."""
+@pytest.mark.parametrize("native", [True, False], ids=["compiled", "script"])
+def test_a_server_the_shim_starts_is_forked_and_finds_the_plugins(muxdir, tmp_path, request,
+                                                                  native):
+    """The script shim runs without ``site`` (``-I -S``); the server it starts is a fork of it
+    that runs ``site`` itself, so plugins installed as packages are found (here the git plugin
+    reads the branch of a repository this test makes). The compiled client, with no server to
+    talk to, becomes the Python client (``python -P -c ...``), which forks the server."""
+    if native and installed_client() is None:
+        pytest.skip("hmux was installed without a C compiler: no compiled client")
     repo = tmp_path / "repo"
     subprocess.run(["git", "init", "-q", "-b", "trunk", str(repo)], check=True)
     env = dict(base_env(muxdir), TMUX_C2RS_PLUGINS="git")
-    shim = tmux_shim.install(str(tmp_path / "shim"))
-    assert open(shim).readline().rstrip().endswith(" -IS")
+    shim = tmux_shim.install(str(tmp_path / "shim"), native=native)
+    assert os.path.islink(shim) == native
+    if not native:
+        assert open(shim).readline().rstrip().endswith(" -IS")
     path = os.path.join(muxdir, f"tmux-{os.getuid()}", "default")
     server = Mux(HMUX, ["-S", path], env, cwd=env["HOME"])
     request.addfinalizer(server.kill)
@@ -219,7 +231,11 @@ def test_a_server_the_shim_starts_is_forked_and_finds_the_plugins(muxdir, tmp_pa
                           timeout=20).returncode == 0
     pid = server.server_pid()
     with open(f"/proc/{pid}/cmdline", "rb") as f:
-        assert f.read().split(b"\0")[1:3] == [b"-IS", shim.encode()]  # the shim's own process
+        argv = f.read().split(b"\0")
+    if native:  # the Python client the compiled one became, with the shim's own argv
+        assert argv[1:3] == [b"-P", b"-c"] and argv[4:6] == [shim.encode(), b"new-session"]
+    else:
+        assert argv[1:3] == [b"-IS", shim.encode()]  # the shim's own process
     wait_for(lambda: server.ok("display", "-p", "#{git_branch}") == "trunk\n")
 
 
