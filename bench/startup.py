@@ -4,9 +4,10 @@
 
 - commands: one short command's wall time and CPU (the client process only, from
   ``getrusage``), median of ``--n``: ``python -c pass`` (the floor of any Python client, this
-  interpreter with its ``site``), ``hmux list-sessions`` as the installed script runs it, the
-  same through the ``tmux`` shim tools use (``hmux doctor --install-shim``: ``-I -S``, no
-  ``site``), tmux 3.7b's ``list-sessions`` and ``screen -ls``;
+  interpreter with its ``site``), ``hmux list-sessions`` as installed (the C client where the
+  install found a compiler), the same through the ``tmux`` shim tools use (``hmux doctor
+  --install-shim``), the Python client and its script shim (``-I -S``, no ``site``) for
+  comparison, tmux 3.7b's ``list-sessions`` and ``screen -ls``;
 - new: ``new-session -d`` with no server running, until the command returns (the server's start
   is included), and the same with a server already up, for hmux without plugins and with the
   default set (agent, git: they load after the first client is answered); ``screen -dmS``;
@@ -58,12 +59,13 @@ def median_of(fn, n: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
-def shim(base: str) -> str:
-    """hmux's ``tmux`` shim as ``hmux doctor --install-shim`` writes it."""
+def shim(base: str, native: bool = True) -> str:
+    """hmux's ``tmux`` shim as ``hmux doctor --install-shim`` writes it: a symlink to the C
+    client where ``hmux`` is one, else (or with ``native`` false) the Python script."""
     sys.path.insert(0, CHECKOUT)
     from hmux_core.tmux_shim import install
 
-    return install(os.path.join(base, "shim"))
+    return install(os.path.join(base, "shim" if native else "pyshim"), native=native)
 
 
 def commands(base: str, n: int) -> None:
@@ -76,6 +78,10 @@ def commands(base: str, n: int) -> None:
         ("python -c pass", [sys.executable, "-c", "pass"], h.env),
         ("hmux list-sessions", HMUX_SCRIPT + ["-L", "st", "list-sessions"], h.env),
         ("hmux via the tmux shim (-S hmux socket)", [tmux_shim, "-S", h.socket, "ls"], h.env),
+        # The Python client, which `hmux` is without a C compiler at install time.
+        ("hmux, the Python client (scripts/hmux)",
+         [sys.executable, os.path.join(CHECKOUT, "scripts", "hmux"), "-L", "st", "ls"], h.env),
+        ("the Python script shim", [shim(base, native=False), "-S", h.socket, "ls"], h.env),
         ("tmux 3.7b list-sessions", [TMUX, "-L", "st", "list-sessions"], t.env),
     ]
     scr_env = dict(h.env, SCREENDIR=os.path.join(base, "screens"))

@@ -17,9 +17,10 @@ short ``tmux`` commands cost (issue 28). For each project the script:
   hmux's tmux shim (:func:`hmux_core.tmux_shim.install`), which uses tmux's socket directory
   and configuration files as tmux would.
 
-The shim runs hmux from ``--hmux`` (default: the checkout this script is in) through PYTHONPATH
-set in the shim alone, so the suites' own interpreter never sees hmux's tree. Consequence: the
-hmux server's global environment holds that PYTHONPATH and tmux's does not.
+hmux is ``--hmux`` (default: the checkout this script is in) installed as a user installs it,
+``pip install`` into a venv of its own made afresh for the run, so the suites' own interpreter
+never sees it; the shim is what that install's ``hmux doctor --install-shim`` writes (a symlink
+to the C client where the install found a compiler).
 
 It prints passed/failed/skipped/error counts and wall time per project and tmux, and the tests
 whose outcome differs between the two. Per-run pytest logs and JUnit XML stay in the cache
@@ -121,30 +122,30 @@ def make_venv(cache: str, name: str, version: str, src: str, needs: list[str]) -
     return python
 
 
-def tmux_dir(kind: str, base: str, hmux_root: str) -> str:
-    """A directory holding ``tmux``: the oracle, or hmux's shim running ``hmux_root``."""
+def hmux_venv(cache: str, hmux_root: str) -> str:
+    """A venv with hmux installed from ``hmux_root`` as a user installs it (``pip install .``,
+    not editable: the C client is built where a compiler is found); made afresh each run."""
+    venv = os.path.join(cache, "venv-hmux")
+    log(f"installing hmux from {hmux_root} into {venv}")
+    shutil.rmtree(venv, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", venv], check=True)
+    python = os.path.join(venv, "bin", "python")
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                    hmux_root], check=True)
+    return python
+
+
+def tmux_dir(kind: str, base: str, hmux_python: str | None) -> str:
+    """A directory holding ``tmux``: the oracle, or the shim of the hmux that ``hmux_python``
+    runs, as ``hmux doctor --install-shim`` writes it."""
     bindir = os.path.join(base, "bin")
     os.makedirs(bindir)
     if kind == "tmux":
         os.symlink(oracle(), os.path.join(bindir, "tmux"))
         return bindir
-    sys.path.insert(0, hmux_root)
-    try:
-        from hmux_core.tmux_shim import MARKER, install
-    finally:
-        sys.path.remove(hmux_root)
-    path = install(bindir)
-    with open(path) as f:
-        lines = f.read().splitlines(keepends=True)
-    assert lines[1].startswith(MARKER), lines
-    # After the marker line (which must stay second): hmux from hmux_root, for the shim only
-    # (and for a server started as an interpreter of its own, when the client cannot fork).
-    if lines[0].startswith("#!/bin/sh"):
-        lines.insert(2, f"PYTHONPATH={hmux_root}; export PYTHONPATH\n")
-    else:
-        lines.insert(2, f"import os; os.environ['PYTHONPATH'] = {hmux_root!r}\n")
-    with open(path, "w") as f:
-        f.writelines(lines)
+    assert hmux_python is not None
+    subprocess.run([hmux_python, "-c", "import sys; from hmux_core.tmux_shim import install; "
+                    "install(sys.argv[1])", bindir], check=True)
     return bindir
 
 
@@ -195,7 +196,7 @@ def kill_leftovers(tmpdir: str, tmux: str) -> None:
 def run_suite(project: str, kind: str, python: str, src: str, results: str, ns: argparse.Namespace
               ) -> Run:
     base = tempfile.mkdtemp(prefix=f"hmux-suites-{project}-{kind}-")
-    bindir = tmux_dir(kind, base, ns.hmux)
+    bindir = tmux_dir(kind, base, ns.hmux_python)
     home = os.path.join(base, "home")
     sockets = os.path.join(base, "sockets")
     os.makedirs(home)
@@ -280,7 +281,7 @@ def main() -> None:
     ap.add_argument("--run-timeout", type=int, default=3 * 3600, help="per-suite limit, seconds")
     ap.add_argument("--cache", default=os.path.expanduser("~/.cache/hmux-suites"))
     ap.add_argument("--hmux", default=CHECKOUT,
-                    help="the hmux tree the shim runs (PYTHONPATH); default this checkout")
+                    help="the hmux tree to install and run; default this checkout")
     ap.add_argument("pytest_args", nargs="*", help="more pytest arguments (after --)")
     ns = ap.parse_args()
     ns.hmux = os.path.abspath(ns.hmux)
@@ -290,6 +291,7 @@ def main() -> None:
     os.makedirs(results, exist_ok=True)
     log(f"machine: {machine()}; load {os.getloadavg()[0]:.2f}")
     log(f"tmux: {oracle()}; hmux: {ns.hmux}")
+    ns.hmux_python = hmux_venv(ns.cache, ns.hmux) if "hmux" in kinds else None
     runs: list[Run] = []
     for project in projects:
         version, needs = PROJECTS[project]

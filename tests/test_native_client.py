@@ -236,3 +236,22 @@ def test_as_tmux_by_its_name(built, muxdir, tmp_path, request):
     assert shim.ok("display", "-p", "#{socket_path}") == socket_path(muxdir, "tmux", "t") + "\n"
     assert tuple(shim.cmd("doctor")) == (1, "", "unknown command: doctor\n")
     assert fallbacks(log) == []
+
+
+def test_a_reader_that_goes_away_is_no_death_by_sigpipe(pair, tmp_path):
+    """`hmux show-buffer | head -1`: the pipe closes while the client writes; the command still
+    ends with its own status, as with the Python client (both ignore SIGPIPE, as tmux's)."""
+    native, python, log = pair
+    big = tmp_path / "big"
+    big.write_text("".join(f"line {i}\n" for i in range(40000)))  # beyond a pipe's buffer
+    native.ok("load-buffer", "-b", "big", str(big))
+    statuses = []
+    for mux in (native, python):
+        p = subprocess.Popen(mux.argv0 + mux.socket_args + ["show-buffer", "-b", "big"],
+                             env=mux.env, cwd=mux.cwd, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL)
+        assert p.stdout.readline() == b"line 0\n"
+        p.stdout.close()
+        statuses.append(p.wait(timeout=20))
+    assert statuses == [0, 0]
+    assert fallbacks(log) == []

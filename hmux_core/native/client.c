@@ -115,6 +115,7 @@ static void __attribute__((noreturn)) python_client(void)
     for (int i = 0; i < argc; i++)
         args[4 + i] = saved_argv[i];
 
+    signal(SIGPIPE, SIG_DFL); /* as it was given to us: an ignored signal stays so across exec */
     args[0] = HMUX_PYTHON;
     execv(args[0], args);
     /* Moved or built elsewhere: the interpreter beside this program (a venv's bin), then PATH. */
@@ -804,6 +805,9 @@ static int run(void)
 int main(int argc, char **argv)
 {
     saved_argv = argv;
+    /* A reader that goes away (`hmux list-keys | head -1`) is a write error, not a death by
+     * SIGPIPE: tmux's client ignores it, and so does Python. */
+    signal(SIGPIPE, SIG_IGN);
     const char *name = strrchr(argv[0], '/');
     name = name != NULL ? name + 1 : argv[0];
     tmux_mode = strcmp(name, "tmux") == 0;
