@@ -343,9 +343,13 @@ _KEY_STRING_TABLE: list[tuple[str, int]] = [
     ("KP0", KEYC_KP_ZERO | KEYC_KEYPAD), ("KP.", KEYC_KP_PERIOD | KEYC_KEYPAD),
 ]
 # Every mouse event but MouseMove has names (MouseMove keys are only printed, never parsed).
+# (mouse_key's arithmetic with each event's type and button worked out once, not per location:
+# this runs at every server start.)
+_LOC_INDEX = {_loc: _i for _i, _loc in enumerate(MOUSE_LOCATIONS)}
 for _ev in MOUSE_EVENTS[1:]:
-    for _loc in _NAMED_LOCATIONS:
-        _KEY_STRING_TABLE.append((_ev + _loc, mouse_key(_ev, _loc)))
+    _t, _button = _event_type_button(_ev)
+    _base = _type(_t) | (_button << 8)
+    _KEY_STRING_TABLE.extend((_ev + _loc, _base | _LOC_INDEX[_loc]) for _loc in _NAMED_LOCATIONS)
 
 #: All key names string_to_key accepts from the table, in tmux's order.
 KEY_NAMES: tuple[str, ...] = tuple(name for name, _ in _KEY_STRING_TABLE)
@@ -891,4 +895,4 @@ def send_keys_bytes(args: list[str], *, literal: bool = False, hex_input: bool =
     return b"".join(out)
 
 
-del _ev, _loc, _cname, _name, _key, _data, _j
+del _ev, _cname, _name, _key, _data, _j, _t, _button, _base
