@@ -517,7 +517,14 @@ class ClientConn:
                 self._queue_wake = trio.Event()
                 await self._queue_wake.wait()
             argv = self._queue.popleft()
-            await self.server.run_client_command(self, argv)
+            server = self.server
+            if server.plugins_pending and server._first_answered.is_set():
+                # The plugins are loading (the first client has been answered): a command
+                # waits for them, so what it sees (their option defaults, their variables) is
+                # the same however soon after the server's start it came. (Before the first
+                # client is answered, a configuration's job may call back: it must not wait.)
+                await server.plugins_loaded.wait()
+            await server.run_client_command(self, argv)
 
 
 def _close_message_fds(messages: list[P.Message]) -> None:
@@ -607,6 +614,7 @@ class Server:
         self.plugins_pending = False
         self._plugins_untouched: dict[int, dict[str, Any]] | None = None
         self._first_answered = trio.Event()  # a first client was answered: it left or stayed
+        self.plugins_loaded = trio.Event()  # ensure_plugins has run (with or without success)
         self.key_bindings: Any = None  # key tables (keybindings.py)
         self.subscribers: list[Any] = []
         self._loop_wake = trio.Event()
@@ -1333,6 +1341,7 @@ class Server:
             self.log_exception("loading plugins failed")
             self.plugins = None
         self._plugins_untouched = None
+        self.plugins_loaded.set()
         if self.plugins is not None and self.nursery is not None:
             self.nursery.start_soon(self.plugins.run)
             self.redraw_clients()  # the status line's defaults and variables

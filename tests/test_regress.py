@@ -8,13 +8,13 @@ built from); each runs in its own TMUX_TMPDIR, from a private copy of the regres
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import subprocess
-import sys
 import tarfile
 
 import pytest
-from harness import TMUX
+from harness import HMUX, TMUX
 from oracle import tarball
 
 TARBALL = tarball("3.7b")
@@ -40,11 +40,13 @@ def regress(tmp_path_factory) -> str:
 
 @pytest.fixture(scope="module")
 def hmux_bin(tmp_path_factory) -> str:
-    """An executable that runs this checkout's hmux client, for the scripts' TEST_TMUX."""
+    """An executable that runs this checkout's hmux client (the one the harness runs: the C
+    client unless HMUX_CLIENT=python), for the scripts' TEST_TMUX."""
     d = tmp_path_factory.mktemp("bin")
     path = d / "hmux"
-    pythonpath = os.environ.get("PYTHONPATH", "")
-    path.write_text(f"#!/bin/sh\nPYTHONPATH={pythonpath} exec {sys.executable} -m hmux_core.cli \"$@\"\n")
+    pythonpath = shlex.quote(os.environ.get("PYTHONPATH", ""))
+    client = " ".join(shlex.quote(a) for a in HMUX)
+    path.write_text(f"#!/bin/sh\nPYTHONPATH={pythonpath} exec {client} \"$@\"\n")
     path.chmod(0o755)
     return str(path)
 
