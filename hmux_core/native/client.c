@@ -347,7 +347,7 @@ static struct client {
     int refused; /* the server closed on us while we sent: read what it said, send no more */
     uint64_t flags;
     int exitval;
-    int done, attached;
+    int done;
     char *exit_reason;
     int files[64][2]; /* stream -> fd we write to */
     int nfiles;
@@ -617,22 +617,15 @@ static int dispatch(uint32_t type, uint32_t peerid, const char *data, size_t len
                 c.exit_reason = payload_string(data + 4, strnlen(data + 4, len - 4));
             }
         }
-        if (c.attached) {
-            if (type == MSG_SHUTDOWN) {
-                free(c.exit_reason);
-                c.exit_reason = strdup("server exited");
-                c.exitval = 1;
-            } else if (c.exit_reason == NULL) {
-                c.exit_reason = strdup("exited");
-            }
-            send_type(MSG_EXITING);
-        } else {
-            c.done = 1;
-        }
+        c.done = 1;
         break;
-    case MSG_READY: /* not for a client whose stdin is no terminal; answered as the other */
-        c.attached = 1;
-        send_type(MSG_RESIZE);
+    case MSG_READY:
+        /* Attached. Not for this client: with stdin a terminal only commands that cannot
+         * attach get here, and the server attaches no client whose stdin is not one. Should
+         * it happen, leave at once rather than hold a session we cannot draw. */
+        fputs("hmux: attached without a terminal\n", stderr);
+        c.exitval = 1;
+        send_type(MSG_EXITING);
         break;
     case MSG_FLAGS:
         if (len != 8)
@@ -640,11 +633,7 @@ static int dispatch(uint32_t type, uint32_t peerid, const char *data, size_t len
         memcpy(&c.flags, data, 8);
         break;
     case MSG_DETACH:
-    case MSG_DETACHKILL:
-        if (c.attached) {
-            free(c.exit_reason);
-            c.exit_reason = strdup("detached");
-        }
+    case MSG_DETACHKILL: /* client_dispatch_wait: no reason, no SIGHUP */
         send_type(MSG_EXITING);
         break;
     case MSG_EXITED:
@@ -864,11 +853,7 @@ int main(int argc, char **argv)
         if (fl >= 0 && (fl & O_NONBLOCK))
             fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     }
-    if (c.attached) {
-        if (c.exit_reason != NULL)
-            printf("[%s]\n", c.exit_reason);
-    } else if (c.exit_reason != NULL) {
+    if (c.exit_reason != NULL)
         fprintf(stderr, "%s\n", c.exit_reason);
-    }
     return status;
 }
