@@ -20,7 +20,10 @@ def compile_client(target: str, python: str | None = None) -> None:
     becomes for everything but a command to a running server, so it must be able to import
     this hmux_core. Raises OSError or CalledProcessError (its output attached) on failure."""
     python = sys.executable if python is None else python
-    cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    if os.environ.get("CC"):
+        compilers = [shlex.split(os.environ["CC"])]
+    else:  # the compiler Python was built with (its name may not exist here), then plain cc
+        compilers = [shlex.split(sysconfig.get_config_var("CC") or "cc"), ["cc"]]
     define = []
     # A path a C string literal holds as it is (anything else: the client looks for python3).
     if python and os.path.isabs(python) and python.isprintable() \
@@ -28,9 +31,15 @@ def compile_client(target: str, python: str | None = None) -> None:
         define = [f'-DHMUX_PYTHON="{python}"']
     tmp = f"{target}.{os.getpid()}.tmp"
     try:
-        subprocess.run([*cc, "-O2", "-std=c11", *define, "-o", tmp, SOURCE], check=True,
-                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT)
+        for i, cc in enumerate(compilers):
+            try:
+                subprocess.run([*cc, "-O2", "-std=c11", *define, "-o", tmp, SOURCE], check=True,
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT)
+                break
+            except FileNotFoundError:
+                if i == len(compilers) - 1:
+                    raise
         os.replace(tmp, target)
     finally:
         if os.path.exists(tmp):
