@@ -94,6 +94,47 @@ static int tmux_mode;
 
 /* ---- becoming the Python client ------------------------------------------------------------ */
 
+/* The directory this program is in (symlinks resolved: the shim is one), with a slash. */
+static int own_directory(char *out, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", out, size - 1);
+    if (n <= 0)
+        return 0;
+    out[n] = '\0';
+    char *slash = strrchr(out, '/');
+    if (slash == NULL)
+        return 0;
+    slash[1] = '\0';
+    return 1;
+}
+
+/* The interpreter named on the `#!` line of the hmux-tmux script installed beside this
+ * program. The installer wrote that line for the Python hmux was installed into, so it is
+ * right even for a wheel built with another interpreter than the one named at compile time. */
+static int installed_python(char *out, size_t size)
+{
+    char path[PATH_MAX];
+    if (!own_directory(path, sizeof path - 16))
+        return 0;
+    strcat(path, "hmux-tmux");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char line[PATH_MAX + 2];
+    ssize_t got = read(fd, line, sizeof line - 1);
+    close(fd);
+    if (got < 3 || line[0] != '#' || line[1] != '!' || line[2] != '/')
+        return 0;
+    line[got] = '\0';
+    size_t len = strcspn(line + 2, " \t\r\n");
+    if (len >= size)
+        return 0;
+    memcpy(out, line + 2, len);
+    out[len] = '\0';
+    /* Not the `#!/bin/sh` form pip writes for a path a `#!` line cannot hold. */
+    return strstr(strrchr(out, '/'), "python") != NULL;
+}
+
 /* exec the Python client with our own argv: never returns. */
 static void __attribute__((noreturn)) python_client(void)
 {
@@ -116,19 +157,19 @@ static void __attribute__((noreturn)) python_client(void)
         args[4 + i] = saved_argv[i];
 
     signal(SIGPIPE, SIG_DFL); /* as it was given to us: an ignored signal stays so across exec */
+    /* The installed interpreter, then the one setup.py compiled in, then python3 beside this
+     * program (a venv's bin), then on PATH. */
+    char python[PATH_MAX];
+    if (installed_python(python, sizeof python)) {
+        args[0] = python;
+        execv(args[0], args);
+    }
     args[0] = HMUX_PYTHON;
     execv(args[0], args);
-    /* Moved or built elsewhere: the interpreter beside this program (a venv's bin), then PATH. */
-    char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 16);
-    if (n > 0) {
-        self[n] = '\0';
-        char *slash = strrchr(self, '/');
-        if (slash != NULL) {
-            strcpy(slash + 1, "python3");
-            args[0] = self;
-            execv(args[0], args);
-        }
+    if (own_directory(python, sizeof python - 16)) {
+        strcat(python, "python3");
+        args[0] = python;
+        execv(args[0], args);
     }
     args[0] = "python3";
     execvp(args[0], args);
