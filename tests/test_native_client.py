@@ -255,3 +255,25 @@ def test_a_reader_that_goes_away_is_no_death_by_sigpipe(pair, tmp_path):
         statuses.append(p.wait(timeout=20))
     assert statuses == [0, 0]
     assert fallbacks(log) == []
+
+
+def test_the_terminal_safe_list_names_real_commands_that_never_attach():
+    """The C file's list of commands kept in C with stdin a terminal: every entry is a name
+    or alias of the command table, and none of the commands that attach or run commands in
+    this client's place is on it."""
+    import re
+
+    from hmux_core.commands.names import command_names
+    from hmux_core.native.build import SOURCE
+
+    with open(SOURCE) as f:
+        text = f.read()
+    block = text[text.index("terminal_safe[] = {"):]
+    listed = re.findall(r'"([a-z-]+)"', block[:block.index("NULL")])
+    names = command_names()
+    assert listed and all(name in names for name in listed), \
+        [n for n in listed if n not in names]
+    never = {"attach-session", "new-session", "if-shell", "run-shell", "source-file",
+             "command-prompt", "confirm-before", "lock-client", "lock-session", "lock-server",
+             "suspend-client"}
+    assert not {names[n] for n in listed} & never
