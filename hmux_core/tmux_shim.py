@@ -16,7 +16,9 @@ Inside an hmux pane no shim is needed: ``$TMUX`` names the hmux socket and the s
 speaks the same protocol. Outside one, a tool that runs ``tmux new-session`` would reach tmux's
 default socket; the shim makes it reach hmux's. It is opt-in only: the ``hmux-tmux`` console script,
 or ``hmux doctor --install-shim DIR``, which writes ``DIR/tmux`` and nothing else, so no one gets
-it who did not put DIR on their PATH. As ``tmux`` it passes every command to the server, hmux's own
+it who did not put DIR on their PATH. Where ``hmux`` is the compiled client (hmux_core/native),
+``DIR/tmux`` is a symlink to it, which acts as tmux by its name and runs a command to a running
+server without starting Python; otherwise it is the Python script :func:`script` writes. As ``tmux`` it passes every command to the server, hmux's own
 subcommands (``plugins``, ``doctor``, ``--version``) included, exactly as tmux would.
 """
 
