@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #ifndef HMUX_PYTHON
-#define HMUX_PYTHON "python3" /* setup.py names the interpreter hmux was installed for */
+#define HMUX_PYTHON "python3" /* build.py names the interpreter that compiled it */
 #endif
 
 /* Found by tmux_shim.install in a file it may replace (the Python shim carries it as text). */
