@@ -12,11 +12,24 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
-try:
-    import psutil
-except ImportError:  # pragma: no cover - psutil is a dependency of hmux
-    psutil = None
+#: psutil, imported on first need (:func:`_psutil`): where ``/proc`` is there (Linux) it never
+#: is, and importing it was a third of this plugin's import, which a server's second command
+#: waits for.
+psutil: Any = None
+
+
+def _psutil() -> Any:
+    """psutil, or None where it is not installed."""
+    global psutil
+    if psutil is None:
+        try:
+            import psutil as module
+        except ImportError:  # pragma: no cover - psutil is a dependency of hmux
+            return None
+        psutil = module
+    return psutil
 
 #: Kernel clock ticks per second, the unit of ``starttime``.
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -74,7 +87,7 @@ class Snapshot:
                     st = Stat(pid, comm, int(fields[1]), int(fields[2]), int(fields[19]))
                 except (IndexError, ValueError):
                     st = None
-        elif psutil is not None:
+        elif _psutil() is not None:
             try:
                 p = psutil.Process(pid)
                 ticks = int((p.create_time() - psutil.boot_time()) * CLOCK_TICKS)
@@ -95,7 +108,7 @@ class Snapshot:
                 # Trailing NULs come from processes that rewrote their argv in place.
                 argv = tuple(a.decode("utf-8", "replace") for a in raw.rstrip(b"\0").split(b"\0")
                              ) if raw.strip(b"\0") else ()
-        elif psutil is not None:
+        elif _psutil() is not None:
             try:
                 argv = tuple(psutil.Process(pid).cmdline())
             except psutil.Error:
@@ -116,7 +129,7 @@ class Snapshot:
                 path = None
             if path and path.endswith(" (deleted)"):
                 path = path[: -len(" (deleted)")]
-        elif psutil is not None:
+        elif _psutil() is not None:
             try:
                 path = psutil.Process(pid).exe() or None
             except psutil.Error:
@@ -136,7 +149,7 @@ class Snapshot:
                     k, sep, v = item.partition(b"=")
                     if sep:
                         env[k.decode("utf-8", "replace")] = v.decode("utf-8", "replace")
-        elif psutil is not None:
+        elif _psutil() is not None:
             try:
                 env = dict(psutil.Process(pid).environ())
             except psutil.Error:
@@ -149,7 +162,7 @@ class Snapshot:
             if self.procfs:
                 self.reads += 1
                 return os.readlink(f"{self.root}/{pid}/cwd")
-            if psutil is not None:
+            if _psutil() is not None:
                 return psutil.Process(pid).cwd()
         except (OSError, Exception):
             return None
@@ -169,7 +182,7 @@ class Snapshot:
                     yield os.readlink(f"{d}/{n}")
                 except OSError:
                     continue
-        elif psutil is not None:
+        elif _psutil() is not None:
             try:
                 for f in psutil.Process(pid).open_files():
                     yield f.path
@@ -190,7 +203,7 @@ class Snapshot:
                 raw = self._read(pid, f"task/{tid}/children")
                 if raw:
                     kids.extend(int(x) for x in raw.split())
-        elif psutil is not None:
+        elif _psutil() is not None:
             try:
                 kids = [c.pid for c in psutil.Process(pid).children()]
             except psutil.Error:
@@ -236,7 +249,7 @@ def boot_time(root: str = "/proc") -> float:
                     return float(line.split()[1])
     except OSError:
         pass
-    if psutil is not None:
+    if _psutil() is not None:
         return float(psutil.boot_time())
     return 0.0
 
