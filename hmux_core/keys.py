@@ -201,9 +201,13 @@ def mouse_key(event: str, location: str) -> int:
 # Each location's name is spelt once (not once per event): this loop runs at every start.
 _CNAMES = ["".join("_" + c if c.isupper() and i else c for i, c in enumerate(_loc)).upper()
            for _loc in MOUSE_LOCATIONS]
+#: Each mouse event's key before its location (KEYC_MAKE_MOUSE_KEY's type and button), worked
+#: out once for the names generated here and in the key string table below.
+_EVENT_BASE: dict[str, int] = {}
 for _ev in MOUSE_EVENTS:
     _t, _button = _event_type_button(_ev)
-    _base = _type(_t) | (_button << 8)
+    _EVENT_BASE[_ev] = _type(_t) | (_button << 8)
+for _ev, _base in _EVENT_BASE.items():
     _evu = _ev.upper()
     for _i, _cname in enumerate(_CNAMES):
         globals()[f"KEYC_{_evu}_{_cname}"] = _base | _i
@@ -343,12 +347,9 @@ _KEY_STRING_TABLE: list[tuple[str, int]] = [
     ("KP0", KEYC_KP_ZERO | KEYC_KEYPAD), ("KP.", KEYC_KP_PERIOD | KEYC_KEYPAD),
 ]
 # Every mouse event but MouseMove has names (MouseMove keys are only printed, never parsed).
-# (mouse_key's arithmetic with each event's type and button worked out once, not per location:
-# this runs at every server start.)
 _LOC_INDEX = {_loc: _i for _i, _loc in enumerate(MOUSE_LOCATIONS)}
 for _ev in MOUSE_EVENTS[1:]:
-    _t, _button = _event_type_button(_ev)
-    _base = _type(_t) | (_button << 8)
+    _base = _EVENT_BASE[_ev]
     _KEY_STRING_TABLE.extend((_ev + _loc, _base | _LOC_INDEX[_loc]) for _loc in _NAMED_LOCATIONS)
 
 #: All key names string_to_key accepts from the table, in tmux's order.
