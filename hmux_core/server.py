@@ -517,14 +517,7 @@ class ClientConn:
                 self._queue_wake = trio.Event()
                 await self._queue_wake.wait()
             argv = self._queue.popleft()
-            server = self.server
-            if server.plugins_pending and server._first_answered.is_set():
-                # The plugins are loading (the first client has been answered): a command
-                # waits for them, so what it sees (their option defaults, their variables) is
-                # the same however soon after the server's start it came. (Before the first
-                # client is answered, a configuration's job may call back: it must not wait.)
-                await server.plugins_loaded.wait()
-            await server.run_client_command(self, argv)
+            await self.server.run_client_command(self, argv)
 
 
 def _close_message_fds(messages: list[P.Message]) -> None:
@@ -1009,6 +1002,12 @@ class Server:
     # -- commands --------------------------------------------------------------------------------
 
     async def run_client_command(self, c: ClientConn, argv: list[str]) -> None:
+        if self.plugins_pending and self._first_answered.is_set():
+            # The plugins are loading (the first client has been answered): a command waits
+            # for them, so what it sees (their option defaults, their variables) is the same
+            # however soon after the server's start it came. (Before the first client is
+            # answered, a configuration's job may call back: it must not wait.)
+            await self.plugins_loaded.wait()
         try:
             if len(argv) > 1000:  # cmd_unpack_argv's limit (tmux 3.7)
                 raise CommandError("command too long")
