@@ -7,6 +7,7 @@ touched.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import signal
@@ -25,11 +26,10 @@ TMUX = ORACLE
 HMUX_PYTHON = [sys.executable, "-m", "hmux_core.cli"]
 
 
-def _client() -> list[str]:
-    """The client the tests run: the C client (hmux_core/native) built from this checkout, as
-    an install with a compiler gets it, unless HMUX_CLIENT=python or it does not build."""
-    if os.environ.get("HMUX_CLIENT", "native") == "python":
-        return HMUX_PYTHON
+@functools.cache
+def compiled_client() -> str | None:
+    """The C client (hmux_core/native) built from this checkout, once per session, as an
+    install with a compiler gets it; None where it does not build."""
     import atexit
     import shutil
     import tempfile
@@ -42,11 +42,13 @@ def _client() -> list[str]:
     try:
         compile_client(target)
     except (OSError, subprocess.CalledProcessError):
-        return HMUX_PYTHON
-    return [target]
+        return None
+    return target
 
 
-HMUX = _client()
+#: The client the tests run: the C client unless HMUX_CLIENT=python or it does not build.
+HMUX = [compiled_client()] if os.environ.get("HMUX_CLIENT", "native") != "python" \
+    and compiled_client() is not None else HMUX_PYTHON
 
 
 @dataclass

@@ -14,10 +14,10 @@ import sys
 
 import psutil
 import pytest
-from harness import HMUX, TMUX, Mux, base_env, socket_path, wait_for
+from harness import HMUX, TMUX, Mux, base_env, compiled_client, socket_path, wait_for
 from test_attach import Outer
 
-from hmux_core.native.build import compile_client
+from hmux_core.native import is_compiled
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -240,17 +240,10 @@ def test_wheel_ships_data_and_default_plugins_start(installed, tmp_path, request
     m = Mux([os.path.join(venv_bin, "hmux")], ["-L", "fresh"], env, cwd=str(cwd))
     request.addfinalizer(m.kill)
     m.ok("new-session", "-d", "-s", "s", "sh")
-    with open(os.path.join(venv_bin, "hmux"), "rb") as f:
-        compiled = f.read(4) == b"\x7fELF"
     # Where the build found a compiler (as here), `hmux` is the C client, which became the
     # Python client to start the server: that must be the venv's interpreter, though the
     # wheel was built by another (the one named at compile time).
-    try:
-        compile_client(str(tmp_path / "probe"))
-        can_compile = True
-    except (OSError, subprocess.CalledProcessError):
-        can_compile = False
-    assert compiled == can_compile
+    assert is_compiled(os.path.join(venv_bin, "hmux")) == (compiled_client() is not None)
     with open(f"/proc/{m.server_pid()}/cmdline", "rb") as f:
         assert f.read().split(b"\0")[0] == installed.encode()
     wait_for(lambda: m.ok("display", "-p", "#{plugins}") == "agent,git\n")
