@@ -576,7 +576,7 @@ def test_cc_in_a_pty_matches_tmux(muxes):
             session = _cc_session(mux, oracle=name == "tmux")
             if session is not None:
                 break
-            mux.cmd("kill-server")
+            mux.kill()  # waits for the server to be gone: a new one must not meet it exiting
         assert session is not None, f"{name} never answered the first command"
         rc, out = session
         got[name] = (rc, normalise(out.decode()))
