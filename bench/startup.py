@@ -10,7 +10,9 @@
   comparison, tmux 3.7b's ``list-sessions`` and ``screen -ls``;
 - new: ``new-session -d`` with no server running, until the command returns (the server's start
   is included), and the same with a server already up, for hmux without plugins and with the
-  default set (agent, git: they load after the first client is answered); ``screen -dmS``;
+  default set (agent, git: they load after the first client is answered), each as a first
+  start (``HMUX_FORKSERVER=0``) and with the fork server up (two starts just before left
+  it, as in a test suite: ``hmux_core/forkserver.py``); ``screen -dmS``;
 - attach: from starting ``attach`` in an 80x24 terminal until its first full frame is on it
   (the pane's marker text and, for tmux and hmux, the status line's session name).
 
@@ -112,10 +114,19 @@ def new_detached(base: str, n: int) -> None:
     print(f"{'':<28} {'cold wall ms':>13} {'warm wall ms':>13}")
     scr_env = dict(os.environ, SCREENDIR=os.path.join(base, "screens"))
     os.makedirs(scr_env["SCREENDIR"], mode=0o700, exist_ok=True)
-    for prog in ("hmux", "hmux, default plugins", "tmux", "screen"):
+    rows = ("hmux", "hmux, default plugins", "hmux, fork server", "hmux, fork server, plugins",
+            "tmux", "screen")
+    for prog in rows:
         if prog == "screen" and not SCREEN:
             continue
         cold, warm = [], []
+        forked = "fork server" in prog
+        if forked:  # two starts in a row leave the fork server that the timed ones then use
+            for i in range(2):
+                srv = Server("hmux", base, f"fsup{i}")
+                srv.argv = HMUX_SCRIPT + srv.argv[len(HMUX):]  # the interpreter is in its key
+                srv.run("start-server")
+                srv.kill()
         for i in range(n):
             if prog == "screen":
                 w, _ = timed([SCREEN, "-dmS", f"nd{i}", "sh"], scr_env, False)
@@ -125,9 +136,11 @@ def new_detached(base: str, n: int) -> None:
                 subprocess.run([SCREEN, "-S", f"nd{i}", "-X", "quit"], env=scr_env,
                                capture_output=True)
                 continue
-            srv = Server(prog.split(",")[0], base, f"nd{prog[:4]}{prog[-2:]}{i}")
+            srv = Server(prog.split(",")[0], base, f"nd{len(prog)}{prog[-4:]}{i}")
             if prog.startswith("hmux"):
                 srv.argv = HMUX_SCRIPT + srv.argv[len(HMUX):]
+                if not forked:  # a first start: no fork server, whatever came before
+                    srv.env["HMUX_FORKSERVER"] = "0"
             if prog.endswith("plugins"):  # what a user gets: the agent and git plugins
                 srv.env.pop("TMUX_C2RS_PLUGINS")
             try:

@@ -75,11 +75,12 @@ def _get_lock(lockfile: str) -> int:
 
 def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd: int,
                   tmux_files: bool) -> socket.socket:
-    """Start a detached server; our end of a socketpair is its first client (as tmux does)."""
+    """Start a detached server; our end of a socketpair is its first client (as tmux does).
+    The fork server forks it when one is running here (see :mod:`hmux_core.forkserver`)."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    args = ["--socket", path, "--client-fd", str(theirs.fileno()), "--flags", str(flags)]
+    args = ["--socket", path, "--flags", str(flags)]
     if lockfd >= 0:
-        args += ["--lock-fd", str(lockfd), "--lock-file", path + ".lock"]
+        args += ["--lock-file", path + ".lock"]
     if config_files is not None:
         for f in config_files:
             args += ["-f", f]
@@ -88,6 +89,15 @@ def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd:
     elif tmux_files:
         args += ["--tmux-config"]  # run as `tmux`: exactly tmux's configuration files
     keep = [theirs.fileno()] + ([lockfd] if lockfd >= 0 else [])
+    from . import forkserver
+
+    directory = os.path.dirname(path)
+    if forkserver.request(directory, args, keep):
+        theirs.close()
+        return ours
+    args += ["--client-fd", str(theirs.fileno())]
+    if lockfd >= 0:
+        args += ["--lock-fd", str(lockfd)]
     if _single_threaded():
         # Fork, as tmux does: this interpreter is already up, so the server skips a second
         # interpreter's start (a fifth of a cold ``new -d``).
@@ -96,6 +106,7 @@ def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd:
             theirs.detach()  # the server adopts the fd: no object here may close it
             _serve_forked(args, keep, ours)
         os.waitpid(pid, 0)  # it forks the daemon at once and exits
+        forkserver.note_start(directory)
     else:
         # A process with threads of its own (one embedding the client): a fork would copy
         # this thread alone, so the server is an interpreter of its own.
@@ -139,24 +150,35 @@ def daemonize() -> None:
         os.close(devnull)
 
 
+def become_daemon(keep: list[int]) -> None:
+    """:func:`daemonize`, then close every fd but stdio and ``keep`` (a start lock held by a
+    stray copy would outlive the server that should release it)."""
+    daemonize()
+    start = 3
+    for fd in sorted(keep):
+        os.closerange(start, fd)
+        start = fd + 1
+    os.closerange(start, 1 << 20)
+
+
+def prepare_server_imports() -> None:
+    """Make this client interpreter's import path a server's before importing one."""
+    if not sys.flags.safe_path and sys.path:
+        del sys.path[0]  # the script's or the current directory: what -P leaves out
+    if sys.flags.no_site:  # the tmux shim (-I -S): plugins are found on site's paths
+        import site
+
+        site.main()
+
+
 def _serve_forked(args: list[str], keep: list[int], ours: socket.socket) -> None:
     """The forked child becomes the daemon at once, while it is small to copy, holding only
     the server's fds, then imports and runs the server. Never returns."""
     code = 1
     try:
         ours.close()
-        daemonize()
-        start = 3
-        for fd in sorted(keep):
-            os.closerange(start, fd)
-            start = fd + 1
-        os.closerange(start, 1 << 20)
-        if not sys.flags.safe_path and sys.path:
-            del sys.path[0]  # the script's or the current directory: what -P leaves out
-        if sys.flags.no_site:  # the tmux shim (-I -S): plugins are found on site's paths
-            import site
-
-            site.main()
+        become_daemon(keep)
+        prepare_server_imports()
         from . import server
 
         code = server.main([*args, "--foreground"])

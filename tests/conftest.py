@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import os
 import sys
 import uuid
@@ -31,7 +32,11 @@ def _option_table_restored():
 def muxdir(tmp_path):
     d = tmp_path / "sock"
     d.mkdir()
-    return str(d)
+    yield str(d)
+    # A fork server the test's servers left (hmux_core/forkserver.py) leaves once its socket
+    # has gone, rather than idling on.
+    for path in glob.glob(os.path.join(d, "hmux-*", ".hmux-forkserver-*")):
+        os.unlink(path)
 
 
 def _make(kind: str, tmpdir: str, label: str, request) -> Mux:

@@ -1,0 +1,284 @@
+"""The fork server: one process that has imported the server once and forks each new one.
+
+A cold ``hmux new -d`` is mostly Python importing the server (trio alone is over half of it),
+and the tools that start a server per test (libtmux's and tmuxp's suites, a plugin's own tests)
+pay that every time. So, as multiprocessing's ``forkserver`` does, the second server started
+within :data:`START_WINDOW` seconds in one socket directory also starts a fork server there: a
+daemon that imports what a server imports, then forks a server for each client that asks,
+already warm. It serves only its own user (the directory is 0700 and the peer's uid is
+checked), only the interpreter and hmux install that started it (both are in its socket's
+name), and exits after :data:`IDLE` seconds without a request or once its socket is gone. A
+user who starts one server a day never sees one. ``HMUX_FORKSERVER=0`` turns it off.
+
+What a forked server inherits from the client is what a server forked by the client itself
+inherits: the client's environment, working directory and umask are sent with the request
+and applied before the server starts, and the server's fds (its end of the first client's
+socketpair, the start lock) come with it over SCM_RIGHTS. Process limits, nice value and
+cgroup are the fork server's: those of the client that started it.
+
+The client's half (:func:`request`, :func:`note_start`) imports only what the client already
+has; :func:`serve` imports the server.
+"""
+
+from __future__ import annotations
+
+import _socket as socket
+import os
+import struct
+import sys
+import time
+
+#: Seconds without a request after which the fork server exits.
+IDLE = 10.0
+#: A server start this soon after the previous one in the same directory starts a fork server.
+START_WINDOW = 10.0
+ENV_VAR = "HMUX_FORKSERVER"
+_MARKER = ".hmux-last-start"
+_LEN = struct.Struct("I")
+_FD = struct.Struct("i")
+
+
+def _enabled() -> bool:
+    return os.environ.get(ENV_VAR, "1") != "0"
+
+
+def _path(directory: str) -> str | None:
+    """The fork server's socket for this interpreter and install in ``directory``, or None
+    when the directory is not a private one of this user's (a ``-S`` socket in a shared or
+    home directory gets no fork server beside it)."""
+    try:
+        st = os.stat(directory)
+        here = os.path.dirname(os.path.abspath(__file__))
+        code = os.stat(os.path.join(here, "server.py")).st_mtime_ns
+    except OSError:
+        return None
+    if st.st_uid != os.getuid() or st.st_mode & 0o077:
+        return None
+    import zlib  # a C module: crc32 rather than hashlib's import
+
+    key = zlib.crc32(f"{sys.executable}\0{here}\0{code}".encode("utf-8", "surrogateescape"))
+    path = os.path.join(directory, f".hmux-forkserver-{key:08x}")
+    return path if len(path.encode()) < 108 else None
+
+
+def _encode(args: list[str]) -> bytes:
+    """The request: cwd, umask, the server's arguments, then the environment, each
+    NUL-terminated, after a count of arguments."""
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = "/"
+    mask = os.umask(0)
+    os.umask(mask)
+    fields = [os.fsencode(cwd), str(mask).encode(), str(len(args)).encode()]
+    fields += [os.fsencode(a) for a in args]
+    fields += [k + b"=" + v for k, v in os.environb.items()]
+    return b"\0".join(fields) + b"\0"
+
+
+def request(directory: str, args: list[str], fds: list[int]) -> bool:
+    """Ask the fork server in ``directory`` to start a server with ``args`` and ``fds`` (the
+    first becomes ``--client-fd``, a second ``--lock-fd``). True once a server has been forked;
+    False when there is no fork server or it could not (the caller then starts one itself:
+    a fork server that acknowledged nothing forked nothing)."""
+    if not _enabled():
+        return False
+    path = _path(directory)
+    if path is None:
+        return False
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+        payload = _encode(args)
+        data = _LEN.pack(len(payload)) + payload
+        ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, b"".join(_FD.pack(f) for f in fds))]
+        sent = sock.sendmsg([data], ancillary)
+        if sent < len(data):
+            sock.sendall(data[sent:])
+        return sock.recv(1) == b"\1"
+    except OSError:
+        return False
+    finally:
+        sock.close()
+
+
+def note_start(directory: str) -> None:
+    """A server was just started here without the fork server: if another was started
+    within :data:`START_WINDOW` seconds, start a fork server for the next ones."""
+    if not _enabled():
+        return
+    path = _path(directory)
+    if path is None:
+        return
+    marker = os.path.join(directory, _MARKER)
+    now = time.time()
+    try:
+        recent = now - os.stat(marker).st_mtime < START_WINDOW
+        os.utime(marker)
+    except FileNotFoundError:
+        recent = False
+        try:
+            os.close(os.open(marker, os.O_WRONLY | os.O_CREAT, 0o600))
+        except OSError:
+            return
+    except OSError:
+        return
+    if not recent:
+        return
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            from .client import become_daemon
+
+            become_daemon([])  # the start lock above all: it must not outlive a server
+            code = serve(path)
+        except BaseException:
+            pass
+        finally:
+            os._exit(code)
+    os.waitpid(pid, 0)  # daemonize's first fork exits at once
+
+
+def _bind(path: str) -> socket.socket | None:
+    """Our listening socket, or None when a live fork server already has ``path``."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.bind(path)
+    except OSError:
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            probe.connect(path)
+            sock.close()
+            return None  # a live one
+        except OSError:
+            pass
+        finally:
+            probe.close()
+        try:
+            os.unlink(path)  # a dead one's
+            sock.bind(path)
+        except OSError:
+            sock.close()
+            return None
+    os.chmod(path, 0o600)
+    sock.listen(16)
+    return sock
+
+
+def _warm() -> None:
+    """Import what a server imports up to its first command's answer, and the default
+    plugins' modules (which it imports just after)."""
+    from .client import prepare_server_imports
+
+    prepare_server_imports()
+    from . import commands, formats_vars, jobs, pane, server, spawn  # noqa: F401
+    from .plugin import selection
+
+    commands.load_all()
+    selection.prefetch(None)
+
+
+def serve(path: str) -> int:
+    """The fork server's life: bind, import, then fork a server per request until idle."""
+    listener = _bind(path)
+    if listener is None:
+        return 0
+    ino = os.stat(path).st_ino
+    _warm()
+    import signal
+
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    listener.settimeout(1.0)
+    last = time.monotonic()
+    while time.monotonic() - last < IDLE:
+        try:
+            if os.stat(path).st_ino != ino:
+                return 0  # another took the name
+        except OSError:
+            return 0  # removed: the directory is being cleaned up
+        try:
+            fd, _ = listener._accept()
+        except TimeoutError:
+            continue
+        except OSError:
+            continue
+        conn = socket.socket(fileno=fd)
+        try:
+            _serve_one(conn)
+        except Exception:  # a broken request: that client falls back to starting its own
+            pass
+        finally:
+            conn.close()
+        last = time.monotonic()
+    try:
+        if os.stat(path).st_ino == ino:
+            os.unlink(path)
+    except OSError:
+        pass
+    return 0
+
+
+def _serve_one(conn: socket.socket) -> None:
+    conn.settimeout(5.0)
+    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    if struct.unpack("3i", creds)[1] != os.getuid():
+        return
+    data, ancillary, _, _ = conn.recvmsg(65536, socket.CMSG_SPACE(2 * _FD.size))
+    fds: list[int] = []
+    for level, kind, blob in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            usable = len(blob) - len(blob) % _FD.size
+            fds += [v for (v,) in _FD.iter_unpack(blob[:usable])]
+    try:
+        if not fds or len(data) < _LEN.size:
+            return
+        (size,) = _LEN.unpack_from(data)
+        payload = data[_LEN.size:]
+        while len(payload) < size:
+            more = conn.recv(size - len(payload))
+            if not more:
+                return
+            payload += more
+        fields = payload[:size].split(b"\0")
+        cwd, mask, count = fields[0], int(fields[1]), int(fields[2])
+        args = [os.fsdecode(a) for a in fields[3:3 + count]]
+        env = dict(f.split(b"=", 1) for f in fields[3 + count:] if b"=" in f)
+        args += ["--client-fd", str(fds[0])]
+        if len(fds) > 1:
+            args += ["--lock-fd", str(fds[1])]
+        if len(os.listdir("/proc/self/task")) != 1:
+            return  # a thread appeared (nothing here starts one): a fork would be unsafe
+        pid = os.fork()
+        if pid == 0:
+            _become_server(cwd, mask, env, args, fds)
+        os.waitpid(pid, 0)  # the server daemonizes at once: this is its first fork
+        conn.sendall(b"\1")
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
+def _become_server(cwd: bytes, mask: int, env: dict[bytes, bytes], args: list[str],
+                   fds: list[int]) -> None:
+    """In the forked child: take the client's environment, directory and umask, keep only
+    the server's fds, and run the server. Never returns."""
+    code = 1
+    try:
+        from .client import become_daemon
+
+        become_daemon(fds)
+        os.environb.clear()
+        os.environb.update(env)
+        os.umask(mask)
+        try:
+            os.chdir(cwd)
+        except OSError:
+            os.chdir("/")
+        from . import server
+
+        code = server.main([*args, "--foreground"])
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
