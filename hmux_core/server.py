@@ -606,6 +606,7 @@ class Server:
         #: Plugins are selected but not loaded yet (prepare_plugins, ensure_plugins).
         self.plugins_pending = False
         self._plugins_untouched: dict[int, dict[str, Any]] | None = None
+        self._plugin_entry_points: list[Any] | None = None  # what the prefetch found
         self._first_answered = trio.Event()  # a first client was answered: it left or stayed
         self.plugins_loaded = trio.Event()  # ensure_plugins has run (with or without success)
         self.key_bindings: Any = None  # key tables (keybindings.py)
@@ -1319,7 +1320,7 @@ class Server:
             # (a tool's second command would otherwise wait about 40 ms for them).
             from .plugin.selection import in_force, prefetch
 
-            await trio.to_thread.run_sync(prefetch, in_force(self))
+            self._plugin_entry_points = await trio.to_thread.run_sync(prefetch, in_force(self))
         self.ensure_plugins()
 
     def ensure_plugins(self) -> bool:
@@ -1334,12 +1335,12 @@ class Server:
         formats_vars.plugin_lookup = None
         options.on_unknown = None
         try:
-            self.plugins = start(self, self._plugins_untouched)
+            self.plugins = start(self, self._plugins_untouched, self._plugin_entry_points)
             QUIET.clear()  # plugins that listen to lifecycle events are there now
         except Exception:
             self.log_exception("loading plugins failed")
             self.plugins = None
-        self._plugins_untouched = None
+        self._plugins_untouched = self._plugin_entry_points = None
         self.plugins_loaded.set()
         if self.plugins is not None and self.nursery is not None:
             self.nursery.start_soon(self.plugins.run)

@@ -55,9 +55,25 @@ def installed() -> list[EntryPoint]:
 
 
 def distribution_of(ep: EntryPoint) -> tuple[str, str]:
+    """The distribution name and version that installed ``ep`` (for ``hmux plugins``)."""
     dist = getattr(ep, "dist", None)
     if dist is None:
         return "", ""
+    path = getattr(dist, "_path", None)  # the dist-info directory: a new version, a new one
+    if path is None:
+        return _read_distribution(dist)
+    key = str(path)
+    found = _DISTRIBUTIONS.get(key)
+    if found is None:
+        # Parsing the metadata is a few ms; a fork server's servers inherit it already read.
+        found = _DISTRIBUTIONS[key] = _read_distribution(dist)
+    return found
+
+
+_DISTRIBUTIONS: dict[str, tuple[str, str]] = {}
+
+
+def _read_distribution(dist: Any) -> tuple[str, str]:
     return dist.metadata["Name"] or "", dist.version or ""
 
 
@@ -120,6 +136,9 @@ class PluginManager:
         self.loop_thread = threading.get_ident()
         self.invalidated: set[str] = set()
         self._closing = False
+        #: Set once run() has started every lane: a lane's start() and first tick hold the
+        #: GIL, and the next Thread.start() (on the event loop) would wait behind them.
+        self._go = threading.Event()
         self._pm = pluggy.PluginManager(PROJECT)
         self._pm.add_hookspecs(HookSpecs)
         #: ENV_VAR's value when the server started (None: unset, the option selects).
@@ -303,6 +322,7 @@ class PluginManager:
             for rec in self.records:
                 if rec.enabled:  # the config may have deselected some already
                     self._start_lane(rec)
+            self._go.set()
             await trio.sleep_forever()
         finally:
             self.stop_all()
@@ -360,6 +380,7 @@ class PluginManager:
     def _lane(self, rec: PluginRecord, lane: int) -> None:
         """One plugin's thread: start, then events and ticks as they come due, then stop."""
         plugin, host = rec.plugin, rec.host
+        self._go.wait()
         if not self._call(rec, "start", lambda: plugin.start(host)):
             self._on_loop_soon(lambda: rec.enabled and rec.lane == lane and self.disable(
                 rec, f"start failed: {rec.last_error}"))
@@ -426,6 +447,7 @@ class PluginManager:
         """Server exit: stop every plugin that is not mid-call, each on its own daemon thread,
         waiting at most ``wait`` seconds in all so a hanging stop() cannot hold the exit."""
         self._closing = True
+        self._go.set()
         threads = []
         for rec in self.records:
             if rec.enabled and not rec.running_since:
@@ -528,13 +550,14 @@ class PluginManager:
             dict(r, enabled=False) for r in self.refused]
 
 
-def start(server: Any, untouched: dict[int, dict[str, Any]] | None = None
-          ) -> PluginManager | None:
+def start(server: Any, untouched: dict[int, dict[str, Any]] | None = None,
+          available: list[EntryPoint] | None = None) -> PluginManager | None:
     """Load what ``TMUX_C2RS_PLUGINS`` (or, unset, the ``plugins`` option) selects and hook
     it into formats; None when nothing was selected, in which case the server stays tmux (no
     defaults, no variables, no hook). ``untouched`` holds the global option stores' values from
     before the configuration files ran (:func:`.selection.snapshot`): defaults go only to options the
-    configuration did not set, so it wins though it ran first."""
+    configuration did not set, so it wins though it ran first. ``available``: the installed
+    entry points when the caller has just listed them (:func:`.selection.prefetch`)."""
     import os
 
     from .. import formats_vars, status_defaults
@@ -546,7 +569,7 @@ def start(server: Any, untouched: dict[int, dict[str, Any]] | None = None
     m.env_value = value
     if server.options.get_local(OPTION) is None:  # the server did not prepare it (tests)
         register_option(server)
-    m.load(in_force(server))
+    m.load(in_force(server), available)
     formats_vars.plugin_lookup = m.lookup
     if m.records:
         m.apply_option_defaults(untouched=untouched)

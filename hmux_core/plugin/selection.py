@@ -74,21 +74,28 @@ def in_force(server: Any) -> str | None:
     return None if option is None else str(option)
 
 
-def prefetch(value: str | None) -> None:
+def prefetch(value: str | None) -> list[Any] | None:
     """Import what loading the plugins ``value`` selects will import: the manager and each
-    selected plugin's module. Run in a worker thread while the loop goes on answering
+    selected plugin's module, and each one's distribution metadata. Run in a worker thread while the loop goes on answering
     clients, since the imports are most of a load (about 40 ms) and the registering after
-    them is quick. Never raises: the load itself reports what fails."""
+    them is quick. Returns the installed entry points, for the load not to list them again
+    (None when that failed). Never raises: the load itself reports what fails."""
     wanted = selection(value)
     if wanted == ():
-        return
+        return None
     try:
         import importlib
 
         from . import manager
 
-        for ep in manager.installed():
-            if wanted is None or ep.name in wanted:
+        found = manager.installed()
+    except Exception:  # reported by the load, which lists them again
+        return None
+    for ep in found:
+        if wanted is None or ep.name in wanted:
+            try:
                 importlib.import_module(ep.module)
-    except Exception:  # reported by the load, which imports them again
-        pass
+                manager.distribution_of(ep)
+            except Exception:  # reported by the load, which imports it again
+                pass
+    return found
