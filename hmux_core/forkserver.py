@@ -8,7 +8,8 @@ daemon that imports what a server imports, then forks a server for each client t
 already warm. It serves only its own user (the directory is 0700 and the peer's uid is
 checked), only the interpreter and hmux install that started it (both are in its socket's
 name), and exits after :data:`IDLE` seconds without a request or once its socket is gone. A
-user who starts one server a day never sees one. ``HMUX_FORKSERVER=0`` turns it off.
+user who starts one server a day never sees one. ``HMUX_FORKSERVER=0`` turns it off; another
+number of seconds replaces :data:`IDLE` for a fork server that client starts.
 
 What a forked server inherits from the client is what a server forked by the client itself
 inherits: the client's environment, working directory and umask are sent with the request
@@ -38,8 +39,16 @@ _LEN = struct.Struct("I")
 _FD = struct.Struct("i")
 
 
-def _enabled() -> bool:
-    return os.environ.get(ENV_VAR, "1") != "0"
+def _idle() -> float:
+    """:data:`IDLE`, or what ``HMUX_FORKSERVER`` says instead (0: no fork server at all)."""
+    value = os.environ.get(ENV_VAR)
+    if not value:
+        return IDLE
+    try:
+        idle = float(value)
+    except ValueError:
+        return IDLE
+    return idle if idle >= 0 else IDLE
 
 
 def _path(directory: str) -> str | None:
@@ -81,7 +90,7 @@ def request(directory: str, args: list[str], fds: list[int]) -> bool:
     first becomes ``--client-fd``, a second ``--lock-fd``). True once a server has been forked;
     False when there is no fork server or it could not (the caller then starts one itself:
     a fork server that acknowledged nothing forked nothing)."""
-    if not _enabled():
+    if not _idle():
         return False
     path = _path(directory)
     if path is None:
@@ -105,7 +114,8 @@ def request(directory: str, args: list[str], fds: list[int]) -> bool:
 def note_start(directory: str) -> None:
     """A server was just started here without the fork server: if another was started
     within :data:`START_WINDOW` seconds, start a fork server for the next ones."""
-    if not _enabled():
+    idle = _idle()
+    if not idle:
         return
     path = _path(directory)
     if path is None:
@@ -132,7 +142,7 @@ def note_start(directory: str) -> None:
             from .client import become_daemon
 
             become_daemon([])  # the start lock above all: it must not outlive a server
-            code = serve(path)
+            code = serve(path, idle)
         except BaseException:
             pass
         finally:
@@ -179,8 +189,9 @@ def _warm() -> None:
     selection.prefetch(None)
 
 
-def serve(path: str) -> int:
-    """The fork server's life: bind, import, then fork a server per request until idle."""
+def serve(path: str, idle: float = IDLE) -> int:
+    """The fork server's life: bind, import, then fork a server per request until ``idle``
+    seconds pass without one."""
     listener = _bind(path)
     if listener is None:
         return 0
@@ -189,9 +200,9 @@ def serve(path: str) -> int:
     import signal
 
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    listener.settimeout(1.0)
+    listener.settimeout(min(1.0, idle))
     last = time.monotonic()
-    while time.monotonic() - last < IDLE:
+    while time.monotonic() - last < idle:
         try:
             if os.stat(path).st_ino != ino:
                 return 0  # another took the name
