@@ -104,6 +104,9 @@ def request(directory: str, args: list[str], fds: list[int]) -> bool:
         sent = sock.sendmsg([data], ancillary)
         if sent < len(data):
             sock.sendall(data[sent:])
+        # A fork server still importing answers when it is done (less than a start of our
+        # own takes); one silent for this long is broken, and we start the server ourselves.
+        sock.settimeout(10.0)
         return sock.recv(1) == b"\1"
     except OSError:
         return False
