@@ -72,29 +72,96 @@ def command(name: str) -> Callable[[Callable[[Any], Any]], Callable[[Any], Any]]
     """Register the exec function of a tmux command; everything else comes from the tables."""
 
     def deco(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        _TABLE[name] = _spec(_TEMPLATES[name], fn)
+        spec = _TABLE.get(name)
+        if spec is None:
+            _TABLE[name] = _spec(_TEMPLATES[name], fn)
+        else:  # the table was built first: its rows hold this spec
+            spec.exec = fn
         return fn
 
     return deco
+
+
+#: The module registering each command, so the table is built from the grammar alone and a
+#: command's module is imported when the command first runs: a cold server's first command
+#: imports one family, not all of them (about 20 ms of its start). tests/test_command_table.py
+#: checks this against the modules.
+MODULES: dict[str, tuple[str, ...]] = {
+    "access": ("server-access",),
+    "buffers_cmds": (
+        "set-buffer", "delete-buffer", "list-buffers", "show-buffer", "save-buffer",
+        "load-buffer", "paste-buffer",
+    ),
+    "clients": (
+        "attach-session", "detach-client", "switch-client", "list-clients", "suspend-client",
+        "lock-server", "lock-session", "lock-client", "refresh-client",
+    ),
+    "environment_cmds": ("set-environment", "show-environment"),
+    "hooks_cmds": ("set-hook", "show-hooks"),
+    "keys_cmds": ("bind-key", "unbind-key", "list-keys"),
+    "layout_cmds": (
+        "select-layout", "next-layout", "previous-layout", "resize-window", "rotate-window",
+    ),
+    "misc": ("start-server", "kill-server", "list-commands", "display-message", "show-messages"),
+    "mode_cmds": ("copy-mode", "clock-mode"),
+    "moves": (
+        "swap-pane", "break-pane", "join-pane", "move-pane", "move-window", "link-window",
+        "swap-window",
+    ),
+    "options_cmds": (
+        "set-option", "set-window-option", "show-options", "show-window-options", "source-file",
+    ),
+    "overlay_cmds": ("display-panes", "display-menu", "display-popup"),
+    "panes": (
+        "split-window", "new-pane", "list-panes", "select-pane", "last-pane", "kill-pane",
+        "capture-pane", "clear-history", "send-keys", "send-prefix", "resize-pane",
+    ),
+    "prompt_cmds": (
+        "command-prompt", "confirm-before", "show-prompt-history", "clear-prompt-history",
+    ),
+    "respawn": ("respawn-pane", "respawn-window"),
+    "sessions": ("has-session", "new-session", "list-sessions", "kill-session", "rename-session"),
+    "shell_cmds": ("run-shell", "if-shell", "wait-for", "pipe-pane"),
+    "tree_cmds": (
+        "choose-tree", "choose-buffer", "choose-client", "customize-mode", "find-window",
+    ),
+    "windows": (
+        "new-window", "list-windows", "select-window", "next-window", "previous-window",
+        "last-window", "kill-window", "unlink-window", "rename-window",
+    ),
+}
+_MODULE_OF = {name: module for module, names in MODULES.items() for name in names}
+
+
+def _importer(name: str, module: str) -> Callable[[Any], Any]:
+    def import_then_run(item: Any) -> Any:
+        from importlib import import_module
+
+        import_module(f"{__package__}.{module}")
+        spec = _TABLE[name]
+        if spec.exec is import_then_run:  # MODULES named the wrong module: fail, clearly
+            spec.exec = _unimplemented
+        return spec.exec(item)
+
+    return import_then_run
 
 
 _loaded = False
 
 
 def _ensure_loaded() -> None:
-    """Load every command module once; a module imported earlier on its own (windows.py for
-    automatic-rename) must not make the table look complete."""
+    """Give every command a spec once: the registered exec function where its module is
+    already imported (windows.py, for automatic-rename), else one importing the module."""
     global _loaded
     if _loaded:
         return
     _loaded = True
-    from . import load_all
-
-    load_all()
-    # Commands of tmux that hmux does not run yet still parse, list and fail clearly.
     for template in TMUX_COMMAND_TEMPLATES:
         if template.name not in _TABLE:
-            _TABLE[template.name] = _spec(template, _unimplemented)
+            module = _MODULE_OF.get(template.name)
+            # Commands of tmux that hmux does not run yet still parse, list and fail clearly.
+            fn = _unimplemented if module is None else _importer(template.name, module)
+            _TABLE[template.name] = _spec(template, fn)
 
 
 _ENTRIES: list[Any] = []
