@@ -6,16 +6,18 @@ pay that every time. So, as multiprocessing's ``forkserver`` does, the second se
 within :data:`START_WINDOW` seconds in one socket directory also starts a fork server there: a
 daemon that imports what a server imports, then forks a server for each client that asks,
 already warm. It serves only its own user (the directory is 0700 and the peer's uid is
-checked), only the interpreter and hmux install that started it (both are in its socket's
-name), and exits after :data:`IDLE` seconds without a request or once its socket is gone. A
-user who starts one server a day never sees one. ``HMUX_FORKSERVER=0`` turns it off; another
-number of seconds replaces :data:`IDLE` for a fork server that client starts.
+checked), only clients with the interpreter, hmux install and import path that started it
+(all three are in its socket's name), and exits after :data:`IDLE` seconds without a
+request or once its socket is gone. A user who starts one server a day never sees one.
+``HMUX_FORKSERVER=0`` turns it off; another number of seconds replaces :data:`IDLE` for a
+fork server that client starts.
 
 What a forked server inherits from the client is what a server forked by the client itself
 inherits: the client's environment, working directory and umask are sent with the request
 and applied before the server starts, and the server's fds (its end of the first client's
-socketpair, the start lock) come with it over SCM_RIGHTS. Process limits, nice value and
-cgroup are the fork server's: those of the client that started it.
+socketpair, the start lock) come with it over SCM_RIGHTS. Process limits, nice value, cgroup
+and the interpreter's own settings from ``PYTHON*`` variables other than the path are the
+fork server's: those of the client that started it.
 
 The client's half (:func:`request`, :func:`note_start`) imports only what the client already
 has; :func:`serve` imports the server.
@@ -65,7 +67,10 @@ def _path(directory: str) -> str | None:
         return None
     import zlib  # a C module: crc32 rather than hashlib's import
 
-    key = zlib.crc32(f"{sys.executable}\0{here}\0{code}".encode("utf-8", "surrogateescape"))
+    # The import path too: a server forked from here imports what the starting client's
+    # would have (PYTHONPATH, -I, a venv's site), not what another client's would.
+    key = zlib.crc32("\0".join([sys.executable, here, str(code), *sys.path]).encode(
+        "utf-8", "surrogateescape"))
     path = os.path.join(directory, f".hmux-forkserver-{key:08x}")
     return path if len(path.encode()) < 108 else None
 

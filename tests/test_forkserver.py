@@ -136,6 +136,28 @@ def test_concurrent_starts_through_the_fork_server_make_one_server(hmux, muxdir)
             m.kill()
 
 
+def test_another_import_path_gets_its_own_fork_server(hmux, muxdir, tmp_path):
+    """A client whose PYTHONPATH differs would import other code: it neither uses the fork
+    server others started nor shares theirs, it gets one of its own."""
+    extra = os.pathsep.join(filter(None, [str(tmp_path), hmux.env.get("PYTHONPATH")]))
+    plain = [_mux(hmux, label) for label in _labels(2)]
+    other = [_mux(hmux, label, PYTHONPATH=extra, WHO=str(i))
+             for i, label in enumerate(_labels(2))]
+    try:
+        _start(plain)
+        first = _one_forkserver(muxdir)
+        _start(other[:1])  # refused by the name; the marker makes this start a fork server
+        wait_for(lambda: len(_forkservers(muxdir)) == 2)
+        [second] = set(_forkservers(muxdir)) - {first}
+        [pid] = _start(other[1:])
+        assert _exec_environ(pid).get("WHO") == "0"  # forked by the fork server other[0] left
+        assert other[1].ok("show-environment", "-g", "WHO") == "WHO=1\n"
+        assert _alive(_pid_of(first)) and _alive(_pid_of(second))
+    finally:
+        for m in plain + other:
+            m.kill()
+
+
 def test_the_fork_server_leaves_when_its_socket_goes(hmux, muxdir):
     muxes = [_mux(hmux, label) for label in _labels(2)]
     try:

@@ -47,11 +47,35 @@ HUNG_AFTER = 10.0
 
 
 def installed() -> list[EntryPoint]:
-    """Every entry point of the plugin group, first one per name."""
+    """Every entry point of the plugin group, first one per name. Listing them reads every
+    distribution's metadata on ``sys.path`` (a few ms), so the list is kept while no
+    ``sys.path`` entry changed: installing or removing a distribution changes its
+    directory's mtime. A fork server's servers inherit it already made."""
+    global _INSTALLED
+    stamp = _path_stamp()
+    if _INSTALLED is not None and _INSTALLED[0] == stamp:
+        return list(_INSTALLED[1])
     seen: dict[str, EntryPoint] = {}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         seen.setdefault(ep.name, ep)
+    _INSTALLED = (stamp, list(seen.values()))
     return list(seen.values())
+
+
+_INSTALLED: tuple[tuple[Any, ...], list[EntryPoint]] | None = None
+
+
+def _path_stamp() -> tuple[Any, ...]:
+    import os
+    import sys
+
+    stamp: list[Any] = []
+    for entry in sys.path:
+        try:
+            stamp.append((entry, os.stat(entry or ".").st_mtime_ns))
+        except OSError:
+            stamp.append((entry, None))
+    return tuple(stamp)
 
 
 def distribution_of(ep: EntryPoint) -> tuple[str, str]:
