@@ -83,7 +83,7 @@ def distribution_of(ep: EntryPoint) -> tuple[str, str]:
     dist = getattr(ep, "dist", None)
     if dist is None:
         return "", ""
-    path = getattr(dist, "_path", None)  # the dist-info directory: a new version, a new one
+    path = getattr(dist, "_path", None)  # its dist-info directory: a new version is a new one
     if path is None:
         return _read_distribution(dist)
     key = str(path)
