@@ -21,7 +21,18 @@ from . import protocol as P
 
 #: An fd in SCM_RIGHTS data, a C int (struct: protocol imports it anyway; array would import
 #: collections, about a millisecond of every command).
-_FD = struct.Struct("i")
+FD = struct.Struct("i")
+
+
+def received_fds(ancillary: list[tuple[int, int, bytes]]) -> list[int]:
+    """The fds a recvmsg's ancillary data carried in SCM_RIGHTS (whole C ints only)."""
+    fds: list[int] = []
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            whole = len(data) - len(data) % FD.size
+            fds += (v for (v,) in FD.iter_unpack(data[:whole]))
+    return fds
+
 
 #: Commands that start a server when none is running (tmux's CMD_STARTSERVER), by full name;
 #: kept here rather than imported from the grammar so the client starts fast (a test checks it).
@@ -91,8 +102,8 @@ def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd:
     keep = [theirs.fileno()] + ([lockfd] if lockfd >= 0 else [])
     from . import forkserver
 
-    directory = os.path.dirname(path)
-    if forkserver.request(directory, args, keep):
+    helper = forkserver.socket_for(os.path.dirname(path))
+    if helper is not None and forkserver.request(helper, args, keep):
         theirs.close()
         return ours
     args += ["--client-fd", str(theirs.fileno())]
@@ -106,7 +117,8 @@ def _start_server(path: str, flags: int, config_files: list[str] | None, lockfd:
             theirs.detach()  # the server adopts the fd: no object here may close it
             _serve_forked(args, keep, ours)
         os.waitpid(pid, 0)  # it forks the daemon at once and exits
-        forkserver.note_start(directory)
+        if helper is not None:
+            forkserver.note_start(helper)
     else:
         # A process with threads of its own (one embedding the client): a fork would copy
         # this thread alone, so the server is an interpreter of its own.
@@ -259,7 +271,7 @@ class Client:
 
     def send_fd(self, msg_type: int, fd: int) -> None:
         frame = P.encode_with_fd(msg_type)
-        self.sock.sendmsg([frame], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, _FD.pack(fd))])
+        self.sock.sendmsg([frame], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, FD.pack(fd))])
 
     def identify(self, feat: int = 0, then: bytes = b"") -> None:
         """tmux's identify messages (and ``then``, the frame that follows them) in three writes,
@@ -484,16 +496,11 @@ class Client:
                             else:
                                 return self.exitval  # proc_exit, with the value so far
                 if sock in r:
-                    fds: list[int] = []
                     try:
                         data, anc, _flags, _addr = sock.recvmsg(65536, socket.CMSG_SPACE(16))
                     except ConnectionResetError:
                         data, anc = b"", []
-                    for level, ctype, cdata in anc:
-                        if level == socket.SOL_SOCKET and ctype == socket.SCM_RIGHTS:
-                            whole = len(cdata) - len(cdata) % _FD.size
-                            fds += (v for (v,) in _FD.iter_unpack(cdata[:whole]))
-                    for fd in fds:
+                    for fd in received_fds(anc):
                         os.close(fd)
                     if not data:
                         self.exit_reason = "server exited unexpectedly"

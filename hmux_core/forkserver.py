@@ -31,6 +31,8 @@ import struct
 import sys
 import time
 
+from .client import FD, received_fds
+
 #: Seconds without a request after which the fork server exits.
 IDLE = 10.0
 #: A server start this soon after the previous one in the same directory starts a fork server.
@@ -38,7 +40,6 @@ START_WINDOW = 10.0
 ENV_VAR = "HMUX_FORKSERVER"
 _MARKER = ".hmux-last-start"
 _LEN = struct.Struct("I")
-_FD = struct.Struct("i")
 
 
 def _idle() -> float:
@@ -53,10 +54,12 @@ def _idle() -> float:
     return idle if idle >= 0 else IDLE
 
 
-def _path(directory: str) -> str | None:
-    """The fork server's socket for this interpreter and install in ``directory``, or None
-    when the directory is not a private one of this user's (a ``-S`` socket in a shared or
-    home directory gets no fork server beside it)."""
+def socket_for(directory: str) -> str | None:
+    """The fork server's socket for this interpreter, install and import path in
+    ``directory``; None when fork servers are off or the directory is not a private one of
+    this user's (a ``-S`` socket in a shared or home directory gets no fork server beside it)."""
+    if not _idle():
+        return None
     try:
         st = os.stat(directory)
         here = os.path.dirname(os.path.abspath(__file__))
@@ -90,22 +93,17 @@ def _encode(args: list[str]) -> bytes:
     return b"\0".join(fields) + b"\0"
 
 
-def request(directory: str, args: list[str], fds: list[int]) -> bool:
-    """Ask the fork server in ``directory`` to start a server with ``args`` and ``fds`` (the
-    first becomes ``--client-fd``, a second ``--lock-fd``). True once a server has been forked;
-    False when there is no fork server or it could not (the caller then starts one itself:
-    a fork server that acknowledged nothing forked nothing)."""
-    if not _idle():
-        return False
-    path = _path(directory)
-    if path is None:
-        return False
+def request(path: str, args: list[str], fds: list[int]) -> bool:
+    """Ask the fork server at ``path`` (:func:`socket_for`) to start a server with ``args`` and
+    ``fds`` (the first becomes ``--client-fd``, a second ``--lock-fd``). True once a server has
+    been forked; False when there is no fork server or it could not (the caller then starts
+    one itself: a fork server that acknowledged nothing forked nothing)."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.connect(path)
         payload = _encode(args)
         data = _LEN.pack(len(payload)) + payload
-        ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, b"".join(_FD.pack(f) for f in fds))]
+        ancillary = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, b"".join(FD.pack(f) for f in fds))]
         sent = sock.sendmsg([data], ancillary)
         if sent < len(data):
             sock.sendall(data[sent:])
@@ -119,16 +117,11 @@ def request(directory: str, args: list[str], fds: list[int]) -> bool:
         sock.close()
 
 
-def note_start(directory: str) -> None:
-    """A server was just started here without the fork server: if another was started
-    within :data:`START_WINDOW` seconds, start a fork server for the next ones."""
-    idle = _idle()
-    if not idle:
-        return
-    path = _path(directory)
-    if path is None:
-        return
-    marker = os.path.join(directory, _MARKER)
+def note_start(path: str) -> None:
+    """A server was just started beside the fork server socket ``path`` (:func:`socket_for`)
+    without it: if another was started within :data:`START_WINDOW` seconds, start the fork
+    server for the next ones."""
+    marker = os.path.join(os.path.dirname(path), _MARKER)
     now = time.time()
     try:
         recent = now - os.stat(marker).st_mtime < START_WINDOW
@@ -150,7 +143,7 @@ def note_start(directory: str) -> None:
             from .client import become_daemon
 
             become_daemon([])  # the start lock above all: it must not outlive a server
-            code = serve(path, idle)
+            code = serve(path, _idle())
         except BaseException:
             pass
         finally:
@@ -243,12 +236,8 @@ def _serve_one(conn: socket.socket) -> None:
     creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
     if struct.unpack("3i", creds)[1] != os.getuid():
         return
-    data, ancillary, _, _ = conn.recvmsg(65536, socket.CMSG_SPACE(2 * _FD.size))
-    fds: list[int] = []
-    for level, kind, blob in ancillary:
-        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-            usable = len(blob) - len(blob) % _FD.size
-            fds += [v for (v,) in _FD.iter_unpack(blob[:usable])]
+    data, ancillary, _, _ = conn.recvmsg(65536, socket.CMSG_SPACE(2 * FD.size))
+    fds = received_fds(ancillary)
     try:
         if not fds or len(data) < _LEN.size:
             return

@@ -12,7 +12,7 @@ import struct
 import subprocess
 import uuid
 
-from harness import Mux, wait_for
+from harness import Mux, _alive, wait_for
 
 
 def _labels(n: int) -> list[str]:
@@ -39,14 +39,6 @@ def _pid_of(path: str) -> int:
     finally:
         s.close()
     return struct.unpack("3i", creds)[0]
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(") ", 1)[1][0] != "Z"
-    except OSError:
-        return False
 
 
 def _exec_environ(pid: int) -> dict[str, str]:
