@@ -71,8 +71,11 @@ def socket_for(directory: str) -> str | None:
     import zlib  # a C module: crc32 rather than hashlib's import
 
     # The import path too: a server forked from here imports what the starting client's
-    # would have (PYTHONPATH, -I, a venv's site), not what another client's would.
-    key = zlib.crc32("\0".join([sys.executable, here, str(code), *sys.path]).encode(
+    # would have (PYTHONPATH, -I, a venv's site), not what another client's would. Without
+    # the entry prepare_server_imports drops for a server (the script's directory, or the
+    # current one for ``-m``), which a client started elsewhere has different.
+    imports = sys.path if sys.flags.safe_path else sys.path[1:]
+    key = zlib.crc32("\0".join([sys.executable, here, str(code), *imports]).encode(
         "utf-8", "surrogateescape"))
     path = os.path.join(directory, f".hmux-forkserver-{key:08x}")
     return path if len(path.encode()) < 108 else None
