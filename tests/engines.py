@@ -37,30 +37,23 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
                "the stream would cost a third of the SGR-heavy throughput)",
     "scroll_region": _H,
     "su_sd": _H,
-    "tabs": "a tab is not kept as a tab cell (capture shows blanks)",
     "insert_mode": _U,
     "ed_variants": _U,
     "el_variants": _U,
     "ich_dch_ech": _U,
-    "acs": "DEC line drawing is translated to box characters at input",
     "invalid_utf8": "invalid UTF-8 becomes U+FFFD per byte (tmux: one per sequence) and a C1 "
                     "control joins no cell",
     "modifyotherkeys": "a line's cell count is that of a line written in one go (tmux grows it "
                        "per write: -N shows fewer blanks for a line written piece by piece)",
-    "tab_overwrite": "a tab is not kept as a tab cell (capture shows blanks)",
     "emoji_skin_flags": "grapheme widths follow Unicode, not tmux's width table and joins (a "
                         "skin tone after a text-presentation base, a Hangul jamo after a space)",
     "combining_at_edge": "a C1 control joins no cell",
-    "rep_unicode": "DEC line drawing is translated to box characters at input",
     "one_column_wide": "a wide character in a one-column pane is handled differently",
     # server-level differential cases (tests/diff_cases.py), when HMUX_ENGINE=ghostty
-    "cap-tab": "a tab is not kept as a tab cell (capture shows blanks)",
     "clear-history-H": "links already in cells stay (Ghostty keeps the URI in the cell)",
     # test_screen tests
     "test_history_limit_drops_oldest_tenth": "history is pruned by whole pages, not tmux's 10%",
     "test_history_from_partial_scroll_region": _H,
-    "test_tabs": "a tab is not kept as a tab cell (capture shows blanks)",
-    "test_acs_charset": "DEC line drawing is translated to box characters at input",
     "test_invalid_utf8_follows_tmux": "invalid UTF-8 becomes U+FFFD per byte, tmux drops it",
     "test_take_dirty": "the row the cursor left is reported changed too",
     "test_resize_reflows_wrapped_lines": "reflow keeps the split line visible (tmux pushes it up)",

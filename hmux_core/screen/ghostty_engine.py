@@ -22,8 +22,10 @@ from pyghostty._ffi import ffi, lib, union_fn
 
 from ..version import TMUX_VERSION
 from .cells import (
+    _ATTR_CODES,
     ATTR_BLINK,
     ATTR_BRIGHT,
+    ATTR_CHARSET,
     ATTR_DIM,
     ATTR_HIDDEN,
     ATTR_ITALICS,
@@ -39,6 +41,7 @@ from .cells import (
     COLOUR_FLAG_RGB,
     DEFAULT_STYLE,
     Style,
+    _colour_values,
 )
 from .grid import HISTORY_BYTE_BUDGET, LINE_START_OUTPUT, LINE_START_PROMPT, Row, compact
 from .hyperlinks import Hyperlinks
@@ -79,8 +82,9 @@ _FLAGS = (
 # screen, tmux's one mouse mode), the passthrough DCS (its payload an event), OSC 133 marks
 # (written as Ghostty's in-place ones), ED 2 / ED 0 at home and SU (into history as tmux
 # scrolls them), REP (only right after a character), a BS in the ground
-# state (tmux goes back over a wrapped line) and SGRs ending in an empty parameter (read as
-# tmux reads them, with _fix_sgr). Only looked at: the scroll region, the cursor style,
+# state (tmux goes back over a wrapped line), a tab in the ground state (a tab cell, _tab), SCS
+# (character sets, _charsets) and SGRs ending in an empty parameter (read as tmux reads them,
+# with _fix_sgr). Only looked at: the scroll region, the cursor style,
 # modifyOtherKeys, OSC 8 ids, tab stops and CSI m. One possessive pattern finds them all, so
 # SGR-heavy output costs no backtracking.
 _SPECIAL_CSI = (
@@ -96,22 +100,44 @@ _SPECIAL_REST = (
 #: By (a BS in the read, an SGR ending in an empty parameter possible: tmux reads it as 0, a
 #: reset, Ghostty as nothing; the other empty parameters both read alike): either as an alternative
 #: slows the search for every sequence, so each is part of the pattern only when a cheap test
-#: of the read says it may be needed. ESC and one character (ESC k, RIS, APC, HTS, DECSC) is
-#: one class, told apart by _ESC1: five alternatives of their own cost a third of the speed.
+#: of the read says it may be needed (a tab likewise). ESC and one character (ESC k, RIS, APC,
+#: HTS, DECSC, and SCS with its final) is one class, told apart by _ESC1: five alternatives of
+#: their own cost a third of the speed.
 _SPECIALS = {
-    (bs, sgrx): re.compile((rb"(?P<bs>\x08)|" if bs else b"") + rb"\x1b(?:(?P<esc1>[kc_H7])|"
-                           + _SPECIAL_CSI + (_SPECIAL_SGRX if sgrx else b"") + _SPECIAL_REST)
-    for bs in (False, True) for sgrx in (False, True)
+    (bs, ht, sgrx): re.compile((rb"(?P<bs>\x08)|" if bs else b"") + (rb"(?P<ht>\t)|" if ht else b"")
+                               + rb"\x1b(?:(?P<esc1>[kc_H7]|[()][0-~])|" + _SPECIAL_CSI
+                               + (_SPECIAL_SGRX if sgrx else b"") + _SPECIAL_REST)
+    for bs in (False, True) for ht in (False, True) for sgrx in (False, True)
 }
-_ESC1 = {0x6B: "k", 0x63: "c", 0x5F: "apc", 0x48: "hts", 0x37: "decsc"}
+_ESC1 = {0x6B: "k", 0x63: "c", 0x5F: "apc", 0x48: "hts", 0x37: "decsc", 0x28: "scs",
+         0x29: "scs"}
 _KIND = {"prqm": "rqm", "scp": "decsc", "da2": "da"}
 _TAKEN = frozenset(("k", "apc", "osc", "rqss", "t", "rqm", "dsr", "da", "kitty", "mark", "c",
-                    "mode", "ed", "su", "rep", "bs", "sgrx"))
+                    "mode", "ed", "su", "rep", "bs", "ht", "sgrx", "scs"))
 _STRINGS = frozenset(("k", "apc", "osc", "rqss", "link", "mark"))
 _STRING_STARTS = b"]Pk_^X"
 _DECSTBM = re.compile(rb"\x1b\[(\d*)(?:;(\d*))?r")
 _DECSCUSR = re.compile(rb"\x1b\[(\d*) q")
 _C0 = re.compile(r"[\x00-\x1f]")
+
+# Cells Ghostty cannot hold as tmux does are written as code points of plane 15's private use
+# area (one cell each, joining nothing) and read back as tmux's cells (_read_rows):
+# U+F0020-U+F007E: that ASCII character drawn from the DEC line-drawing set (tmux keeps the
+# character with GRID_ATTR_CHARSET; Ghostty would translate it to a box character);
+# U+F0100+N: the first cell of a tab N cells wide (GRID_FLAG_TAB), U+F0200+K: its Kth padding
+# cell.
+_ACS_CELL = 0xF0000
+_TAB_HEAD = 0xF0100
+_TAB_PAD = 0xF0200
+_MARKERS_END = 0xF0300
+_ACS_TEXT = {c: chr(_ACS_CELL + c) for c in range(0x20, 0x7F)}
+#: What changes or uses the character sets in a stretch of the stream (_charsets): printable
+#: ASCII, SCS, DECSC/DECRC/RIS, SCOSC/SCORC, SO and SI; other sequences are stepped over whole
+#: (a string up to its end, so its text is not mistaken for printed text).
+_CHARSET_TOKENS = re.compile(
+    rb"(?P<text>[\x20-\x7e]++)|\x1b(?:(?P<scs>[()][0-~])|(?P<esc>[78c])"
+    rb"|\[(?P<csi>[0-?]*+[ -/]*+[@-~])|[\]P_^Xk](?:[^\x07\x18\x1a\x1b]*+)"
+    rb"|[ -/]*+[0-~]?)|(?P<so>\x0e)|(?P<si>\x0f)")
 
 
 def _string_end(data: bytes, pos: int, bel: bool) -> tuple[int, int]:
@@ -251,6 +277,99 @@ def _colour(c, basic: bool) -> int:
         v = c.value.rgb
         return COLOUR_FLAG_RGB | (v.r << 16) | (v.g << 8) | v.b
     return 8 if basic else 0
+
+
+def _tab_cells(r: Row, cells: dict[int, int], written: dict[int, int]) -> None:
+    """Tabs from a row's marker cells (``cells``: column to code point; ``written``: the
+    other columns holding a character, to its code point, -1 for the right half of a wide
+    one), as tmux 3.7b leaves them after any grid operation: a tab is a ``"\t"`` cell and
+    its padding, wherever ICH, DCH or an erase (ECH, EL) left them; a character written over
+    a tab's padding makes the rest of it default blanks, and one written over its first cell
+    makes the padding blanks (ASCII) or one-cell tabs (anything else: tmux's two write paths).
+    Padding cells carry their offset in the tab, so a gap (DCH) is told from an overwrite,
+    except at the end of the tab."""
+    chars = r.chars
+    styles = r.styles
+    cols = len(chars)
+    r.wide = True
+    claimed: set[int] = set()
+    for x in sorted(cells):
+        cp = cells[x]
+        if cp >= _TAB_PAD or x in claimed:
+            continue
+        width = cp - _TAB_HEAD
+        group = [x]
+        last = 0  # offset of the last padding cell seen (the first cell's is 0)
+        after_pad = True
+        cleared = False
+        j = x + 1
+        while j < cols:
+            c = cells.get(j)
+            if c is not None and _TAB_PAD + last < c < _TAB_PAD + width:
+                last = c - _TAB_PAD
+                group.append(j)
+                after_pad = True
+            elif c is None and j not in written:
+                after_pad = False  # erased: the padding after it stays (ECH, EL, ICH)
+            else:
+                if j in written:
+                    k = j
+                    while k in written:
+                        k += 1
+                    c = cells.get(k)
+                    if (c is not None and _TAB_PAD + last < c < _TAB_PAD + width) or (
+                            after_pad and last < width - 1):
+                        cleared = True  # written over the padding
+                        while c is not None and _TAB_PAD + last < c < _TAB_PAD + width:
+                            last = c - _TAB_PAD
+                            group.append(k)
+                            k += 1
+                            c = cells.get(k)
+                break
+            j += 1
+        claimed.update(group)
+        if cleared:
+            for i in group:
+                chars[i] = " "
+                styles[i] = 0
+        else:
+            chars[x] = "\t"
+    kind = ""
+    for x in sorted(cells):
+        if x in claimed:
+            continue
+        if x - 1 not in cells:  # a run of padding without its first cell
+            if x - 1 not in written:  # erased: still padding
+                kind = ""
+            else:
+                first = written.get(x - (cells[x] - _TAB_PAD), 0x20)
+                kind = " " if 0x20 <= first < 0x7F else "\t"
+        if kind:
+            chars[x] = kind
+            if kind == " ":
+                styles[x] = 0
+
+
+def _style_of(st) -> Style:
+    """A GhosttyStyle as tmux's cell style."""
+    attr = _UNDERLINE[st.underline] if 0 <= st.underline < 6 else ATTR_UNDERSCORE
+    for field, bit in _FLAGS:
+        if getattr(st, field):
+            attr |= bit
+    return (attr, _colour(st.fg_color, True), _colour(st.bg_color, True),
+            _colour(st.underline_color, False))
+
+
+def _style_sgr(st: Style) -> bytes:
+    """The SGR that makes Ghostty's pen ``st`` from any pen."""
+    attr, fg, bg, us = st
+    codes = ["0"]
+    codes += [str(code) if code < 10 or code == 53 else f"{code // 10}:{code % 10}"
+              for mask, code in _ATTR_CODES if attr & mask]
+    for c, base, bright, ext, basic in ((fg, 30, 0, 38, True), (bg, 40, 10, 48, True),
+                                        (us, 0, 0, 58, False)):
+        codes += map(str, _colour_values(c, base, bright, ext, basic))
+    return ("\x1b[" + ";".join(codes) + "m").encode()
 
 
 def _cellsize(n: int, sx: int) -> int:
@@ -402,6 +521,10 @@ class GhosttyScreen:
         self._dcs_over = False  # ... and longer than input-buffer-size: dropped at its end
         self._tail = b""  # the end of the last read (whether REP follows a character)
         self._tabs: set[int] | None = None  # tab stops HTS and TBC set (None: the defaults)
+        #: (SO/SI set in use, G0 and G1 line drawing) while any is on or saved, else None
+        self._acs_state: tuple[int, bool, bool] | None = None
+        self._acs_saved: tuple[int, bool, bool] | None = None  # as DECSC saved them
+        self._acs_sids: dict[int, int] = {}
         self._saved_main: list[Row] | None = None  # the main screen under the alternate one
         self._saved_origin = False  # origin mode as DECSC saved it (RIS keeps it)
         self._hist_seen = 0  # native history rows at the last look (_note_history)
@@ -631,13 +754,13 @@ class GhosttyScreen:
                 if self._dcs is not None:
                     return
                 data = data[pos:]
-            if b"\x1b" not in data and b"\x08" not in data:
+            if b"\x1b" not in data and b"\x08" not in data and b"\t" not in data:
                 self._write(data)
                 self._keep_tail(data)
                 return
             data = self._hold_tail(data)
             pos = 0
-            for m in _SPECIALS[b"\x08" in data, b";m" in data].finditer(data):
+            for m in _SPECIALS[b"\x08" in data, b"\t" in data, b";m" in data].finditer(data):
                 start = m.start()
                 if start < pos:  # inside a string already taken
                     continue
@@ -807,7 +930,133 @@ class GhosttyScreen:
         self._tail = data[-16:] if len(data) >= 16 else (self._tail + data)[-16:]
 
     def _write(self, data: bytes) -> None:
+        if self._acs_state or b"\x0e" in data:  # (feed takes SCS out: _take)
+            data = self._charsets(data)
         lib.ghostty_terminal_vt_write(self._t, data, len(data))
+
+    def _charsets(self, data: bytes) -> bytes:
+        """Character sets as tmux keeps them: text printed while the DEC line-drawing set is
+        in use becomes marker cells (U+F0020-U+F007E, read back as the ASCII character with
+        the charset attribute); SCS, SO and SI are kept from Ghostty (which would translate
+        the characters itself) and tracked here, saved and restored with the cursor (DECSC,
+        SCOSC) and reset by RIS."""
+        cs, g0, g1 = self._acs_state or (0, False, False)
+        saved = self._acs_saved
+        out: list[bytes] = []
+        pos = 0
+        for m in _CHARSET_TOKENS.finditer(data):
+            kind = m.lastgroup
+            if kind is None:
+                continue
+            start = m.start()
+            if kind == "text":
+                if g1 if cs else g0:
+                    out.append(data[pos:start])
+                    out.append(m.group().decode("latin-1").translate(_ACS_TEXT).encode())
+                    pos = m.end()
+                continue
+            if kind == "scs" or kind == "so" or kind == "si":
+                out.append(data[pos:start])
+                pos = m.end()
+                if kind == "so":
+                    cs = 1
+                elif kind == "si":
+                    cs = 0
+                elif data[start + 2] in b"0B":
+                    if data[start + 1] == 0x28:
+                        g0 = data[start + 2] == 0x30
+                    else:
+                        g1 = data[start + 2] == 0x30
+                continue
+            op = data[start + 1] if kind == "esc" else {b"s": 0x37, b"u": 0x38}.get(m.group("csi"))
+            if op == 0x37:
+                saved = (cs, g0, g1)
+            elif op == 0x38:
+                cs, g0, g1 = saved or (0, False, False)
+            elif op == 0x63:
+                cs, g0, g1, saved = 0, False, False, None
+        self._acs_saved = saved if saved and any(saved) else None
+        self._acs_state = (cs, g0, g1) if cs or g0 or g1 or self._acs_saved else None
+        if not out:
+            return data
+        out.append(data[pos:])
+        return b"".join(out)
+
+    def _tab(self) -> None:
+        """HT as tmux 3.7b does it (input_c0_dispatch): over blanks that all look alike, up to
+        the next tab stop and at most 32 columns, a tab cell (marker cells, in the style of the
+        blank at the cursor); otherwise the cursor only moves."""
+        x, y = self._cursor()
+        sx = self.cols
+        if x >= sx - 1:
+            return
+        stops = self._tab_stops()
+        stop = next((c for c in range(x + 1, sx - 1) if c in stops), sx - 1)
+        width = stop - x
+        move = b"\x1b[%dG" % (stop + 1)  # the cursor only moves: to the stop tmux finds
+        if width > 32:
+            self._write(move)
+            return
+        pt = self._cpt
+        pt.value.y = y
+        ref = self._ref
+        cell = self._cell
+        if _grid_ref(self._t, pt[0], ref):
+            self._write(move)
+            return
+        first = -1
+        for xx in range(x, stop):
+            ref.x = xx
+            lib.ghostty_grid_ref_cell(ref, cell)
+            c = cell[0]
+            if c & 3 < 2:  # text: a blank, or a space of one width
+                if _TAB_HEAD <= (c >> 2) & 0x1FFFFF < _MARKERS_END:
+                    return self._tab_over_cells(x, y, stop)
+                if (c >> 2) & 0x1FFFFF not in (0, 32) or (c >> 42) & 3 or c & _LINK_BIT:
+                    self._write(move)
+                    return
+                look = (c >> 26) & 0xFFFF
+            else:  # a cleared cell holding a background colour
+                look = c & ((1 << 26) - 1) | 1 << 63
+            if first < 0:
+                first = look
+                ref_style = self._read_style() if look and not look >> 63 else None
+                if look >> 63:
+                    ref_style = self._bg_only(c & 3, (c >> 2) & 0xFFFFFF)
+            elif look != first:
+                self._write(move)
+                return
+        self._write_tab(width, ref_style)
+
+    def _tab_over_cells(self, x: int, y: int, stop: int) -> None:
+        """_tab over a stretch holding tab cells: looked at as tmux's cells (a tab's padding
+        written over may be blanks by now)."""
+        row = self._read_rows(self._hsize() + y, 1)[0]
+        sid = row.styles[x]
+        if any(row.chars[xx] != " " or row.styles[xx] != sid for xx in range(x, stop)):
+            self._write(b"\x1b[%dG" % (stop + 1))
+        else:
+            self._write_tab(stop - x, self._styles[sid])
+
+    def _write_tab(self, width: int, ref_style: Style | None) -> None:
+        """Write a tab cell ``width`` wide in ``ref_style`` at the cursor."""
+        cells = (chr(_TAB_HEAD + width) + "".join(
+            map(chr, range(_TAB_PAD + 1, _TAB_PAD + width)))).encode()
+        if ref_style is None or ref_style == DEFAULT_STYLE:
+            pen = self._pen()
+            if pen == DEFAULT_STYLE:
+                lib.ghostty_terminal_vt_write(self._t, cells, len(cells))
+                return
+            cells = b"\x1b[0m" + cells + _style_sgr(pen)
+        else:
+            cells = _style_sgr(ref_style) + cells + _style_sgr(self._pen())
+        lib.ghostty_terminal_vt_write(self._t, cells, len(cells))
+
+    def _pen(self) -> Style:
+        """The style the next character is written with (Ghostty's cursor style)."""
+        st = self._style
+        lib.ghostty_terminal_get(self._t, lib.GHOSTTY_TERMINAL_DATA_CURSOR_STYLE, st)
+        return _style_of(st)
 
     def _hold_tail(self, data: bytes) -> bytes:
         """Keep back a sequence the read ends inside (up to 64 KiB)."""
@@ -831,7 +1080,14 @@ class GhosttyScreen:
     def _take(self, kind: str, data: bytes, start: int, head: int, body_end: int,
               end: int) -> None:
         """A sequence taken out of the stream: answered or applied as tmux does."""
-        if kind == "bs":
+        if kind == "scs":
+            self._charsets(data[start:end])  # tracked there, kept from Ghostty
+        elif kind == "ht":
+            if self._get(lib.GHOSTTY_TERMINAL_DATA_VT_GROUND, self._bool):
+                self._tab()
+            else:
+                self._write(b"\t")  # a C0 control inside a sequence: executed there
+        elif kind == "bs":
             if self._get(lib.GHOSTTY_TERMINAL_DATA_VT_GROUND, self._bool):
                 # tmux's backspace: from the first column back to the end of a wrapped line
                 # above, and from a pending wrap to the last column (Ghostty's reverse wrap)
@@ -1044,6 +1300,7 @@ class GhosttyScreen:
         self.palette.clear()
         self.scroll_region_upper = 0
         self.scroll_region_lower = self.rows - 1
+        self._acs_state = self._acs_saved = None
         self.cursor_style = 0
         self._sync_since = None
         self.theme_updates = self.cursor_blinking_set = False
@@ -1133,6 +1390,7 @@ class GhosttyScreen:
         self.scroll_region_lower = self.rows - 1
         self.alternate_saved_x = UINT_MAX
         self.alternate_saved_y = UINT_MAX
+        self._acs_state = self._acs_saved = None
         self._dirty = True
 
     def take_replies(self) -> bytes:
@@ -1224,6 +1482,7 @@ class GhosttyScreen:
                 self._links[1:] = []
                 self._style_ids = {DEFAULT_STYLE: 0}
                 self._code_cache.clear()
+                self._acs_sids.clear()
             sid = len(self._styles)
             self._styles.append(style)
             self._links.append(link)
@@ -1233,12 +1492,16 @@ class GhosttyScreen:
     def _read_style(self) -> Style:
         st = self._style
         lib.ghostty_grid_ref_style(self._ref, st)
-        attr = _UNDERLINE[st.underline] if 0 <= st.underline < 6 else ATTR_UNDERSCORE
-        for field, bit in _FLAGS:
-            if getattr(st, field):
-                attr |= bit
-        us = st.underline_color
-        return (attr, _colour(st.fg_color, True), _colour(st.bg_color, True), _colour(us, False))
+        return _style_of(st)
+
+    def _charset_style(self, sid: int) -> int:
+        """The style id ``sid`` with GRID_ATTR_CHARSET added (a line-drawing cell)."""
+        out = self._acs_sids.get(sid)
+        if out is None:
+            attr, fg, bg, us = self._styles[sid]
+            out = self._acs_sids[sid] = self._intern((attr | ATTR_CHARSET, fg, bg, us),
+                                                     self._links[sid])
+        return out
 
     def _read_rows(self, first: int, n: int, full: bool = True) -> list[Row]:
         """Rows ``first .. first+n-1`` of the whole screen (history then visible).
@@ -1266,6 +1529,7 @@ class GhosttyScreen:
         ref_cell = lib.ghostty_grid_ref_cell
         cache: dict[tuple, int] = {}
         both = self._both_rows() if self._both else None
+        tab_cells: dict[int, int] = {}
         for y in range(first, first + n):
             r = Row(cols)
             out.append(r)
@@ -1331,6 +1595,16 @@ class GhosttyScreen:
                 cp = (c >> 2) & 0x1FFFFF
                 if not cp:
                     continue
+                if _ACS_CELL <= cp < _MARKERS_END and tag != _GRAPHEME:  # see _ACS_CELL
+                    used = size = x + 1
+                    if cp < _TAB_HEAD:
+                        chars[x] = chr(cp - _ACS_CELL)
+                        styles[x] = self._charset_style(styles[x])
+                        r.styled = True
+                    else:
+                        chars[x] = ""
+                        tab_cells[x] = cp
+                    continue
                 if tag == _GRAPHEME:
                     lib.ghostty_grid_ref_graphemes(ref, self._gbuf, 64, nout)
                     chars[x] = "".join(map(chr, ffi.unpack(self._gbuf, nout[0])))
@@ -1343,6 +1617,29 @@ class GhosttyScreen:
             r.used = used
             r.size = _cellsize(size, cols) if size not in (cols // 4, cols // 2) else (
                 self._grown_size(size))
+            if tab_cells:
+                _tab_cells(r, tab_cells, self._written(tab_cells))
+                tab_cells = {}
+        return out
+
+    def _written(self, skip: dict[int, int]) -> dict[int, int]:
+        """The cells of the row at ``self._ref`` outside ``skip`` that hold a character (not
+        erased): column to code point, -1 for the right half of a wide character."""
+        ref = self._ref
+        cell = self._cell
+        out = {}
+        for x in range(self.cols):
+            if x in skip:
+                continue
+            ref.x = x
+            lib.ghostty_grid_ref_cell(ref, cell)
+            c = cell[0]
+            if c & 3 < 2:
+                cp = (c >> 2) & 0x1FFFFF
+                if (c >> 42) & 3:
+                    out[x] = -1
+                elif cp:
+                    out[x] = cp
         return out
 
     def _grown_size(self, n: int) -> int:
