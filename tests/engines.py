@@ -41,20 +41,18 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
     "ed_variants": _U,
     "el_variants": _U,
     "ich_dch_ech": _U,
-    "invalid_utf8": "invalid UTF-8 becomes U+FFFD per byte (tmux: one per sequence) and a C1 "
-                    "control joins no cell",
     "modifyotherkeys": "a line's cell count is that of a line written in one go (tmux grows it "
                        "per write: -N shows fewer blanks for a line written piece by piece)",
     "emoji_skin_flags": "grapheme widths follow Unicode, not tmux's width table and joins (a "
                         "skin tone after a text-presentation base, a Hangul jamo after a space)",
-    "combining_at_edge": "a C1 control joins no cell",
+    "combining_at_edge": "a character made wide by VS16 in the last column moves to the next "
+                         "line (tmux keeps it there), and a zero-width space joins no cell",
     "one_column_wide": "a wide character in a one-column pane is handled differently",
     # server-level differential cases (tests/diff_cases.py), when HMUX_ENGINE=ghostty
     "clear-history-H": "links already in cells stay (Ghostty keeps the URI in the cell)",
     # test_screen tests
     "test_history_limit_drops_oldest_tenth": "history is pruned by whole pages, not tmux's 10%",
     "test_history_from_partial_scroll_region": _H,
-    "test_invalid_utf8_follows_tmux": "invalid UTF-8 becomes U+FFFD per byte, tmux drops it",
     "test_take_dirty": "the row the cursor left is reported changed too",
     "test_resize_reflows_wrapped_lines": "reflow keeps the split line visible (tmux pushes it up)",
 }

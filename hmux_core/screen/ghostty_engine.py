@@ -131,6 +131,30 @@ _TAB_HEAD = 0xF0100
 _TAB_PAD = 0xF0200
 _MARKERS_END = 0xF0300
 _ACS_TEXT = {c: chr(_ACS_CELL + c) for c in range(0x20, 0x7F)}
+# A C1 control (U+0080-U+009F) is width 0 in tmux and joins the cell before, where Ghostty
+# drops it: it is written as the variation selector U+E01D0 on (VS225-VS256, which Ghostty joins
+# the same way and no font uses) and read back (_read_rows).
+_C1_CELL = 0xE01D0
+_C1_BYTES = re.compile(rb"\xc2[\x80-\x9f]")
+_C1_BACK = {_C1_CELL + n: 0x80 + n for n in range(32)}
+_FFFD = "\ufffd".encode()
+_STRING_INTROS = (b"]", b"P", b"_", b"^", b"X", b"k")
+#: Escape sequences (stepped over whole: their bytes are not text), other ASCII, other bytes.
+_UTF8_TOKENS = re.compile(
+    rb"(?P<seq>\x1b(?:\[[0-?]*+[ -/]*+[@-~]|[\]P_^Xk][^\x07\x18\x1a\x1b]*+(?:\x07|\x1b\\)?"
+    rb"|[ -/]*+[0-~]?))"
+    rb"|(?P<hi>[\x80-\xff]++)|(?P<lo>[^\x1b\x80-\xff]++)")
+
+
+def _utf8_size(b: int) -> int:
+    """The length of the UTF-8 character lead byte ``b`` starts (tmux's utf8_open), 0 if none."""
+    return 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF else 4 if 0xF0 <= b <= 0xF4 else 0
+
+
+def _c1_cells(data: bytes) -> bytes:
+    if b"\xc2" not in data:
+        return data
+    return _C1_BYTES.sub(lambda m: chr(_C1_CELL + m.group()[1] - 0x80).encode(), data)
 #: What changes or uses the character sets in a stretch of the stream (_charsets): printable
 #: ASCII, SCS, DECSC/DECRC/RIS, SCOSC/SCORC, SO and SI; other sequences are stepped over whole
 #: (a string up to its end, so its text is not mistaken for printed text).
@@ -516,6 +540,9 @@ class GhosttyScreen:
         self._last = None
         self._dirty = True
         self._held = b""  # an unfinished sequence, completed by the next feed
+        self._u8: bytearray | None = None  # a UTF-8 character begun, not finished (_utf8)
+        self._u8_size = 0
+        self._u8_bad = False
         self._input_limit = INPUT_BUF_LIMIT
         self._dcs: bytearray | None = None  # a DCS tmux; payload not ended yet
         self._dcs_over = False  # ... and longer than input-buffer-size: dropped at its end
@@ -754,6 +781,8 @@ class GhosttyScreen:
                 if self._dcs is not None:
                     return
                 data = data[pos:]
+            if self._u8 is not None or not data.isascii():
+                data = self._utf8(data)
             if b"\x1b" not in data and b"\x08" not in data and b"\t" not in data:
                 self._write(data)
                 self._keep_tail(data)
@@ -805,6 +834,85 @@ class GhosttyScreen:
             log.exception("ghostty feed failed")
         finally:
             self._note_history()
+
+    def _utf8(self, data: bytes) -> bytes:
+        """UTF-8 as tmux 3.7b reads it, before Ghostty sees it: a byte that cannot start a
+        character, or a character broken by another start byte, text or a C0 control, is one
+        U+FFFD (Ghostty writes one per byte); a character split across reads, or by an escape
+        sequence, is completed; a C1 control (width 0 in tmux, joining the cell before) is
+        written as a variation selector Ghostty joins alike (_C1_CELL). A valid read costs one
+        decode."""
+        u8 = self._u8
+        if u8 is not None:  # a character begun in an earlier read
+            need = self._u8_size - len(u8)
+            head = data[:need]
+            if len(head) == need and all(0x80 <= b < 0xC0 for b in head):
+                self._u8 = None
+                try:
+                    done = (bytes(u8) + head).decode("utf-8").encode()
+                except UnicodeDecodeError:
+                    done = _FFFD
+                return _c1_cells(done + self._utf8(data[need:]) if len(data) > need else done)
+            return self._utf8_slow(data)
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            if e.reason != "unexpected end of data":
+                return self._utf8_slow(data)
+            esc = data.rfind(b"\x1b", 0, e.start)
+            if esc >= 0 and data[esc + 1:esc + 2] in _STRING_INTROS and not any(
+                    c in data[esc + 2:e.start] for c in b"\x07\x18\x1a"):
+                return _c1_cells(data)  # inside a string: held whole with it (_hold_tail)
+            self._u8 = bytearray(data[e.start:])
+            self._u8_size = _utf8_size(data[e.start])
+            data = data[:e.start]
+        return _c1_cells(data)
+
+    def _utf8_slow(self, data: bytes) -> bytes:
+        """_utf8 for a read holding invalid UTF-8 (or continuing a character): tmux's
+        input_top_bit_set, a byte at a time; text and C0 controls end a character unfinished,
+        escape sequences are stepped over."""
+        out = bytearray()
+        u8 = self._u8
+        size = self._u8_size
+        bad = self._u8_bad
+        for m in _UTF8_TOKENS.finditer(data):
+            kind = m.lastgroup
+            if kind == "seq":
+                out += m.group()
+                continue
+            if kind == "lo":
+                if u8 is not None:
+                    out += _FFFD
+                    u8 = None
+                out += m.group()
+                continue
+            for b in m.group():
+                if u8 is None:
+                    size = _utf8_size(b)
+                    if size:
+                        u8 = bytearray((b,))
+                        bad = False
+                    else:
+                        out += _FFFD
+                    continue
+                if b & 0xC0 != 0x80:
+                    bad = True
+                u8.append(b)
+                if len(u8) < size:
+                    continue
+                if bad:
+                    out += _FFFD
+                else:
+                    try:
+                        out += bytes(u8).decode("utf-8").encode()
+                    except UnicodeDecodeError:
+                        out += _FFFD
+                u8 = None
+        self._u8 = u8
+        self._u8_size = size
+        self._u8_bad = bad
+        return _c1_cells(bytes(out))
 
     def _mark(self, seq: bytes, kind: int) -> None:
         """Mark the cursor's line (``seq``: Ghostty's in-place mark of ``kind``). A line that
@@ -1074,7 +1182,7 @@ class GhosttyScreen:
                     return data
             elif not 0x20 <= c <= 0x2F or len(tail) > 2:
                 return data  # ESC x, or ESC with an intermediate and its final
-        self._held = tail
+        self._held = tail + self._held
         return data[:i]
 
     def _take(self, kind: str, data: bytes, start: int, head: int, body_end: int,
@@ -1372,6 +1480,7 @@ class GhosttyScreen:
         """send-keys -R: tmux's RIS and a fresh parser (Ghostty's own full reset would clear
         the history too)."""
         self._held = b""
+        self._u8 = None
         self._dcs = None
         self._write(b"\x18")  # CAN: back to the ground state
         self._ris()
@@ -1382,6 +1491,7 @@ class GhosttyScreen:
     def reinit(self) -> None:
         """respawn-pane: blank the visible lines (not into history), home, default modes."""
         self._held = b""
+        self._u8 = None
         self._dcs = None
         seq = (b"\x1b[?1049l\x1b[!p\x1b[?25h\x1b[r\x1b[H" + b"\x1b[2K\x1b[B" * self.rows
                + b"\x1b[H")  # (Ghostty's DECSTR leaves the cursor hidden)
@@ -1595,7 +1705,7 @@ class GhosttyScreen:
                 cp = (c >> 2) & 0x1FFFFF
                 if not cp:
                     continue
-                if _ACS_CELL <= cp < _MARKERS_END and tag != _GRAPHEME:  # see _ACS_CELL
+                if _ACS_CELL <= cp < _MARKERS_END:  # see _ACS_CELL (anything joined is lost)
                     used = size = x + 1
                     if cp < _TAB_HEAD:
                         chars[x] = chr(cp - _ACS_CELL)
@@ -1607,7 +1717,8 @@ class GhosttyScreen:
                     continue
                 if tag == _GRAPHEME:
                     lib.ghostty_grid_ref_graphemes(ref, self._gbuf, 64, nout)
-                    chars[x] = "".join(map(chr, ffi.unpack(self._gbuf, nout[0])))
+                    g = "".join(map(chr, ffi.unpack(self._gbuf, nout[0])))
+                    chars[x] = g.translate(_C1_BACK) if max(g) >= "\U000e01d0" else g
                     r.wide = True
                 else:
                     chars[x] = chr(cp)
