@@ -51,7 +51,6 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
     # server-level differential cases (tests/diff_cases.py), when HMUX_ENGINE=ghostty
     "clear-history-H": "links already in cells stay (Ghostty keeps the URI in the cell)",
     # test_screen tests
-    "test_history_limit_drops_oldest_tenth": "history is pruned by whole pages, not tmux's 10%",
     "test_history_from_partial_scroll_region": _H,
     "test_take_dirty": "the row the cursor left is reported changed too",
     "test_resize_reflows_wrapped_lines": "reflow keeps the split line visible (tmux pushes it up)",

@@ -138,12 +138,42 @@ _C1_CELL = 0xE01D0
 _C1_BYTES = re.compile(rb"\xc2[\x80-\x9f]")
 _C1_BACK = {_C1_CELL + n: 0x80 + n for n in range(32)}
 _FFFD = "\ufffd".encode()
-_STRING_INTROS = (b"]", b"P", b"_", b"^", b"X", b"k")
-#: Escape sequences (stepped over whole: their bytes are not text), other ASCII, other bytes.
+#: Escape sequences (stepped over whole: their bytes are not text; one the read ends inside
+#: too), other ASCII, other bytes.
 _UTF8_TOKENS = re.compile(
-    rb"(?P<seq>\x1b(?:\[[0-?]*+[ -/]*+[@-~]|[\]P_^Xk][^\x07\x18\x1a\x1b]*+(?:\x07|\x1b\\)?"
+    rb"(?P<seq>\x1b(?:\[[0-?]*+[ -/]*+(?:[@-~]|\Z)|[\]P_^Xk][^\x07\x18\x1a\x1b]*+(?:\x07|\x1b\\)?"
     rb"|[ -/]*+[0-~]?))"
     rb"|(?P<hi>[\x80-\xff]++)|(?P<lo>[^\x1b\x80-\xff]++)")
+
+
+def _unfinished(tail: bytes) -> bool:
+    """Whether ``tail``, from the last ESC of a read, is a sequence the read ends inside."""
+    if len(tail) > 1:
+        c = tail[1]
+        if c == 0x5B:  # CSI: complete at its final byte
+            return not any(0x40 <= b <= 0x7E for b in tail[2:])
+        if c in _STRING_STARTS:  # a string not ended (ST would be a later ESC)
+            return not (c == 0x5D and (0x07 in tail or 0x18 in tail or 0x1A in tail))
+        return 0x20 <= c <= 0x2F and len(tail) <= 2  # ESC x, ESC, an intermediate, a final
+    return True
+
+
+def _tmux_hsize(hsize: int, added: int, limit: int) -> int:
+    """tmux's history size after ``added`` lines scroll into a history of ``hsize`` lines:
+    grid_collect_history drops the oldest tenth of the limit before a line would go past it,
+    so the size moves between 90 % and 100 % of the limit."""
+    step = max(limit // 10, 1)
+    if hsize > limit and step == 1:  # the limit was lowered: one goes per line, one comes
+        return hsize if limit > 0 else 0
+    while hsize > limit and added:  # ... or a tenth goes per line
+        hsize = max(hsize - step, 0) + 1
+        added -= 1
+    if not added or hsize + added <= limit:
+        return hsize + added
+    if limit <= 0:
+        return 0
+    rest = added - (limit - hsize)  # lines after the size first reached the limit
+    return limit - step + (rest - 1) % step + 1
 
 
 def _utf8_size(b: int) -> int:
@@ -555,6 +585,9 @@ class GhosttyScreen:
         self._saved_main: list[Row] | None = None  # the main screen under the alternate one
         self._saved_origin = False  # origin mode as DECSC saved it (RIS keeps it)
         self._hist_seen = 0  # native history rows at the last look (_note_history)
+        #: The history size tmux would have (_tmux_hsize): Ghostty prunes whole pages, tmux
+        #: the oldest tenth at the limit; lines older than this are not shown.
+        self._vh = 0
         #: The seed's history counters, from the change in Ghostty's scrollback rows at each
         #: look (Ghostty counts no scrolled or pruned lines itself): a read that both scrolls
         #: and prunes is seen as its net change only.
@@ -741,7 +774,7 @@ class GhosttyScreen:
         if self.alternate_on:
             return 0
         n = self._get(lib.GHOSTTY_TERMINAL_DATA_SCROLLBACK_ROWS, self._sz)
-        return min(int(n), self._history_limit)
+        return min(int(n), self._vh)
 
     def grid_stats(self) -> tuple[int, int, int]:
         """tmux's grid sizes as far as Ghostty shows them: every line, a full width of cells
@@ -860,9 +893,8 @@ class GhosttyScreen:
             if e.reason != "unexpected end of data":
                 return self._utf8_slow(data)
             esc = data.rfind(b"\x1b", 0, e.start)
-            if esc >= 0 and data[esc + 1:esc + 2] in _STRING_INTROS and not any(
-                    c in data[esc + 2:e.start] for c in b"\x07\x18\x1a"):
-                return _c1_cells(data)  # inside a string: held whole with it (_hold_tail)
+            if esc >= 0 and e.start - esc <= 65536 and _unfinished(data[esc:e.start]):
+                return _c1_cells(data)  # inside a sequence: held whole with it (_hold_tail)
             self._u8 = bytearray(data[e.start:])
             self._u8_size = _utf8_size(data[e.start])
             data = data[:e.start]
@@ -874,6 +906,7 @@ class GhosttyScreen:
         escape sequences are stepped over."""
         out = bytearray()
         u8 = self._u8
+        u8_at = -1  # where in ``out`` the character being read began
         size = self._u8_size
         bad = self._u8_bad
         for m in _UTF8_TOKENS.finditer(data):
@@ -892,6 +925,7 @@ class GhosttyScreen:
                     size = _utf8_size(b)
                     if size:
                         u8 = bytearray((b,))
+                        u8_at = len(out)
                         bad = False
                     else:
                         out += _FFFD
@@ -908,6 +942,11 @@ class GhosttyScreen:
                         out += bytes(u8).decode("utf-8").encode()
                     except UnicodeDecodeError:
                         out += _FFFD
+                u8 = None
+        if u8 is not None:
+            esc = out.rfind(b"\x1b")
+            if 0 <= esc < u8_at and _unfinished(out[esc:]):
+                out += u8  # after a sequence held for the next read: read again with it
                 u8 = None
         self._u8 = u8
         self._u8_size = size
@@ -1000,6 +1039,7 @@ class GhosttyScreen:
             return
         times = self._hist_times
         if n > seen:
+            self._vh = _tmux_hsize(self._vh, n - seen, self._history_limit)
             self.history_added += n - seen
             t = _history_time()
             if times and times[-1][1] == t:
@@ -1008,6 +1048,7 @@ class GhosttyScreen:
                 times.append([n - seen, t])
         else:
             drop = seen - n
+            self._vh = min(self._vh, n)
             if moved:
                 self.history_generation += 1
             else:
@@ -1169,20 +1210,9 @@ class GhosttyScreen:
     def _hold_tail(self, data: bytes) -> bytes:
         """Keep back a sequence the read ends inside (up to 64 KiB)."""
         i = data.rfind(b"\x1b")
-        if i < 0 or len(data) - i > 65536:
+        if i < 0 or len(data) - i > 65536 or not _unfinished(data[i:]):
             return data
-        tail = data[i:]
-        if len(tail) > 1:
-            c = tail[1]
-            if c == 0x5B:  # CSI: complete at its final byte
-                if any(0x40 <= b <= 0x7E for b in tail[2:]):
-                    return data
-            elif c in _STRING_STARTS:  # a string not ended (ST would be a later ESC)
-                if c == 0x5D and (0x07 in tail or 0x18 in tail or 0x1A in tail):
-                    return data
-            elif not 0x20 <= c <= 0x2F or len(tail) > 2:
-                return data  # ESC x, or ESC with an intermediate and its final
-        self._held = tail + self._held
+        self._held = data[i:] + self._held
         return data[:i]
 
     def _take(self, kind: str, data: bytes, start: int, head: int, body_end: int,
@@ -1468,6 +1498,7 @@ class GhosttyScreen:
         self.scroll_region_upper = 0
         self.scroll_region_lower = rows - 1
         self._dirty = True
+        vh, seen = self._vh, self._hist_seen
         if reflow:  # Ghostty rewraps history: every line may have moved
             self.history_generation += 1
             added, collected = self.history_added, self.history_collected
@@ -1475,6 +1506,8 @@ class GhosttyScreen:
             self.history_added, self.history_collected = added, collected
         else:
             self._note_history(moved=True)
+        if self._hist_seen > seen:  # lines a resize pushes up stay past the limit (as in tmux)
+            self._vh = vh + self._hist_seen - seen
 
     def reset(self) -> None:
         """send-keys -R: tmux's RIS and a fresh parser (Ghostty's own full reset would clear
