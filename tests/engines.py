@@ -19,13 +19,12 @@ from hmux_core.screen import new_screen as _new_screen
 ENGINES = available_engines()
 
 # What the ghostty wrapper cannot make Ghostty do as tmux does (docs/architecture.md, "Native
-# engine"): history from a scroll region smaller than the screen; a tab kept as a tab cell;
-# DEC line drawing (translated at input); palette indices (38;5;1 reads back as 31); "used"
-# cells and a line's cell size (tmux's grow with ICH/EL and per write); UTF-8 recovery and
-# grapheme widths (Unicode's, not tmux's table); pruning history by
-# whole pages; reflow. With HMUX_ENGINE=ghostty, tests/test_corpus.py's replay of `sequences`
-# differs for sgr_256's reason (its 38;5;1 and 48;5;2 read back as 31 and 42); that server-level
-# case is not marked here and fails. Reasons by test / case name:
+# engine"): history from a scroll region smaller than the screen; palette indices (38;5;1
+# reads back as 31); "used" cells and a line's cell size (tmux's grow with ICH/EL and per
+# write); grapheme widths (Unicode's, not tmux's table); reflow. With HMUX_ENGINE=ghostty,
+# tests/test_corpus.py's replay of `sequences` differs for sgr_256's reason (its 38;5;1 and
+# 48;5;2 read back as 31 and 42); that server-level case is not marked here and fails.
+# Reasons by test / case name:
 _H = ("no history from a scroll region smaller than the screen (a line feed at its bottom; "
       "SU in one that starts below the top)")
 _U = "cells used end at the last written cell (tmux's line grows with ICH/DCH/EL/ED)"
@@ -48,8 +47,6 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
     "combining_at_edge": "a character made wide by VS16 in the last column moves to the next "
                          "line (tmux keeps it there), and a zero-width space joins no cell",
     "one_column_wide": "a wide character in a one-column pane is handled differently",
-    # server-level differential cases (tests/diff_cases.py), when HMUX_ENGINE=ghostty
-    "clear-history-H": "links already in cells stay (Ghostty keeps the URI in the cell)",
     # test_screen tests
     "test_history_from_partial_scroll_region": _H,
     "test_take_dirty": "the row the cursor left is reported changed too",

@@ -6,9 +6,10 @@ grid only when something asks (capture-pane, the renderer, formats), converted t
 engine's :class:`~hmux_core.screen.grid.Row` shape so that capture-pane's formatting is the
 python engine's own code, not a second copy of it.
 
-Where Ghostty and tmux 3.3a differ and the wrapper cannot close the gap, the difference is
-listed in ``docs/architecture.md`` ("Native engine"); the parametrized screen tests mark each
-such case for this engine.
+Cells Ghostty cannot hold as tmux does (tab cells, DEC line drawing, C1 controls) are written
+as marker code points and read back as tmux's cells. Where Ghostty and tmux 3.7b differ and the
+wrapper cannot close the gap, the difference is listed in ``docs/architecture.md`` ("Native
+engine"); the parametrized screen tests mark each such case for this engine.
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ from .screen import (
     Screen,
     _history_time,
     capture_lines,
+    extended_styles,
     row_links,
+    rows_grid_stats,
 )
 from .snapshot import Snapshot
 
@@ -777,10 +780,12 @@ class GhosttyScreen:
         return min(int(n), self._vh)
 
     def grid_stats(self) -> tuple[int, int, int]:
-        """tmux's grid sizes as far as Ghostty shows them: every line, a full width of cells
-        each (Ghostty's pages are not tmux's allocations), no extended cells counted."""
-        lines = self.history_size + self.rows
-        return lines, lines * self.cols, 0
+        """Screen.grid_stats over every line read out of the native grid (only a format naming
+        #{history_bytes} or #{history_all_bytes} asks)."""
+        hsize = self.history_size
+        rows = self._read_rows(self._hsize() - hsize, hsize + self.rows)
+        cells, extd = rows_grid_stats(rows, extended_styles(self._styles, self._links))
+        return len(rows), cells, extd
 
     def history_bytes(self) -> int:
         """Ghostty does not report what its pages hold: 8 bytes a cell plus a row header."""
@@ -1822,8 +1827,11 @@ class GhosttyScreen:
             return 0
         uri = ffi.buffer(buf, self._nout[0])[:]
         link = self._uri_links.get(uri)
-        if link is None or self.hyperlinks.get(link) is None:
+        if link is None:
             link = self._uri_links[uri] = self.hyperlinks.put(uri.decode("latin-1"), None)
+        elif self.hyperlinks.get(link) is None:
+            return 0  # the link is gone (clear-history -H, or the oldest of too many): as in
+            # tmux, the cell keeps a number nothing answers to
         return link
 
     def _bg_cells(self, text: str, k: int, full: bool) -> bool:

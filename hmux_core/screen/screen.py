@@ -576,10 +576,7 @@ class Screen:
         extended entry (non-ASCII or wide characters, tabs, RGB colours, attributes above 0xff,
         an underline colour, a hyperlink). tmux also keeps a cell extended once it was; this
         counts what the cells hold now."""
-        styles, links = self._styles, self._links
-        ext = {sid for sid, st in enumerate(styles)
-               if st[0] > 0xFF or st[1] & COLOUR_FLAG_RGB or st[2] & COLOUR_FLAG_RGB or st[3]
-               or links[sid]}
+        ext = extended_styles(self._styles, self._links)
         cells = extd = 0
         for line in self._hist:
             cells += line.size
@@ -589,14 +586,8 @@ class Screen:
             if ext and line.runs is not None:
                 runs = line.runs
                 extd += sum(runs[i] for i in range(0, len(runs), 2) if runs[i + 1] in ext)
-        for row in self._rows:
-            size = row.size
-            cells += size
-            chars = row.chars[:size]
-            extd += sum(1 for c in chars if c and (not c.isascii() or c == "\t" or len(c) > 1))
-            if ext and row.styled:
-                extd += sum(1 for sid in row.styles[:size] if sid in ext)
-        return len(self._hist) + len(self._rows), cells, extd
+        rows_cells, rows_extd = rows_grid_stats(self._rows, ext)
+        return len(self._hist) + len(self._rows), cells + rows_cells, extd + rows_extd
 
     def history_bytes(self) -> int:
         return self._hist_bytes
@@ -3521,6 +3512,27 @@ def _line_links(eng, line: Row | HistLine, seen: list[int], limit: int) -> str:
         seen.append(link)
         out.append(got[0])
     return " ".join(out)
+
+
+def extended_styles(styles: list[Style], links: list[int]) -> set[int]:
+    """The style ids whose cells tmux keeps as extended entries (RGB colours, attributes above
+    0xff, an underline colour, a hyperlink)."""
+    return {sid for sid, st in enumerate(styles)
+            if st[0] > 0xFF or st[1] & COLOUR_FLAG_RGB or st[2] & COLOUR_FLAG_RGB or st[3]
+            or links[sid]}
+
+
+def rows_grid_stats(rows: list[Row], ext: set[int]) -> tuple[int, int]:
+    """(cells, extended cells) tmux's grid holds for ``rows`` (Screen.grid_stats)."""
+    cells = extd = 0
+    for row in rows:
+        size = row.size
+        cells += size
+        chars = row.chars[:size]
+        extd += sum(1 for c in chars if c and (not c.isascii() or c == "\t" or len(c) > 1))
+        if ext and row.styled:
+            extd += sum(1 for sid in row.styles[:size] if sid in ext)
+    return cells, extd
 
 
 def capture_lines(eng, hist, vis, start: int | None, end: int | None, *, escapes: bool,
