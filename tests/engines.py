@@ -19,14 +19,14 @@ from hmux_core.screen import new_screen as _new_screen
 ENGINES = available_engines()
 
 # What the ghostty wrapper cannot make Ghostty do as tmux does (docs/architecture.md, "Native
-# engine"): history from a scroll region smaller than the screen; palette indices (38;5;1
+# engine"): history from a scroll region below the top of the screen; palette indices (38;5;1
 # reads back as 31); "used" cells and a line's cell size (tmux's grow with ICH/EL and per
 # write); grapheme widths (Unicode's, not tmux's table); reflow. With HMUX_ENGINE=ghostty,
 # tests/test_corpus.py's replay of `sequences` differs for sgr_256's reason (its 38;5;1 and
 # 48;5;2 read back as 31 and 42); that server-level case is not marked here and fails.
 # Reasons by test / case name:
-_H = ("no history from a scroll region smaller than the screen (a line feed at its bottom; "
-      "SU in one that starts below the top)")
+_H = ("no history from a scroll region that starts below the top of the screen (a line feed "
+      "at its bottom, SU)")
 _U = "cells used end at the last written cell (tmux's line grows with ICH/DCH/EL/ED)"
 GHOSTTY_DIFFERENCES: dict[str, str] = {
     # test_screen_oracle cases

@@ -121,6 +121,15 @@ CASES: dict[str, tuple[bytes, int, int, int]] = {
         24,
         2000,
     ),
+    # apt's progress bar: a region from the top, the last line kept for the bar; the lines
+    # scrolled off the region's top go into history (LF, IND, NEL, VT and FF alike)
+    "scroll_region_top": (
+        b"\033[1;23r\033[23;1H" + b"".join(b"line%d\r\n" % i for i in range(30))
+        + b"\033Dind\033Enel\x0bvt\x0cff\r\n\0337\033[24;1HProgress: [ 40%]\0338more",
+        80,
+        24,
+        2000,
+    ),
     "scroll_region_ri": (b"\033[3;6r\033[3;1HA\r\nB\r\nC\033[3;1H\033M\033MX\033[r", 80, 24, 2000),
     "alt_1049": (
         b"main1\r\nmain2\033[31m\033[?1049halt text\r\nalt2\033[0m\033[?1049lback",

@@ -107,16 +107,18 @@ _SPECIAL_REST = (
 #: HTS, DECSC, and SCS with its final) is one class, told apart by _ESC1: five alternatives of
 #: their own cost a third of the speed.
 _SPECIALS = {
-    (bs, ht, sgrx): re.compile((rb"(?P<bs>\x08)|" if bs else b"") + (rb"(?P<ht>\t)|" if ht else b"")
-                               + rb"\x1b(?:(?P<esc1>[kc_H7]|[()][0-~])|" + _SPECIAL_CSI
-                               + (_SPECIAL_SGRX if sgrx else b"") + _SPECIAL_REST)
-    for bs in (False, True) for ht in (False, True) for sgrx in (False, True)
+    (bs, ht, lf, sgrx): re.compile(
+        (rb"(?P<bs>\x08)|" if bs else b"") + (rb"(?P<ht>\t)|" if ht else b"")
+        + (rb"(?P<lf>[\n\x0b\x0c])|" if lf else b"") + rb"\x1b(?:(?P<esc1>[kc_H7DE]|[()][0-~])|"
+        + _SPECIAL_CSI + (_SPECIAL_SGRX if sgrx else b"") + _SPECIAL_REST)
+    for bs in (False, True) for ht in (False, True) for lf in (False, True)
+    for sgrx in (False, True)
 }
 _ESC1 = {0x6B: "k", 0x63: "c", 0x5F: "apc", 0x48: "hts", 0x37: "decsc", 0x28: "scs",
-         0x29: "scs"}
+         0x29: "scs", 0x44: "lf", 0x45: "lf"}
 _KIND = {"prqm": "rqm", "scp": "decsc", "da2": "da"}
 _TAKEN = frozenset(("k", "apc", "osc", "rqss", "t", "rqm", "dsr", "da", "kitty", "mark", "c",
-                    "mode", "ed", "su", "rep", "bs", "ht", "sgrx", "scs"))
+                    "mode", "ed", "su", "rep", "bs", "ht", "lf", "sgrx", "scs"))
 _STRINGS = frozenset(("k", "apc", "osc", "rqss", "link", "mark"))
 _STRING_STARTS = b"]Pk_^X"
 _DECSTBM = re.compile(rb"\x1b\[(\d*)(?:;(\d*))?r")
@@ -821,48 +823,59 @@ class GhosttyScreen:
                 data = data[pos:]
             if self._u8 is not None or not data.isascii():
                 data = self._utf8(data)
-            if b"\x1b" not in data and b"\x08" not in data and b"\t" not in data:
+            lf = self._region_lf()
+            if b"\x1b" not in data and b"\x08" not in data and b"\t" not in data and not lf:
                 self._write(data)
                 self._keep_tail(data)
                 return
             data = self._hold_tail(data)
             pos = 0
-            for m in _SPECIALS[b"\x08" in data, b"\t" in data, b";m" in data].finditer(data):
-                start = m.start()
-                if start < pos:  # inside a string already taken
-                    continue
-                kind = m.lastgroup
-                kind = _ESC1[data[start + 1]] if kind == "esc1" else _KIND.get(kind, kind)
-                if kind == "pt":
-                    if start > pos:
-                        self._write(data[pos:start])
-                    self._dcs = bytearray()
-                    self._dcs_over = False
-                    pos = self._passthrough(data, m.end())
-                    if self._dcs is not None:  # the rest of the read is payload
-                        break
-                    continue
-                if kind in _STRINGS:
-                    body_end, end = _string_end(data, m.end(), kind == "osc" or kind == "link"
-                                                or kind == "mark")
-                    if end < 0:  # not ended yet: wait for the rest (up to 64 KiB)
-                        if len(data) - start <= 65536:
-                            self._held = data[start:] + self._held
-                            data = data[:start]
+            specials = _SPECIALS[b"\x08" in data, b"\t" in data, lf, b";m" in data]
+            restart = True
+            while restart:  # again from ``pos`` when a DECSTBM changes what is looked at
+                restart = False
+                for m in specials.finditer(data, pos):
+                    start = m.start()
+                    if start < pos:  # inside a string already taken
+                        continue
+                    kind = m.lastgroup
+                    kind = _ESC1[data[start + 1]] if kind == "esc1" else _KIND.get(kind, kind)
+                    if kind == "pt":
+                        if start > pos:
+                            self._write(data[pos:start])
+                        self._dcs = bytearray()
+                        self._dcs_over = False
+                        pos = self._passthrough(data, m.end())
+                        if self._dcs is not None:  # the rest of the read is payload
                             break
                         continue
-                else:
-                    body_end = end = m.end()
-                if kind in _TAKEN:
-                    if start > pos:
-                        self._write(data[pos:start])
-                    pos = end
-                    self._take(kind, data, start, m.end(), body_end, end)
-                else:
-                    if end > pos:
-                        self._write(data[pos:end])
+                    if kind in _STRINGS:
+                        body_end, end = _string_end(data, m.end(), kind == "osc"
+                                                    or kind == "link" or kind == "mark")
+                        if end < 0:  # not ended yet: wait for the rest (up to 64 KiB)
+                            if len(data) - start <= 65536:
+                                self._held = data[start:] + self._held
+                                data = data[:start]
+                                break
+                            continue
+                    else:
+                        body_end = end = m.end()
+                    if kind in _TAKEN:
+                        if start > pos:
+                            self._write(data[pos:start])
                         pos = end
-                    self._special(kind, data, start, m.end(), body_end)
+                        self._take(kind, data, start, m.end(), body_end, end)
+                    else:
+                        if end > pos:
+                            self._write(data[pos:end])
+                            pos = end
+                        self._special(kind, data, start, m.end(), body_end)
+                        if kind == "r" and self._region_lf() != lf:  # line feeds matter
+                            lf = not lf
+                            specials = _SPECIALS[b"\x08" in data, b"\t" in data, lf,
+                                                 b";m" in data]
+                            restart = True
+                            break
             if pos < len(data):
                 self._write(data[pos:])
             self._keep_tail(data)
@@ -1223,7 +1236,9 @@ class GhosttyScreen:
     def _take(self, kind: str, data: bytes, start: int, head: int, body_end: int,
               end: int) -> None:
         """A sequence taken out of the stream: answered or applied as tmux does."""
-        if kind == "scs":
+        if kind == "lf":
+            self._linefeed(data[start:end])
+        elif kind == "scs":
             self._charsets(data[start:end])  # tracked there, kept from Ghostty
         elif kind == "ht":
             if self._get(lib.GHOSTTY_TERMINAL_DATA_VT_GROUND, self._bool):
@@ -1400,6 +1415,31 @@ class GhosttyScreen:
                         % (y - top + 1, x + 1))
         else:
             self._write(b"\x1b[?6l" + body + region + b"\x1b[%d;%dH" % (y + 1, x + 1))
+
+    def _region_lf(self) -> bool:
+        """Whether line feeds are looked at: a scroll region from the top that ends above the
+        bottom, whose top line tmux moves into history as it scrolls."""
+        return self.scroll_region_upper == 0 and self.scroll_region_lower < self.rows - 1
+
+    def _linefeed(self, seq: bytes) -> None:
+        """LF, VT, FF, IND or NEL. At the bottom of a scroll region that starts at the top (and
+        not the bottom of the screen), tmux moves the region's top line into history
+        (grid_scroll_history_region; apt's progress bar keeps such a region), where Ghostty
+        drops it: the screen scrolls whole instead and the lines below the region are put
+        back (as _scroll_up does for SU)."""
+        if not self._region_lf() or not self._history_on() or (
+                len(seq) == 1 and not self._get(lib.GHOSTTY_TERMINAL_DATA_VT_GROUND, self._bool)):
+            self._write(seq)
+            return
+        x, y = self._cursor()
+        bot = self.scroll_region_lower
+        if y != bot:
+            self._write(seq)
+            return
+        rows = self.rows
+        self._around_cursor(b"\x1b[r\x1b[%d;1H\n\x1b[%d;%dr\x1bM" % (rows, bot + 1, rows))
+        if seq == b"\x1bE":
+            self._write(b"\r")
 
     def _history_on(self) -> bool:
         return self._history_limit > 0 and not self.alternate_on
