@@ -21,7 +21,7 @@ ENGINES = available_engines()
 # What the ghostty wrapper cannot make Ghostty do as tmux does (docs/architecture.md, "Native
 # engine"): history from a scroll region below the top of the screen; palette indices (38;5;1
 # reads back as 31); "used" cells and a line's cell size (tmux's grow with ICH/EL and per
-# write); grapheme widths (Unicode's, not tmux's table); reflow. With HMUX_ENGINE=ghostty,
+# write); grapheme widths (Unicode's, not tmux's table). With HMUX_ENGINE=ghostty,
 # tests/test_corpus.py's replay of `sequences` differs for sgr_256's reason (its 38;5;1 and
 # 48;5;2 read back as 31 and 42); that server-level case is not marked here and fails.
 # Reasons by test / case name:
@@ -50,7 +50,6 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
     # test_screen tests
     "test_history_from_partial_scroll_region": _H,
     "test_take_dirty": "the row the cursor left is reported changed too",
-    "test_resize_reflows_wrapped_lines": "reflow keeps the split line visible (tmux pushes it up)",
 }
 #: Tests of the python engine's own storage (style table, history line objects).
 PYTHON_ONLY = {"test_style_table_compaction_keeps_content", "test_history_storage_is_compact"}

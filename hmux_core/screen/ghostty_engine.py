@@ -1536,6 +1536,14 @@ class GhosttyScreen:
         if (cols, rows) == (self.cols, self.rows):
             return
         reflow = cols != self.cols
+        # tmux rewraps every line of the grid, the blank ones below the text too, and shows
+        # the last screenful: lines a narrower width adds push the top ones into history,
+        # where Ghostty fills the blank rows below first (measured for a width change alone)
+        below = self._blank_rows() if reflow and rows == self.rows and self._history_on() \
+            else -1
+        # a cursor past the end of its line's text goes to the end of it (grid_wrap_position)
+        at_end = reflow and not self.alternate_on and self.cursor_x >= self._read_rows(
+            self._hsize() + self.cursor_y, 1)[0].used
         lib.ghostty_terminal_resize(self._t, cols, rows, 8, 16)
         self.cols, self.rows = cols, rows
         self._fbuf = ffi.new("uint8_t[]", 4 * cols + 64)
@@ -1543,6 +1551,21 @@ class GhosttyScreen:
         self.scroll_region_upper = 0
         self.scroll_region_lower = rows - 1
         self._dirty = True
+        if below >= 0:
+            up = below - self._blank_rows()
+            if up > 0:
+                x, y = self._cursor()
+                self._write(b"\x1b[%d;1H" % rows + b"\n" * up + b"\x1b[%d;%dH"
+                            % (max(y - up, 0) + 1, x + 1))
+        if at_end:
+            y = self.cursor_y
+            first = self._hsize() + y
+            line = self._read_rows(first, rows - y)
+            k = 0
+            while k + 1 < len(line) and line[k].wrapped:
+                k += 1
+            if line[k].used < cols:
+                self._write(b"\x1b[%d;%dH" % (y + k + 1, line[k].used + 1))
         vh, seen = self._vh, self._hist_seen
         if reflow:  # Ghostty rewraps history: every line may have moved
             self.history_generation += 1
@@ -1553,6 +1576,17 @@ class GhosttyScreen:
             self._note_history(moved=True)
         if self._hist_seen > seen:  # lines a resize pushes up stay past the limit (as in tmux)
             self._vh = vh + self._hist_seen - seen
+
+    def _blank_rows(self) -> int:
+        """Visible rows below the last one holding anything and below the cursor."""
+        last = self.cursor_y
+        rows = self._read_rows(self._hsize() + last + 1, self.rows - last - 1)
+        n = 0
+        for r in reversed(rows):
+            if r.size or r.used:
+                break
+            n += 1
+        return n
 
     def reset(self) -> None:
         """send-keys -R: tmux's RIS and a fresh parser (Ghostty's own full reset would clear
