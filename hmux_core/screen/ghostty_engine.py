@@ -14,6 +14,7 @@ engine"); the parametrized screen tests mark each such case for this engine.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import time
@@ -161,6 +162,17 @@ def _unfinished(tail: bytes) -> bool:
             return not (c == 0x5D and (0x07 in tail or 0x18 in tail or 0x1A in tail))
         return 0x20 <= c <= 0x2F and len(tail) <= 2  # ESC x, ESC, an intermediate, a final
     return True
+
+
+#: Printable ASCII and the tab (deleted to find any other control in a line of text).
+_TEXT_AND_TAB = bytes(range(0x20, 0x7F)) + b"\t"
+
+
+@functools.cache
+def _tab_cells_bytes(width: int) -> bytes:
+    """The marker cells of a tab ``width`` cells wide (see _ACS_CELL)."""
+    return (chr(_TAB_HEAD + width) + "".join(
+        map(chr, range(_TAB_PAD + 1, _TAB_PAD + width)))).encode()
 
 
 def _tmux_hsize(hsize: int, added: int, limit: int) -> int:
@@ -583,6 +595,8 @@ class GhosttyScreen:
         self._dcs_over = False  # ... and longer than input-buffer-size: dropped at its end
         self._tail = b""  # the end of the last read (whether REP follows a character)
         self._tabs: set[int] | None = None  # tab stops HTS and TBC set (None: the defaults)
+        self._stops_key: tuple | None = None  # what _stops_at was worked out for
+        self._stops_at: list[int] = []
         #: (SO/SI set in use, G0 and G1 line drawing) while any is on or saved, else None
         self._acs_state: tuple[int, bool, bool] | None = None
         self._acs_saved: tuple[int, bool, bool] | None = None  # as DECSC saved them
@@ -824,10 +838,13 @@ class GhosttyScreen:
             if self._u8 is not None or not data.isascii():
                 data = self._utf8(data)
             lf = self._region_lf()
-            if b"\x1b" not in data and b"\x08" not in data and b"\t" not in data and not lf:
-                self._write(data)
-                self._keep_tail(data)
-                return
+            if b"\x1b" not in data and b"\x08" not in data:
+                if b"\t" not in data and not lf:
+                    self._write(data)
+                    self._keep_tail(data)
+                    return
+                if not lf and data.isascii():
+                    data = self._tabbed_text(data)
             data = self._hold_tail(data)
             pos = 0
             specials = _SPECIALS[b"\x08" in data, b"\t" in data, lf, b";m" in data]
@@ -1149,6 +1166,75 @@ class GhosttyScreen:
         out.append(data[pos:])
         return b"".join(out)
 
+    def _tabbed_text(self, data: bytes) -> bytes:
+        """Text with tabs (no escape sequence, ASCII) flooding a full screen, as ``cat`` of a
+        tab-separated file or source code gives: once a line feed has scrolled a fresh blank
+        row in at the bottom, every line after it starts on a blank row, so each of its tabs
+        is a tab cell whose width the text before it decides (what _tab finds cell by cell).
+        Those lines are written at once; returns what is left for the general path (the first
+        line, and everything from a line this cannot vouch for)."""
+        if self._acs_state or self._link_open or self.scroll_region_upper != 0 or \
+                self.scroll_region_lower != self.rows - 1 or self._mode(4, True):
+            return data
+        bottom = self.rows - 1
+        pos = 0
+        end = len(data)
+        while True:  # lines one tab at a time until one scrolls a fresh row in
+            nl = data.find(b"\n", pos)
+            if nl < 0 or nl + 1 == end:
+                return data[pos:]
+            at_bottom = self._cursor()[1] == bottom
+            self._tabbed_line(data[pos:nl + 1])
+            pos = nl + 1
+            if at_bottom:
+                break
+        x, y = self._cursor()
+        if x or y != bottom or self._get(lib.GHOSTTY_TERMINAL_DATA_CURSOR_PENDING_WRAP,
+                                         self._bool) or self._pen() != DEFAULT_STYLE:
+            return data[pos:]
+        cols = self.cols
+        stop_at = self._next_stops()
+        out: list[bytes] = []
+        while pos < end:
+            nl = data.find(b"\r\n", pos)
+            line_end = end if nl < 0 else nl
+            line = data[pos:line_end]
+            if line.translate(None, _TEXT_AND_TAB):  # another control: the general path
+                break
+            x = 0
+            parts = line.split(b"\t")
+            built = [parts[0]]
+            x = len(parts[0])
+            for part in parts[1:]:
+                if x >= cols - 1:
+                    break
+                stop = stop_at[x]
+                built.append(_tab_cells_bytes(stop - x) if stop - x <= 32
+                             else b"\x1b[%dG" % (stop + 1))
+                x = stop + len(part)
+                built.append(part)
+            else:
+                if x < cols - 1:  # (a line reaching the last column wraps: general path)
+                    out.append(b"".join(built))
+                    pos = end if nl < 0 else nl + 2
+                    if nl >= 0:
+                        out.append(b"\r\n")
+                    continue
+            break
+        if out:
+            done = b"".join(out)
+            lib.ghostty_terminal_vt_write(self._t, done, len(done))
+        return data[pos:]
+
+    def _tabbed_line(self, text: bytes) -> None:
+        """Text without escape sequences, its tabs done one at a time (_tab)."""
+        parts = text.split(b"\t")
+        self._write(parts[0])
+        for part in parts[1:]:
+            self._tab()
+            if part:
+                self._write(part)
+
     def _tab(self) -> None:
         """HT as tmux 3.7b does it (input_c0_dispatch): over blanks that all look alike, up to
         the next tab stop and at most 32 columns, a tab cell (marker cells, in the style of the
@@ -1157,8 +1243,7 @@ class GhosttyScreen:
         sx = self.cols
         if x >= sx - 1:
             return
-        stops = self._tab_stops()
-        stop = next((c for c in range(x + 1, sx - 1) if c in stops), sx - 1)
+        stop = self._next_stops()[x]
         width = stop - x
         move = b"\x1b[%dG" % (stop + 1)  # the cursor only moves: to the stop tmux finds
         if width > 32:
@@ -1207,8 +1292,7 @@ class GhosttyScreen:
 
     def _write_tab(self, width: int, ref_style: Style | None) -> None:
         """Write a tab cell ``width`` wide in ``ref_style`` at the cursor."""
-        cells = (chr(_TAB_HEAD + width) + "".join(
-            map(chr, range(_TAB_PAD + 1, _TAB_PAD + width)))).encode()
+        cells = _tab_cells_bytes(width)
         if ref_style is None or ref_style == DEFAULT_STYLE:
             pen = self._pen()
             if pen == DEFAULT_STYLE:
@@ -1502,6 +1586,21 @@ class GhosttyScreen:
         else:
             seq += b"\x1b7"
         self._write(seq)
+
+    def _next_stops(self) -> list[int]:
+        """Where a tab from each column stops: the next tab stop, else the last column."""
+        key = (self.cols, frozenset(self._tab_stops()))
+        if self._stops_key != key:
+            cols = self.cols
+            out = [cols - 1] * cols
+            stop = cols - 1
+            for x in range(cols - 2, -1, -1):
+                out[x] = stop
+                if x in key[1] and x > 0:
+                    stop = x
+            self._stops_key = key
+            self._stops_at = out
+        return self._stops_at
 
     def _tab_stops(self) -> set[int]:
         if self._tabs is None:
