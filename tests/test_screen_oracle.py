@@ -297,6 +297,15 @@ CASES: dict[str, tuple[bytes, int, int, int]] = {
     "progress": (b"\033]9;4;1;50\007a\033]9;4;3\007b\033]9;4;1;150\007c\033]9;2;x\007", 80, 24,
                  2000),
     "progress_paused": (b"\033]9;4;4;42\033\\x\033]9;4;2;7;\007y", 80, 24, 2000),
+    # cat of a tab-separated file filling the screen: lines after the first scrolled-in row
+    # take the ghostty engine's batch path, the ones before it the per-tab one
+    "tabs_flood": (
+        b"".join(b"%d\tname_%d\t\t%s\tend\r\n" % (i, i, b"x" * (i % 13)) for i in range(40))
+        + b"\033[3g\033[30G\033H\r" + b"".join(b"a\tb%d\tc\r\n" % i for i in range(12)) + b"last\t!",
+        60,
+        10,
+        2000,
+    ),
     "tab_overwrite": (
         b"a\tb\r\nc\t\rX\r\n\033[44m\033[K\033[0m\tdone\r\n\033[5G\t|\r\n" + b"\t" * 12 + b"!",
         80,
