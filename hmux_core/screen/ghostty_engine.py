@@ -838,13 +838,19 @@ class GhosttyScreen:
             if self._u8 is not None or not data.isascii():
                 data = self._utf8(data)
             lf = self._region_lf()
-            if b"\x1b" not in data and b"\x08" not in data:
-                if b"\t" not in data and not lf:
-                    self._write(data)
-                    self._keep_tail(data)
-                    return
-                if not lf and data.isascii():
+            if b"\x1b" not in data and b"\x08" not in data and b"\t" not in data and not lf:
+                self._write(data)
+                self._keep_tail(data)
+                return
+            if b"\t" in data and not lf and data.isascii():
+                # the text before the first sequence (all of a cat's read, usually)
+                e = data.find(b"\x1b")
+                b = data.find(b"\x08")
+                e = b if e < 0 or 0 <= b < e else e
+                if e < 0:
                     data = self._tabbed_text(data)
+                elif e > 0:
+                    data = self._tabbed_text(data[:e]) + data[e:]
             data = self._hold_tail(data)
             pos = 0
             specials = _SPECIALS[b"\x08" in data, b"\t" in data, lf, b";m" in data]
