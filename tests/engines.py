@@ -2,7 +2,7 @@
 
 ``use_engines(module_globals)`` gives a module an autouse fixture, parametrized over
 ``available_engines()``, that points the module's ``new_screen`` at one engine. A case the
-native engine is known to answer differently from tmux 3.3a (each difference is listed in
+native engine is known to answer differently from tmux 3.7b (each difference is listed in
 docs/architecture.md, "Native engine") is a strict xfail for that engine only: it must keep
 failing, so a fixed difference shows up as XPASS rather than going unnoticed.
 """

@@ -199,9 +199,12 @@ def _utf8_size(b: int) -> int:
 
 
 def _c1_cells(data: bytes) -> bytes:
+    """``data`` with its C1 controls written as _C1_CELL's variation selectors."""
     if b"\xc2" not in data:
         return data
     return _C1_BYTES.sub(lambda m: chr(_C1_CELL + m.group()[1] - 0x80).encode(), data)
+
+
 #: What changes or uses the character sets in a stretch of the stream (_charsets): printable
 #: ASCII, SCS, DECSC/DECRC/RIS, SCOSC/SCORC, SO and SI; other sequences are stepped over whole
 #: (a string up to its end, so its text is not mistaken for printed text).
@@ -848,9 +851,11 @@ class GhosttyScreen:
                 b = data.find(b"\x08")
                 e = b if e < 0 or 0 <= b < e else e
                 if e < 0:
-                    data = self._tabbed_text(data)
-                elif e > 0:
-                    data = self._tabbed_text(data[:e]) + data[e:]
+                    e = len(data)
+                if e > 0:
+                    rest = self._tabbed_text(data[:e])
+                    self._keep_tail(data[:e - len(rest)])  # (what REP looks back at)
+                    data = rest + data[e:]
             data = self._hold_tail(data)
             pos = 0
             specials = _SPECIALS[b"\x08" in data, b"\t" in data, lf, b";m" in data]
@@ -938,6 +943,7 @@ class GhosttyScreen:
                 return _c1_cells(data)  # inside a sequence: held whole with it (_hold_tail)
             self._u8 = bytearray(data[e.start:])
             self._u8_size = _utf8_size(data[e.start])
+            self._u8_bad = False
             data = data[:e.start]
         return _c1_cells(data)
 
@@ -1207,7 +1213,6 @@ class GhosttyScreen:
             line = data[pos:line_end]
             if line.translate(None, _TEXT_AND_TAB):  # another control: the general path
                 break
-            x = 0
             parts = line.split(b"\t")
             built = [parts[0]]
             x = len(parts[0])
