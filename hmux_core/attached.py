@@ -92,6 +92,7 @@ class Attached:
         self._da_seen = False  # TTY_HAVEDA, _HAVEDA2 or _HAVEXDA: the terminal answered one
         self.osc52_query = 0.0  # refresh-client -l asked for the clipboard (until then)
         self.winsz_query = False  # TTY_WINSIZEQUERY: its size in pixels was asked for
+        self._winsz_resized = False  # ... and its answer in characters changed the size
 
     # -- lifetime ------------------------------------------------------------------------------
 
@@ -229,14 +230,17 @@ class Attached:
         kind, y, x = (int(g) & 0xFFFFFFFF for g in m.groups())
         tty = self.tty
         if kind == 8:
-            if x and y:  # (tty_set_size; a zero would leave nothing to draw on)
+            if x and y and (x, y) != (tty.sx, tty.sy):  # (a zero leaves nothing to draw on)
                 tty.sx, tty.sy = x, y
                 self.client.sx, self.client.sy = x, y
+                self._winsz_resized = True
         else:
             tty.xpixel = x // tty.sx if x and tty.sx else 0
             tty.ypixel = y // tty.sy if y and tty.sy else 0
             self.winsz_query = False
-            self.redraw(full=True)
+            if self._winsz_resized:  # drawn again for a new size only: tmux's tty_invalidate
+                self._winsz_resized = False  # redraws nothing (a pane holding a
+                self.redraw(full=True)  # synchronized update stays held)
         return True
 
     def _update_features(self) -> None:

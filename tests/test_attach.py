@@ -457,18 +457,26 @@ def test_synchronized_update_holds_the_pane(outer, hmux, tmux):
     h = outer.run(HMUX + hmux.socket_args + argv, "h")
     t = outer.run([TMUX] + tmux.socket_args + argv, "t")
     wait_for(lambda: "[w]" in outer.screen(h)[-1] and "[w]" in outer.screen(t)[-1])
-    for m in (hmux, tmux):
-        m.ok("run-shell", "-t", "w", "printf '\\033[?2026hheld back' > #{pane_tty}")
-    for m in (hmux, tmux):  # the servers have read it
-        wait_for(lambda m=m: m.ok("display", "-p", "-t", "w", "#{synchronized_output_flag}")
-                 == "1\n", timeout=0.8)
-    time.sleep(0.2)  # a frame's time
-    held = [("held back" in outer.screen(h)[0], "held back" in outer.screen(t)[0])]
+    for _ in range(3):
+        start = time.monotonic()
+        for m in (hmux, tmux):
+            m.ok("run-shell", "-t", "w", "printf '\\033[?2026hheld back' > #{pane_tty}")
+        for m in (hmux, tmux):  # the servers have read it
+            wait_for(lambda m=m: m.ok("display", "-p", "-t", "w",
+                                      "#{synchronized_output_flag}") == "1\n", timeout=0.8)
+        time.sleep(0.2)  # a frame's time
+        held = [("held back" in outer.screen(h)[0], "held back" in outer.screen(t)[0])]
+        if time.monotonic() - start < 0.9:
+            break
+        # a loaded machine: the second's timeout may have ended the hold; blank and again
+        for m in (hmux, tmux):
+            m.ok("run-shell", "-t", "w", "printf '\\033[?2026l\\r\\033[K' > #{pane_tty}")
+        wait_for(lambda: "held back" not in outer.screen(h)[0] + outer.screen(t)[0])
     for m in (hmux, tmux):
         m.ok("run-shell", "-t", "w", "printf '\\033[?2026l' > #{pane_tty}")
     wait_for(lambda: outer.screen(h)[0].startswith("held back")
              and outer.screen(t)[0].startswith("held back"))
-    assert held == [(False, False)], held  # (a second is long enough for two commands)
+    assert held == [(False, False)], held
     for m in (hmux, tmux):
         m.ok("run-shell", "-t", "w", "printf '\\033[?2026h and timed out' > #{pane_tty}")
     wait_for(lambda: outer.screen(h)[0] == outer.screen(t)[0] == "held back and timed out",
