@@ -47,6 +47,8 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
     "combining_at_edge": "a character made wide by VS16 in the last column moves to the next "
                          "line (tmux keeps it there), and a zero-width space joins no cell",
     "one_column_wide": "a wide character in a one-column pane is handled differently",
+    "lf_after_wrap": "a line feed after a pending wrap leaves the cursor in the last column "
+                     "(tmux: one past it, so the next character starts a new line)",
     # test_screen tests
     "test_history_from_partial_scroll_region": _H,
     "test_take_dirty": "the row the cursor left is reported changed too",

@@ -130,6 +130,8 @@ CASES: dict[str, tuple[bytes, int, int, int]] = {
         24,
         2000,
     ),
+    # a line feed after text that reached the last column keeps the wrap pending
+    "lf_after_wrap": (b"x" * 80 + b"\nb\r\n" + b"y" * 80 + b"\x0bz", 80, 24, 2000),
     "scroll_region_ri": (b"\033[3;6r\033[3;1HA\r\nB\r\nC\033[3;1H\033M\033MX\033[r", 80, 24, 2000),
     "alt_1049": (
         b"main1\r\nmain2\033[31m\033[?1049halt text\r\nalt2\033[0m\033[?1049lback",
