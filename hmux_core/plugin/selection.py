@@ -78,8 +78,9 @@ def prefetch(value: str | None) -> list[Any] | None:
     """Import what loading the plugins ``value`` selects will import: the manager and each
     selected plugin's module, and read each one's distribution metadata. Run in a worker
     thread while the loop goes on answering clients, since the imports are most of a load
-    (about 40 ms) and the registering after them is quick. Returns the installed entry points, for the load not to list them again
-    (None when that failed). Never raises: the load itself reports what fails."""
+    (about 40 ms) and the registering after them is quick. Returns the installed entry
+    points, for the load not to list them again (None when that failed). Never raises: the
+    load itself reports what fails."""
     wanted = selection(value)
     if wanted == ():
         return None

@@ -144,12 +144,13 @@ _C1_CELL = 0xE01D0
 _C1_BYTES = re.compile(rb"\xc2[\x80-\x9f]")
 _C1_BACK = {_C1_CELL + n: 0x80 + n for n in range(32)}
 _FFFD = "\ufffd".encode()
-#: Escape sequences (stepped over whole: their bytes are not text; one the read ends inside
-#: too), other ASCII, other bytes.
+#: An escape sequence, stepped over whole by the tokenizers below (its bytes are not text):
+#: a CSI (one the read ends inside too), a string up to its end, or ESC and its final.
+_SEQ = (rb"\x1b(?:\[[0-?]*+[ -/]*+(?:[@-~]|\Z)|[\]P_^Xk][^\x07\x18\x1a\x1b]*+(?:\x07|\x1b\\)?"
+        rb"|[ -/]*+[0-~]?)")
+#: Escape sequences, other ASCII, other bytes (_utf8_slow).
 _UTF8_TOKENS = re.compile(
-    rb"(?P<seq>\x1b(?:\[[0-?]*+[ -/]*+(?:[@-~]|\Z)|[\]P_^Xk][^\x07\x18\x1a\x1b]*+(?:\x07|\x1b\\)?"
-    rb"|[ -/]*+[0-~]?))"
-    rb"|(?P<hi>[\x80-\xff]++)|(?P<lo>[^\x1b\x80-\xff]++)")
+    rb"(?P<seq>" + _SEQ + rb")|(?P<hi>[\x80-\xff]++)|(?P<lo>[^\x1b\x80-\xff]++)")
 
 
 def _unfinished(tail: bytes) -> bool:
@@ -173,6 +174,26 @@ def _tab_cells_bytes(width: int) -> bytes:
     """The marker cells of a tab ``width`` cells wide (see _ACS_CELL)."""
     return (chr(_TAB_HEAD + width) + "".join(
         map(chr, range(_TAB_PAD + 1, _TAB_PAD + width)))).encode()
+
+
+def _tabbed_line_cells(line: bytes, stop_at: list[int]) -> bytes | None:
+    """A line of text and tabs as written on a blank row (_tabbed_text): each tab its marker
+    cells, or a cursor move past 32 columns; None for a line with another control or one
+    reaching the last column (it wraps: the general path)."""
+    if line.translate(None, _TEXT_AND_TAB):
+        return None
+    last = len(stop_at) - 1
+    parts = line.split(b"\t")
+    out = [parts[0]]
+    x = len(parts[0])
+    for part in parts[1:]:
+        if x >= last:
+            return None
+        stop = stop_at[x]
+        out.append(_tab_cells_bytes(stop - x) if stop - x <= 32 else b"\x1b[%dG" % (stop + 1))
+        out.append(part)
+        x = stop + len(part)
+    return b"".join(out) if x < last else None
 
 
 def _tmux_hsize(hsize: int, added: int, limit: int) -> int:
@@ -206,12 +227,10 @@ def _c1_cells(data: bytes) -> bytes:
 
 
 #: What changes or uses the character sets in a stretch of the stream (_charsets): printable
-#: ASCII, SCS, DECSC/DECRC/RIS, SCOSC/SCORC, SO and SI; other sequences are stepped over whole
-#: (a string up to its end, so its text is not mistaken for printed text).
+#: ASCII, SCS, DECSC/SCOSC, DECRC/SCORC, RIS, SO and SI; other sequences are stepped over.
 _CHARSET_TOKENS = re.compile(
-    rb"(?P<text>[\x20-\x7e]++)|\x1b(?:(?P<scs>[()][0-~])|(?P<esc>[78c])"
-    rb"|\[(?P<csi>[0-?]*+[ -/]*+[@-~])|[\]P_^Xk](?:[^\x07\x18\x1a\x1b]*+)"
-    rb"|[ -/]*+[0-~]?)|(?P<so>\x0e)|(?P<si>\x0f)")
+    rb"(?P<text>[\x20-\x7e]++)|(?P<scs>\x1b[()][0-~])|(?P<save>\x1b7|\x1b\[s)"
+    rb"|(?P<restore>\x1b8|\x1b\[u)|(?P<ris>\x1bc)|(?P<so>\x0e)|(?P<si>\x0f)|" + _SEQ)
 
 
 def _string_end(data: bytes, pos: int, bel: bool) -> tuple[int, int]:
@@ -931,7 +950,7 @@ class GhosttyScreen:
                     done = (bytes(u8) + head).decode("utf-8").encode()
                 except UnicodeDecodeError:
                     done = _FFFD
-                return _c1_cells(done + self._utf8(data[need:]) if len(data) > need else done)
+                return _c1_cells(done) + (self._utf8(data[need:]) if len(data) > need else b"")
             return self._utf8_slow(data)
         try:
             data.decode("utf-8")
@@ -1164,12 +1183,11 @@ class GhosttyScreen:
                     else:
                         g1 = data[start + 2] == 0x30
                 continue
-            op = data[start + 1] if kind == "esc" else {b"s": 0x37, b"u": 0x38}.get(m.group("csi"))
-            if op == 0x37:
+            if kind == "save":
                 saved = (cs, g0, g1)
-            elif op == 0x38:
+            elif kind == "restore":
                 cs, g0, g1 = saved or (0, False, False)
-            elif op == 0x63:
+            elif kind == "ris":
                 cs, g0, g1, saved = 0, False, False, None
         self._acs_saved = saved if saved and any(saved) else None
         self._acs_state = (cs, g0, g1) if cs or g0 or g1 or self._acs_saved else None
@@ -1204,34 +1222,19 @@ class GhosttyScreen:
         if x or y != bottom or self._get(lib.GHOSTTY_TERMINAL_DATA_CURSOR_PENDING_WRAP,
                                          self._bool) or self._pen() != DEFAULT_STYLE:
             return data[pos:]
-        cols = self.cols
         stop_at = self._next_stops()
         out: list[bytes] = []
         while pos < end:
             nl = data.find(b"\r\n", pos)
-            line_end = end if nl < 0 else nl
-            line = data[pos:line_end]
-            if line.translate(None, _TEXT_AND_TAB):  # another control: the general path
+            line = _tabbed_line_cells(data[pos:end if nl < 0 else nl], stop_at)
+            if line is None:
                 break
-            parts = line.split(b"\t")
-            built = [parts[0]]
-            x = len(parts[0])
-            for part in parts[1:]:
-                if x >= cols - 1:
-                    break
-                stop = stop_at[x]
-                built.append(_tab_cells_bytes(stop - x) if stop - x <= 32
-                             else b"\x1b[%dG" % (stop + 1))
-                x = stop + len(part)
-                built.append(part)
+            out.append(line)
+            if nl < 0:
+                pos = end
             else:
-                if x < cols - 1:  # (a line reaching the last column wraps: general path)
-                    out.append(b"".join(built))
-                    pos = end if nl < 0 else nl + 2
-                    if nl >= 0:
-                        out.append(b"\r\n")
-                    continue
-            break
+                out.append(b"\r\n")
+                pos = nl + 2
         if out:
             done = b"".join(out)
             lib.ghostty_terminal_vt_write(self._t, done, len(done))
@@ -1283,13 +1286,14 @@ class GhosttyScreen:
                 look = c & ((1 << 26) - 1) | 1 << 63
             if first < 0:
                 first = look
-                ref_style = self._read_style() if look and not look >> 63 else None
                 if look >> 63:
-                    ref_style = self._bg_only(c & 3, (c >> 2) & 0xFFFFFF)
+                    style = self._bg_only(c & 3, (c >> 2) & 0xFFFFFF)
+                else:
+                    style = self._read_style() if look else DEFAULT_STYLE
             elif look != first:
                 self._write(move)
                 return
-        self._write_tab(width, ref_style)
+        self._write_tab(width, style)
 
     def _tab_over_cells(self, x: int, y: int, stop: int) -> None:
         """_tab over a stretch holding tab cells: looked at as tmux's cells (a tab's padding
@@ -1301,17 +1305,12 @@ class GhosttyScreen:
         else:
             self._write_tab(stop - x, self._styles[sid])
 
-    def _write_tab(self, width: int, ref_style: Style | None) -> None:
-        """Write a tab cell ``width`` wide in ``ref_style`` at the cursor."""
+    def _write_tab(self, width: int, style: Style) -> None:
+        """Write a tab cell ``width`` wide in ``style`` at the cursor (the pen put back)."""
         cells = _tab_cells_bytes(width)
-        if ref_style is None or ref_style == DEFAULT_STYLE:
-            pen = self._pen()
-            if pen == DEFAULT_STYLE:
-                lib.ghostty_terminal_vt_write(self._t, cells, len(cells))
-                return
-            cells = b"\x1b[0m" + cells + _style_sgr(pen)
-        else:
-            cells = _style_sgr(ref_style) + cells + _style_sgr(self._pen())
+        pen = self._pen()
+        if pen != style:
+            cells = _style_sgr(style) + cells + _style_sgr(pen)
         lib.ghostty_terminal_vt_write(self._t, cells, len(cells))
 
     def _pen(self) -> Style:
