@@ -54,7 +54,8 @@ GHOSTTY_DIFFERENCES: dict[str, str] = {
     "test_take_dirty": "the row the cursor left is reported changed too",
 }
 #: Tests of the python engine's own storage (style table, history line objects).
-PYTHON_ONLY = {"test_style_table_compaction_keeps_content", "test_history_storage_is_compact"}
+PYTHON_ONLY = {"test_style_table_compaction_keeps_content", "test_history_storage_is_compact",
+               "test_batch_path_leaves_what_the_line_path_leaves"}
 
 
 def server_engine_difference(case_id: str) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import random
 
 import pytest
 from engines import use_engines
@@ -482,6 +483,59 @@ def test_history_storage_is_compact():
     assert line.runs.typecode == "I"  # runs in an array, not a Python object per cell
     cells = sum(line.used for line in s._hist)
     assert s.history_bytes() < 20 * cells
+
+
+def _line_stream(rnd, cols: int) -> bytes:
+    """Lines the batch path takes (plain, wrapping, SGR) and some it does not (wide
+    characters, other sequences, tabs), ending with or without a line feed."""
+    lines = []
+    for _ in range(rnd.randint(1, 60)):
+        n = rnd.choice([0, 1, cols - 1, cols, cols + 1, 2 * cols, rnd.randint(0, 4 * cols)])
+        kind = rnd.random()
+        if kind < 0.5:
+            lines.append(bytes(rnd.choice(b"abc -#") for _ in range(n)))
+        elif kind < 0.75:
+            lines.append(b"".join(rnd.choice([b"\033[31m", b"\033[0m", b"\033[1;44m", b"\033[49m"])
+                                  + b"w" * rnd.randint(0, cols) for _ in range(rnd.randint(1, 5))))
+        elif kind < 0.85:
+            lines.append("\u00e9\u4e2d".encode() * rnd.randint(0, cols))
+        else:
+            lines.append(rnd.choice([b"\033[K", b"\tx", b"\033[2Ax"]) + b"q" * n)
+    return b"\r\n" * rnd.randint(0, 10) + b"\r\n".join(lines) + rnd.choice([b"\r\n", b"x"])
+
+
+def test_batch_path_leaves_what_the_line_path_leaves():
+    """Whole lines taken at once (Screen._lines, wrapped ones included) leave the rows,
+    history, wrap flags, cell sizes and counters that writing them one by one leaves."""
+
+    def run(data, cols, rows, hl, cuts, batch):
+        s = new_screen(cols, rows, hl)
+        lines = s._lines
+
+        def batch_lines(text, pos):
+            end = lines(text, pos)
+            wrapped[0] += any(len(line) > cols and "\033" not in line
+                              for line in text[pos:end].split("\r\n"))
+            return end
+
+        s._lines = batch_lines if batch else (lambda text, pos: pos)
+        prev = 0
+        for c in [*cuts, len(data)]:
+            s.feed(data[prev:c])
+            prev = c
+        start = -s.history_size
+        return (s.capture(start=start, escapes=True, join=True, trailing=True),
+                s.capture(start=start, line_flags=True), s.history_bytes(),
+                (s.cursor_x, s.cursor_y, s.history_size, s.history_added, s.history_collected))
+
+    wrapped = [0]
+    for seed in range(300):
+        rnd = random.Random(seed)
+        cols, rows, hl = rnd.randint(1, 30), rnd.randint(1, 8), rnd.choice([0, 1, 5, 30, 2000])
+        data = _line_stream(rnd, cols)
+        cuts = sorted(rnd.randint(0, len(data)) for _ in range(rnd.randint(0, 4)))
+        assert run(data, cols, rows, hl, cuts, True) == run(data, cols, rows, hl, cuts, False), seed
+    assert wrapped[0] > 20
 
 
 @pytest.mark.parametrize("params", ["38;2;1;2;3", "48;2;255;0;9", "38;2;256;1;1", "38;2;;1;1",

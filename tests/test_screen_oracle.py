@@ -130,6 +130,15 @@ CASES: dict[str, tuple[bytes, int, int, int]] = {
         24,
         2000,
     ),
+    # lines longer than the pane arriving at its bottom (the python engine's batch path): rows
+    # flagged wrapped, an exact multiple of the width not flagged on its last row
+    "wrapped_lines": (
+        b"\r\n" * 8 + b"".join(b"%d:" % n + b"w" * n + b"\r\n" for n in range(0, 70, 3))
+        + b"\033[32m" + b"g" * 37 + b"\r\n" + b"h" * 38 + b"\033[0m\r\nend",
+        20,
+        6,
+        2000,
+    ),
     # a line feed after text that reached the last column keeps the wrap pending
     "lf_after_wrap": (b"x" * 80 + b"\nb\r\n" + b"y" * 80 + b"\x0bz", 80, 24, 2000),
     "scroll_region_ri": (b"\033[3;6r\033[3;1HA\r\nB\r\nC\033[3;1H\033M\033MX\033[r", 80, 24, 2000),

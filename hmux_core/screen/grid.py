@@ -255,10 +255,11 @@ def grown_size(sx: int, size: int, needed: int) -> int:
     return sx if sx > needed else needed
 
 
-def text_line(text: str, runs: array | None, used: int, size: int, now: int) -> HistLine:
+def text_line(text: str, runs: array | None, used: int, size: int, now: int,
+              wrapped: bool = False) -> HistLine:
     """A history line for a plain line that never was a visible row (the batch path): what
     :func:`compact` makes of a fresh row holding ``text`` with style ``runs``."""
-    return HistLine(text, runs, used, False, None, size, 0, now)
+    return HistLine(text, runs, used, wrapped, None, size, 0, now)
 
 
 _ROW_CHARS = Row.chars  # the slots' own descriptors (LazyRow shadows them with properties)
@@ -316,7 +317,7 @@ def lazy_row(line: HistLine, cols: int) -> Row:
     _ROW_STYLES.__set__(r, (line, cols))
     r.used = line.used
     r.size = line.size
-    r.wrapped = False
+    r.wrapped = line.wrapped
     r.wide = False
     r.styled = line.runs is not None
     r.flags = 0

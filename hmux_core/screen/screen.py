@@ -145,6 +145,12 @@ _TOKEN = re.compile(
     re.S,
 )
 _CTRL = re.compile(r"[\x00-\x1f]")
+#: How far ahead _lines looks for lines it can take: from MIN after a line it could not take,
+#: doubling while it takes every line it looked at. After a look that took nothing, the next
+#: BATCH_SKIP_MAX line feeds at most (doubling while it goes on) do not look at all.
+BATCH_WINDOW_MIN = 1024
+BATCH_WINDOW_MAX = 1 << 20
+BATCH_SKIP_MAX = 32
 #: A run of whole lines of printable text and SGR sequences, each ending in CR LF: what
 #: ``cat``, ``ls`` and compilers send. :meth:`Screen._lines` takes it at once when it arrives
 #: at the bottom of the screen (possessive, so a line that does not fit costs no backtracking).
@@ -259,6 +265,8 @@ class Screen:
         #: The hyperlink of each style id (0: none), parallel to ``_styles``.
         self._links: list[int] = [0]
         self._style_ids: dict = {DEFAULT_STYLE: 0}
+        self._batch_window = BATCH_WINDOW_MIN  # how far _lines looks ahead
+        self._batch_skip = self._batch_missed = 0  # line feeds it skips, after how many
         self.hyperlinks = Hyperlinks()
         self._sgr_cache: dict[tuple[int, str], int] = {}
         self._bg_sids: dict[int, int] = {8: 0}
@@ -666,9 +674,12 @@ class Screen:
                         if self._bg == 8 and cy == self.rows - 1 and self._simple \
                                 and self.scroll_region_upper == 0 and self._alt is None \
                                 and self.history_limit > 0:
-                            end = self._lines(s, m.end())
-                            if end != m.end():
-                                return end  # feed() goes on from there
+                            if self._batch_skip:
+                                self._batch_skip -= 1
+                            else:
+                                end = self._lines(s, m.end())
+                                if end != m.end():
+                                    return end  # feed() goes on from there
                     elif cy < self.rows - 1:
                         self.cursor_y = cy + 1
                     self._last = None
@@ -699,30 +710,37 @@ class Screen:
 
         The cursor is at the start of the last row, which a line feed has just emptied, and
         history is on: each line of ``_BATCH`` that fits the width (printable ASCII,
-        single-width characters that join nothing, SGR) is what writing it and scrolling would
-        leave, so the lines are built directly: those that would scroll past the top go into
+        single-width characters that join nothing, SGR), or is printable ASCII alone (rows
+        flagged wrapped, then the rest), is what writing it and scrolling would leave, so the lines are built directly: those that would scroll past the top go into
         history as compact lines without ever being rows, the top rows go into history, and
         only the lines still visible become rows. The result is exactly the per-line path's
         (history collection and the history counters included). Returns where the lines end
         (``pos`` when none could be taken; the caller's path handles the rest).
         """
-        m = _BATCH.match(s, pos)
+        window = self._batch_window
+        m = _BATCH.match(s, pos, pos + window)
         if m is None:
             return pos
         cols = self.cols
         quarter, half = cols // 4, cols // 2  # grid_expand_line's steps (n <= cols here)
         links = self._links
-        taken: list[tuple[str, array | None, int, int]] = []
+        taken: list[tuple[str, array | None, int, int, bool]] = []
         end = pos
         for line in m.group().split("\r\n")[:-1]:
             if "\x1b" not in line and line.isascii():
-                text = line
-                n = len(text)
-                if n > cols:
-                    break
+                n = len(line)
                 psid = self._psid
+                if n > cols:  # wraps: full rows flagged wrapped, then the rest
+                    last = (n - 1) // cols * cols
+                    for at in range(0, last, cols):
+                        taken.append((line[at:at + cols], array("I", (cols, psid)) if psid
+                                      else None, cols, cols, True))
+                    text = line[last:]
+                    n -= last
+                else:
+                    text = line
                 taken.append((text, array("I", (n, psid)) if psid and n else None, n,
-                              grown_size(cols, 0, n) if n else 0))
+                              grown_size(cols, 0, n) if n else 0, False))
                 end += len(line) + 2
                 continue
             saved = (self._attr, self._fg, self._bg, self._us, self._sid, self._psid)
@@ -793,11 +811,19 @@ class Screen:
             if not ok or self._bg != 8:  # (a coloured background would colour the next row)
                 self._attr, self._fg, self._bg, self._us, self._sid, self._psid = saved
                 break
-            taken.append((text, array("I", runs) if any(runs[1::2]) else None, n, size))
+            taken.append((text, array("I", runs) if any(runs[1::2]) else None, n, size, False))
             end += len(line) + 2
+        # Lines the batch cannot take are each written by the caller's path, which calls this
+        # again at their line feed: looking only so far ahead keeps a stream of such lines from
+        # costing a scan of the whole read per line. The window grows while whole ones are taken.
+        self._batch_window = min(window * 2, BATCH_WINDOW_MAX) if end == m.end() \
+            else BATCH_WINDOW_MIN
         k = len(taken)
         if not k:
+            self._batch_skip = self._batch_missed = min(self._batch_missed * 2 or 1,
+                                                        BATCH_SKIP_MAX)
             return pos
+        self._batch_missed = 0
         rows = self._rows
         top = len(rows) - 1  # the rows above the (empty) last one
         j = k - top if k > top else 0  # lines that scroll past the top at once
@@ -807,11 +833,11 @@ class Screen:
             line = compact(row)
             line.time = now
             pushed.append(line)
-        for text, runs, n, size in taken[:j]:
-            pushed.append(text_line(text, runs, n, size, now))
+        for text, runs, n, size, wrapped in taken[:j]:
+            pushed.append(text_line(text, runs, n, size, now, wrapped))
         last = rows[top]
-        rows[:] = rows[k - j : top] + [lazy_row(text_line(text, runs, n, size, 0), cols)
-                                         for text, runs, n, size in taken[j:]]
+        rows[:] = rows[k - j : top] + [lazy_row(text_line(text, runs, n, size, 0, wrapped), cols)
+                                         for text, runs, n, size, wrapped in taken[j:]]
         rows.append(last)
         # What pushing them one at a time does (_scroll_up: collect, push), a stretch at a
         # time: as many as fit under history-limit and the byte budget.
