@@ -844,5 +844,6 @@ class Attached:
         data = None
         if key != K.KEYC_UNKNOWN:
             data = K.encode_key(key, **K.pane_modes(scr, self.server.options))
+        wp.typed()
         wp.write(data if data is not None else raw)
 

@@ -11,6 +11,7 @@ import errno
 import fcntl
 import os
 import re
+import select
 import signal
 import struct
 import subprocess
@@ -33,10 +34,37 @@ READ_SIZE = 65536
 #: parses reads less at a time and gives the loop back this often, so keys and other panes
 #: wait at most a slice behind it.
 SLICE_SECONDS = 0.002
+#: How long other panes' parsing waits for the echo of a key (Pane.typed).
+ECHO_WAIT = 0.003
+#: A read is parsed in (at most) this many pieces, none under PIECE_MIN bytes, so that work
+#: waiting behind a flood (a key typed into another pane, its echo) waits for a piece rather
+#: than the whole slice. Smaller pieces would cost throughput: the engines parse big runs of
+#: text faster than small ones (bench/throughput.py; docs/performance.md).
+PIECES = 4
+PIECE_MIN = 1024
 MIN_READ = 1024
 #: A read this long came from a full PTY buffer (Linux hands over at most a page at a time).
 _FULL_READ = 4000
 _PATH_BSHELL = "/bin/sh"
+
+
+def _others_ready_probe() -> Callable[[], bool] | None:
+    """A check, cheap enough to run between pieces of a parse, of whether another task's file
+    descriptor is ready: trio's epoll (or kqueue) descriptor reads as ready when an fd some
+    task waits on is. It is only polled, never waited on, so trio's own wait still sees every
+    event. None where trio's I/O manager is not reachable (a private attribute): reads are then
+    parsed whole."""
+    try:
+        from trio._core._run import GLOBAL_RUN_CONTEXT
+
+        io = GLOBAL_RUN_CONTEXT.runner.io_manager
+        fd = (getattr(io, "_epoll", None) or getattr(io, "_kqueue", None)).fileno()
+    except (ImportError, AttributeError, RuntimeError, ValueError, OSError):
+        return None
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    poll = poller.poll
+    return lambda: bool(poll(0))
 
 
 def _set_ctty() -> None:  # runs in the child between fork and exec
@@ -82,6 +110,25 @@ class Pane:
     #: Output batches of every pane in the process: what lets a reader of all the panes'
     #: revisions (``ServerHost.revisions``) see in one compare that none moved.
     outputs = 0
+    #: A key just typed into a pane: (that pane, until when, set when its output comes).
+    #: Other panes' readers parse nothing meanwhile (see :meth:`typed`).
+    echo_wait: tuple[Pane, float, trio.Event] | None = None
+
+    def typed(self) -> None:
+        """A client's key was just written to this pane. Until its output (the echo) has been
+        read, or ECHO_WAIT has passed, the other panes' readers parse nothing: a pane flooding
+        next door would otherwise keep a core busy, and the kernel's own work between the key
+        and its echo (the PTY's line discipline runs in a kernel worker) waits behind it."""
+        Pane.echo_wait = (self, time.monotonic() + ECHO_WAIT, trio.Event())
+
+    async def _wait_for_echo(self) -> None:
+        wait = Pane.echo_wait
+        if wait is None or wait[0] is self:
+            return
+        with trio.move_on_at(trio.current_time() + wait[1] - time.monotonic()):
+            await wait[2].wait()
+        if Pane.echo_wait is wait:
+            Pane.echo_wait = None
 
     def __init__(self, pane_id: int, window: Window, sx: int, sy: int, history_limit: int,
                  options: Any) -> None:
@@ -245,35 +292,63 @@ class Pane:
         screen = self.screen
         size = 4096
         clock = time.thread_time  # CPU spent parsing, not time the machine gave others
+        others_ready = _others_ready_probe()
+        rest = b""  # read but not yet parsed: the loop was given back to waiting work
         while True:
-            if self.read_hold is not None:
-                await self.read_hold(self)
-            data: bytes | None = None
-            with trio.CancelScope() as scope:
-                self._read_scope = scope  # interrupt_read: back to the hold before reading
-                try:
-                    data = await stream.receive_some(size)
-                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                    data = b""
-            self._read_scope = None
-            if data is None:
-                continue
-            if not data:
-                break
-            if len(data) >= _FULL_READ and len(data) < size:
-                data = self._read_more(data, size)
-            if self.on_data is not None:
-                self.on_data(self, data)
-            if "pane-activity" not in QUIET:
-                self._activity()
+            if Pane.echo_wait is not None:
+                await self._wait_for_echo()
+            if rest:
+                await trio.lowlevel.checkpoint()
+                data, rest = rest, b""
+            else:
+                if self.read_hold is not None:
+                    await self.read_hold(self)
+                data: bytes | None = None
+                with trio.CancelScope() as scope:
+                    self._read_scope = scope  # interrupt_read: back to the hold before reading
+                    try:
+                        data = await stream.receive_some(size)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                        data = b""
+                self._read_scope = None
+                if data is None:
+                    continue
+                if not data:
+                    break
+                if len(data) >= _FULL_READ and len(data) < size:
+                    data = self._read_more(data, size)
+                if self.on_data is not None:
+                    self.on_data(self, data)
+                if self.pipe is not None:
+                    self.pipe.feed(data)  # pipe-pane -O: the output as it arrives
+                if "pane-activity" not in QUIET:
+                    self._activity()
+            wait = Pane.echo_wait
+            if wait is not None and wait[0] is self:
+                Pane.echo_wait = None
+                wait[2].set()
             t0 = clock()
-            screen.feed(data)
+            piece = max(PIECE_MIN, size // PIECES)
+            if others_ready is None or len(data) <= piece:
+                screen.feed(data)
+            else:
+                # A batch is parsed a piece at a time; once a key, another pane's output or
+                # a client's request is waiting, the rest waits for the next turn instead.
+                at, n = 0, len(data)
+                while at < n:
+                    cut = at + piece
+                    if cut < n:  # at a line's end: the engine takes whole lines fastest
+                        cut = data.rfind(b"\n", at, cut) + 1 or cut
+                    screen.feed(data[at:cut])
+                    at = cut
+                    if at < n and (others_ready() or (Pane.echo_wait is not None
+                                                      and Pane.echo_wait[0] is not self)):
+                        rest = data[at:]
+                        break
             spent = clock() - t0
-            if len(data) == size and spent > 0:  # flooding: read what parses in a slice
+            if len(data) == size and not rest and spent > 0:  # flooding: what parses in a slice
                 want = int(size * SLICE_SECONDS / spent)
                 size = max(MIN_READ, min(READ_SIZE, (size + want) // 2))
-            if self.pipe is not None:
-                self.pipe.feed(data)  # pipe-pane -O: the output as it arrives
             replies = screen.take_replies()
             if replies and self.reply_hold is not None:
                 replies = self.reply_hold(self, replies)  # behind questions to a terminal

@@ -533,7 +533,9 @@ def test_batch_path_leaves_what_the_line_path_leaves():
         rnd = random.Random(seed)
         cols, rows, hl = rnd.randint(1, 30), rnd.randint(1, 8), rnd.choice([0, 1, 5, 30, 2000])
         data = _line_stream(rnd, cols)
-        cuts = sorted(rnd.randint(0, len(data)) for _ in range(rnd.randint(0, 4)))
+        ends = [i + 2 for i in range(len(data)) if data.startswith(b"\r\n", i)]
+        cuts = sorted([rnd.randint(0, len(data)) for _ in range(rnd.randint(0, 4))]
+                      + rnd.sample(ends, min(len(ends), rnd.randint(0, 6))))  # at line ends too
         assert run(data, cols, rows, hl, cuts, True) == run(data, cols, rows, hl, cuts, False), seed
     assert wrapped[0] > 20
 

@@ -497,7 +497,7 @@ class Screen:
         _history_time()  # tmux's current_time: once per read, not per line scrolled
         s = bytes(data).decode("latin-1")
         n = len(s)
-        pos = 0
+        pos = self._lines(s, 0) if self._st == GROUND and self._at_fresh_bottom() else 0
         while pos < n:
             try:
                 if self._st != GROUND:
@@ -704,6 +704,20 @@ class Screen:
             except Exception:
                 log.exception("screen error handling %r", m.group(0)[:40])
         return len(s)
+
+    def _at_fresh_bottom(self) -> bool:
+        """Whether a read may start on the batch path (:meth:`_lines`): the cursor at the
+        start of an untouched last row, as a line feed at the bottom of the screen leaves it
+        (a read that starts with whole lines, as one the pane's reader cut at a line's end)."""
+        cy = self.cursor_y
+        if self.cursor_x or cy != self.rows - 1 or cy != self.scroll_region_lower \
+                or self.scroll_region_upper or self._batch_skip or self._last is not None \
+                or self._u8 is not None or self._bg != 8 or not self._simple \
+                or self._alt is not None or self.history_limit <= 0:
+            return False
+        row = self._rows[cy]
+        return not (row.used or row.size or row.flags or row.styled or row.wide or row.wrapped
+                    or row.time)
 
     def _lines(self, s: str, pos: int) -> int:
         """Whole lines arriving at the bottom of a full-screen scroll region, taken at once.
