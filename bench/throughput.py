@@ -1,7 +1,11 @@
 """Throughput: N MB of output into a detached 200x50 pane (history-limit 2000), hmux against
 tmux 3.7b and GNU screen in the same run.
 
-    python bench/throughput.py [--mb 20] [--engine python|ghostty] [--only plain|sgr]
+    python bench/throughput.py [--mb 20] [--engine python|ghostty] [--only plain|sgr|long|tabs]
+
+Workloads: ``plain`` (``ls -l``-style lines), ``sgr`` (a line of colour changes per few words),
+``long`` (plain log lines of 250-600 characters, each wrapping in the 200-column pane),
+``tabs`` (tab-indented code and tab-separated columns).
 
 ``--engine`` sets HMUX_ENGINE for the hmux server; without it every installed engine is run.
 screen runs ``cat`` in a detached session (``screen -D -m``, scrollback 2000), which returns
@@ -32,6 +36,33 @@ def make_plain(path: str, size: int) -> None:
             line = f"-rw-r--r-- 1 user group {rnd.randint(0, 10**7):>9} Dec  2 18:17 file_{n:08d}.txt\n"
             f.write(line)
             n += len(line)
+
+
+def make_long(path: str, size: int) -> None:
+    """Log lines longer than the 200-column pane (each wraps onto two to four rows)."""
+    rnd = random.Random(3)
+    words = ["GET", "/api/v1/items", "200", "user_id=1234", "took", "12ms", "trace", "INFO"]
+    with open(path, "w") as f:
+        n = 0
+        while n < size:
+            line = f"{n:>10} " + " ".join(rnd.choice(words) for _ in range(rnd.randint(30, 80)))
+            f.write(line + "\n")
+            n += len(line) + 1
+
+
+def make_tabs(path: str, size: int) -> None:
+    """Tab-indented source lines and tab-separated columns (what ``cat`` of code or a TSV
+    file sends)."""
+    rnd = random.Random(4)
+    with open(path, "w") as f:
+        n = 0
+        while n < size:
+            if rnd.random() < 0.5:
+                line = "\t" * rnd.randint(0, 4) + f"if (x->field == {n}) {{ return y; }}"
+            else:
+                line = "\t".join(str(rnd.randint(0, 10**rnd.randint(1, 9))) for _ in range(8))
+            f.write(line + "\n")
+            n += len(line) + 1
 
 
 def make_sgr(path: str, size: int) -> None:
@@ -83,7 +114,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mb", type=float, default=20)
     ap.add_argument("--engine", help="HMUX_ENGINE for the hmux server")
-    ap.add_argument("--only", choices=["plain", "sgr"], help="one workload")
+    ap.add_argument("--only", choices=["plain", "sgr", "long", "tabs"], help="one workload")
     ns = ap.parse_args()
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from hmux_core.screen import available_engines
@@ -94,7 +125,8 @@ def main() -> None:
     print(f"machine: {machine()}")
     print(f"{'workload':<10} {'MB':>5} {'tmux MB/s':>10} {'screen MB/s':>12} "
           + " ".join(f"{'hmux ' + e:>14} {'/tmux':>6}" for e in engines))
-    for name, maker in (("plain", make_plain), ("sgr", make_sgr)):
+    for name, maker in (("plain", make_plain), ("sgr", make_sgr), ("long", make_long),
+                        ("tabs", make_tabs)):
         if ns.only and name != ns.only:
             continue
         path = os.path.join(base, f"{name}.txt")

@@ -486,8 +486,8 @@ def test_history_storage_is_compact():
 
 
 def _line_stream(rnd, cols: int) -> bytes:
-    """Lines the batch path takes (plain, wrapping, SGR) and some it does not (wide
-    characters, other sequences, tabs), ending with or without a line feed."""
+    """Lines the batch path takes (plain, wrapping, SGR, tabs) and some it does not (wide
+    characters, other sequences), ending with or without a line feed."""
     lines = []
     for _ in range(rnd.randint(1, 60)):
         n = rnd.choice([0, 1, cols - 1, cols, cols + 1, 2 * cols, rnd.randint(0, 4 * cols)])
@@ -497,16 +497,25 @@ def _line_stream(rnd, cols: int) -> bytes:
         elif kind < 0.75:
             lines.append(b"".join(rnd.choice([b"\033[31m", b"\033[0m", b"\033[1;44m", b"\033[49m"])
                                   + b"w" * rnd.randint(0, cols) for _ in range(rnd.randint(1, 5))))
-        elif kind < 0.85:
+        elif kind < 0.8:
             lines.append("\u00e9\u4e2d".encode() * rnd.randint(0, cols))
+        elif kind < 0.9:  # tabs among words, or after a colour
+            lines.append(rnd.choice([b"", b"\033[32m", b"\033[0m"]) + b"".join(
+                rnd.choice([b"\t", b"\t\t", b"ab", b"word ", b"x" * rnd.randint(0, cols)])
+                for _ in range(rnd.randint(1, 6))))
         else:
             lines.append(rnd.choice([b"\033[K", b"\tx", b"\033[2Ax"]) + b"q" * n)
-    return b"\r\n" * rnd.randint(0, 10) + b"\r\n".join(lines) + rnd.choice([b"\r\n", b"x"])
+    stops = b""
+    if rnd.random() < 0.3:  # other tab stops: cleared, then set at a few columns
+        stops = b"\033[3g" + b"".join(b"\033[%dG\033H" % rnd.randint(1, cols)
+                                      for _ in range(rnd.randint(0, 4))) + b"\r"
+    return (stops + b"\r\n" * rnd.randint(0, 10) + b"\r\n".join(lines)
+            + rnd.choice([b"\r\n", b"x"]))
 
 
 def test_batch_path_leaves_what_the_line_path_leaves():
-    """Whole lines taken at once (Screen._lines, wrapped ones included) leave the rows,
-    history, wrap flags, cell sizes and counters that writing them one by one leaves."""
+    """Whole lines taken at once (Screen._lines, wrapped and tabbed ones included) leave the
+    rows, history, wrap flags, cell sizes and counters that writing them one by one leaves."""
 
     def run(data, cols, rows, hl, cuts, batch):
         s = new_screen(cols, rows, hl)
@@ -514,8 +523,9 @@ def test_batch_path_leaves_what_the_line_path_leaves():
 
         def batch_lines(text, pos):
             end = lines(text, pos)
-            wrapped[0] += any(len(line) > cols and "\033" not in line
-                              for line in text[pos:end].split("\r\n"))
+            taken = text[pos:end].split("\r\n")
+            wrapped[0] += any(len(line) > cols and "\033" not in line for line in taken)
+            tabbed[0] += any("\t" in line for line in taken)
             return end
 
         s._lines = batch_lines if batch else (lambda text, pos: pos)
@@ -525,10 +535,11 @@ def test_batch_path_leaves_what_the_line_path_leaves():
             prev = c
         start = -s.history_size
         return (s.capture(start=start, escapes=True, join=True, trailing=True),
+                s.capture(start=start, trailing=True),  # -N: blanks up to the cell size
                 s.capture(start=start, line_flags=True), s.history_bytes(),
                 (s.cursor_x, s.cursor_y, s.history_size, s.history_added, s.history_collected))
 
-    wrapped = [0]
+    wrapped, tabbed = [0], [0]
     for seed in range(300):
         rnd = random.Random(seed)
         cols, rows, hl = rnd.randint(1, 30), rnd.randint(1, 8), rnd.choice([0, 1, 5, 30, 2000])
@@ -537,7 +548,7 @@ def test_batch_path_leaves_what_the_line_path_leaves():
         cuts = sorted([rnd.randint(0, len(data)) for _ in range(rnd.randint(0, 4))]
                       + rnd.sample(ends, min(len(ends), rnd.randint(0, 6))))  # at line ends too
         assert run(data, cols, rows, hl, cuts, True) == run(data, cols, rows, hl, cuts, False), seed
-    assert wrapped[0] > 20
+    assert wrapped[0] > 20 and tabbed[0] > 20
 
 
 @pytest.mark.parametrize("params", ["38;2;1;2;3", "48;2;255;0;9", "38;2;256;1;1", "38;2;;1;1",

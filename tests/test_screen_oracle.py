@@ -317,6 +317,14 @@ CASES: dict[str, tuple[bytes, int, int, int]] = {
         10,
         2000,
     ),
+    # the same in a narrow pane: tabbed lines that wrap, a tab at the last column, coloured text
+    "tabs_flood_narrow": (
+        b"\r\n" * 6 + b"".join(b"%d\t%s\t\tz\r\n" % (i, b"y" * (i % 17)) for i in range(30))
+        + b"\033[31mred\tred\033[0m\r\n" + b"x" * 19 + b"\tw\r\n" + b"\t" * 5 + b"end",
+        20,
+        6,
+        2000,
+    ),
     "tab_overwrite": (
         b"a\tb\r\nc\t\rX\r\n\033[44m\033[K\033[0m\tdone\r\n\033[5G\t|\r\n" + b"\t" * 12 + b"!",
         80,

@@ -256,10 +256,10 @@ def grown_size(sx: int, size: int, needed: int) -> int:
 
 
 def text_line(text: str, runs: array | None, used: int, size: int, now: int,
-              wrapped: bool = False) -> HistLine:
+              wrapped: bool = False, cellmap: bytes | None = None) -> HistLine:
     """A history line for a plain line that never was a visible row (the batch path): what
     :func:`compact` makes of a fresh row holding ``text`` with style ``runs``."""
-    return HistLine(text, runs, used, wrapped, None, size, 0, now)
+    return HistLine(text, runs, used, wrapped, cellmap, size, 0, now)
 
 
 _ROW_CHARS = Row.chars  # the slots' own descriptors (LazyRow shadows them with properties)

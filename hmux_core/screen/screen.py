@@ -154,10 +154,32 @@ BATCH_SKIP_MAX = 32
 #: A run of whole lines of printable text and SGR sequences, each ending in CR LF: what
 #: ``cat``, ``ls`` and compilers send. :meth:`Screen._lines` takes it at once when it arrives
 #: at the bottom of the screen (possessive, so a line that does not fit costs no backtracking).
-_BATCH = re.compile(r"(?:(?:[\x20-\x7e\x80-\xff]++|\x1b\[[0-;]*+m)*+\r\n)+")
+_BATCH = re.compile(r"(?:(?:[\t\x20-\x7e\x80-\xff]++|\x1b\[[0-;]*+m)*+\r\n)+")
 #: Such a line split at its SGR sequences (text, parameters, text, ...), and text split at
 #: its runs of non-ASCII bytes.
 _SGR_SPLIT = re.compile(r"\x1b\[([0-;]*)m")
+def _tab_row(text: list[str], cells: list[bytes], runs: list[int], size: int,
+             wrapped: bool) -> tuple:
+    """One row of :meth:`Screen._tab_line` from its pieces."""
+    cellmap = b"".join(cells)
+    n = len(cellmap)
+    style = None
+    if any(runs[1::2]):
+        merged: list[int] = []
+        for i in range(0, len(runs), 2):
+            k, sid = runs[i], runs[i + 1]
+            if k:
+                if merged and merged[-1] == sid:
+                    merged[-2] += k
+                else:
+                    merged += (k, sid)
+        style = array("I", merged)
+    text = "".join(text)
+    return (text, style, n, size, wrapped, cellmap if "\t" in text else None)
+
+
+#: _tab_line's cell maps of a tab cell of each width (head, padding).
+_TAB_CELLS = [b""] + [b"\1" + bytes(w - 1) for w in range(1, 33)]
 _HIGH_SPLIT = re.compile(r"([\x80-\xff]+)")
 
 
@@ -738,9 +760,17 @@ class Screen:
         cols = self.cols
         quarter, half = cols // 4, cols // 2  # grid_expand_line's steps (n <= cols here)
         links = self._links
-        taken: list[tuple[str, array | None, int, int, bool]] = []
+        taken: list[tuple[str, array | None, int, int, bool, bytes | None]] = []
         end = pos
         for line in m.group().split("\r\n")[:-1]:
+            if "\t" in line:  # tab cells: only in a line of ASCII that does not wrap
+                tabbed = self._tab_line(line, cols) if "\x1b" not in line and line.isascii() \
+                    else None
+                if tabbed is None:
+                    break
+                taken += tabbed
+                end += len(line) + 2
+                continue
             if "\x1b" not in line and line.isascii():
                 n = len(line)
                 psid = self._psid
@@ -748,13 +778,13 @@ class Screen:
                     last = (n - 1) // cols * cols
                     for at in range(0, last, cols):
                         taken.append((line[at:at + cols], array("I", (cols, psid)) if psid
-                                      else None, cols, cols, True))
+                                      else None, cols, cols, True, None))
                     text = line[last:]
                     n -= last
                 else:
                     text = line
                 taken.append((text, array("I", (n, psid)) if psid and n else None, n,
-                              grown_size(cols, 0, n) if n else 0, False))
+                              grown_size(cols, 0, n) if n else 0, False, None))
                 end += len(line) + 2
                 continue
             saved = (self._attr, self._fg, self._bg, self._us, self._sid, self._psid)
@@ -825,7 +855,8 @@ class Screen:
             if not ok or self._bg != 8:  # (a coloured background would colour the next row)
                 self._attr, self._fg, self._bg, self._us, self._sid, self._psid = saved
                 break
-            taken.append((text, array("I", runs) if any(runs[1::2]) else None, n, size, False))
+            taken.append((text, array("I", runs) if any(runs[1::2]) else None, n, size, False,
+                          None))
             end += len(line) + 2
         # Lines the batch cannot take are each written by the caller's path, which calls this
         # again at their line feed: looking only so far ahead keeps a stream of such lines from
@@ -847,11 +878,15 @@ class Screen:
             line = compact(row)
             line.time = now
             pushed.append(line)
-        for text, runs, n, size, wrapped in taken[:j]:
-            pushed.append(text_line(text, runs, n, size, now, wrapped))
+        for text, runs, n, size, wrapped, cellmap in taken[:j]:
+            if cellmap is not None and 0 not in cellmap:
+                cellmap = None  # (one-column tabs only: compact keeps no map, as for a Row)
+            pushed.append(text_line(text, runs, n, size, now, wrapped, cellmap))
         last = rows[top]
-        rows[:] = rows[k - j : top] + [lazy_row(text_line(text, runs, n, size, 0, wrapped), cols)
-                                         for text, runs, n, size, wrapped in taken[j:]]
+        rows[:] = rows[k - j : top] + [
+            lazy_row(text_line(text, runs, n, size, 0, wrapped), cols) if cellmap is None
+            else inflate(text_line(text, runs, n, size, 0, wrapped, cellmap), cols)
+            for text, runs, n, size, wrapped, cellmap in taken[j:]]
         rows.append(last)
         # What pushing them one at a time does (_scroll_up: collect, push), a stretch at a
         # time: as many as fit under history-limit and the byte budget.
@@ -879,6 +914,59 @@ class Screen:
         self.history_added += k
         self._all_dirty = True
         return end
+
+    def _tab_line(self, line: str, cols: int) -> list[tuple] | None:
+        """A line of ASCII with tabs as :meth:`_lines` takes it: its rows (text, style runs,
+        cells used, cell size, wrapped, cell map: kept even when every cell is one column, as
+        a visible row with a tab cell is ``wide``). Each tab over the fresh row's blanks is a
+        tab cell up to the next stop, as :meth:`_tab` writes it, in the style of the blanks
+        under it (default); at or past the last column a tab does nothing; text wraps onto a
+        new row. None when a tab would be wider than 32 (the cursor only moves)."""
+        tabs = self._tabs
+        psid = self._psid
+        last = cols - 1
+        rows: list[tuple] = []
+        text: list[str] = []
+        cells: list[bytes] = []
+        runs: list[int] = []  # (cells, style id) pairs, some empty; none in the default style
+        n = size = 0
+        for i, t in enumerate(line.split("\t")):
+            if i and n < last:
+                x = tabs.find(1, n + 1, last)
+                if x == -1:
+                    x = last
+                w = x - n
+                if w > 32:
+                    return None
+                text.append("\t")
+                cells.append(_TAB_CELLS[w])
+                if psid:
+                    runs += (w, 0)
+                # The cells grow as _put_cell sets them: the padding one by one, then the head.
+                need = n + 2 if w > 1 else x
+                while size < x:
+                    size = grown_size(cols, size, max(need, size + 1))
+                n = x
+            while t:
+                if n == cols:  # a character to write past the last column: the row wraps
+                    rows.append(_tab_row(text, cells, runs, size, True))
+                    text, cells, runs, n, size = [], [], [], 0, 0
+                k = len(t)
+                if k > cols - n:
+                    k = cols - n
+                    text.append(t[:k])
+                    t = t[k:]
+                else:
+                    text.append(t)
+                    t = ""
+                cells.append(b"\1" * k)
+                if psid:
+                    runs += (k, psid)
+                n += k
+                if n > size:
+                    size = grown_size(cols, size, n)
+        rows.append(_tab_row(text, cells, runs, size, False))
+        return rows
 
     def _single_width_run(self, t: str, n: int, cols: int, size: int) -> tuple[str, int] | None:
         """Text with non-ASCII bytes written from cell ``n``: its characters and the line's
