@@ -218,7 +218,9 @@ def compact(row: Row) -> HistLine:
     if row.__class__ is LazyRow:
         line = _ROW_STYLES.__get__(row)[0]
         if row.used == line.used and row.size == line.size:
-            return HistLine(line.text, line.runs, line.used, row.wrapped, None, line.size,
+            cm = line.cellmap  # (a map of one-column cells only is not kept, as below)
+            return HistLine(line.text, line.runs, line.used, row.wrapped,
+                            cm if cm is not None and 0 in cm else None, line.size,
                             row.flags, row.time)
     used = row.used
     chars = row.chars
@@ -277,7 +279,10 @@ class LazyRow(Row):
 
     def _inflate(self) -> None:
         line, cols = _ROW_STYLES.__get__(self)
-        r = text_row(line.text, line.runs, line.used, line.size, cols)
+        if line.cellmap is None:
+            r = text_row(line.text, line.runs, line.used, line.size, cols)
+        else:
+            r = inflate(line, cols)
         _ROW_CHARS.__set__(self, r.chars)
         _ROW_STYLES.__set__(self, r.styles)
         self.__class__ = Row
@@ -312,13 +317,14 @@ def unlazy(row: Row, chars: list[str], styles: list[int]) -> None:
 
 
 def lazy_row(line: HistLine, cols: int) -> Row:
-    """A :class:`LazyRow` for a line of single-width cells (``line.cellmap`` is None)."""
+    """A :class:`LazyRow` for a line of the batch path (one-column cells, or tab cells: a
+    ``cellmap`` makes the row ``wide``, as writing a tab does)."""
     r = LazyRow.__new__(LazyRow)
     _ROW_STYLES.__set__(r, (line, cols))
     r.used = line.used
     r.size = line.size
     r.wrapped = line.wrapped
-    r.wide = False
+    r.wide = line.cellmap is not None
     r.styled = line.runs is not None
     r.flags = 0
     r.time = 0

@@ -747,8 +747,9 @@ class Screen:
         The cursor is at the start of the last row, which a line feed has just emptied, and
         history is on: each line of ``_BATCH`` that fits the width (printable ASCII,
         single-width characters that join nothing, SGR), or is printable ASCII alone (rows
-        flagged wrapped, then the rest), is what writing it and scrolling would leave, so the lines are built directly: those that would scroll past the top go into
-        history as compact lines without ever being rows, the top rows go into history, and
+        flagged wrapped, then the rest; tabs as tab cells), is what writing it and scrolling
+        would leave, so the lines are built directly: those that would scroll past the top go
+        into history as compact lines without ever being rows, the top rows go into history, and
         only the lines still visible become rows. The result is exactly the per-line path's
         (history collection and the history counters included). Returns where the lines end
         (``pos`` when none could be taken; the caller's path handles the rest).
@@ -762,107 +763,114 @@ class Screen:
         links = self._links
         taken: list[tuple[str, array | None, int, int, bool, bytes | None]] = []
         end = pos
-        for line in m.group().split("\r\n")[:-1]:
-            if "\t" in line:  # tab cells: only in a line of ASCII that does not wrap
-                tabbed = self._tab_line(line, cols) if "\x1b" not in line and line.isascii() \
-                    else None
-                if tabbed is None:
-                    break
-                taken += tabbed
-                end += len(line) + 2
-                continue
-            if "\x1b" not in line and line.isascii():
-                n = len(line)
-                psid = self._psid
-                if n > cols:  # wraps: full rows flagged wrapped, then the rest
-                    last = (n - 1) // cols * cols
-                    for at in range(0, last, cols):
-                        taken.append((line[at:at + cols], array("I", (cols, psid)) if psid
-                                      else None, cols, cols, True, None))
-                    text = line[last:]
-                    n -= last
-                else:
-                    text = line
-                taken.append((text, array("I", (n, psid)) if psid and n else None, n,
-                              grown_size(cols, 0, n) if n else 0, False, None))
-                end += len(line) + 2
-                continue
-            saved = (self._attr, self._fg, self._bg, self._us, self._sid, self._psid)
-            parts = _SGR_SPLIT.split(line)  # text, SGR parameters, text, ...
-            runs: list[int] = []
-            n = size = 0
-            ok = True
-            if line.isascii():
-                text = "".join(parts[0::2])
-                if len(text) > cols:
-                    break
-                t = parts[0]
-                if t:
-                    n = len(t)
-                    size = grown_size(cols, 0, n)
-                    runs += (n, self._psid)
-                for params, t in zip(parts[1::2], parts[2::2], strict=True):
-                    if not params or (params == "0" and not links[self._sid]):  # the reset
-                        if self._sid:
-                            self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
-                            self._sid = self._psid = 0
+        # Lines the batch cannot take are each written by the caller's path, which calls this
+        # again at their line feed: looking only so far ahead keeps a stream of such lines from
+        # costing a scan of the whole read per line. The window grows while whole ones are
+        # taken, and the look goes on past it.
+        while m is not None:
+            for line in m.group().split("\r\n")[:-1]:
+                if "\t" in line:  # tab cells: in a line of ASCII alone
+                    tabbed = None
+                    if "\x1b" not in line and line.isascii():
+                        tabbed = self._tab_line(line, cols)
+                    if tabbed is None:
+                        break
+                    taken += tabbed
+                    end += len(line) + 2
+                    continue
+                if "\x1b" not in line and line.isascii():
+                    n = len(line)
+                    psid = self._psid
+                    if n > cols:  # wraps: full rows flagged wrapped, then the rest
+                        last = (n - 1) // cols * cols
+                        for at in range(0, last, cols):
+                            taken.append((line[at:at + cols], array("I", (cols, psid)) if psid
+                                          else None, cols, cols, True, None))
+                        text = line[last:]
+                        n -= last
                     else:
-                        self._sgr(params)
+                        text = line
+                    taken.append((text, array("I", (n, psid)) if psid and n else None, n,
+                                  grown_size(cols, 0, n) if n else 0, False, None))
+                    end += len(line) + 2
+                    continue
+                saved = (self._attr, self._fg, self._bg, self._us, self._sid, self._psid)
+                parts = _SGR_SPLIT.split(line)  # text, SGR parameters, text, ...
+                runs: list[int] = []
+                n = size = 0
+                ok = True
+                if line.isascii():
+                    text = "".join(parts[0::2])
+                    if len(text) > cols:
+                        break
+                    t = parts[0]
                     if t:
+                        n = len(t)
+                        size = grown_size(cols, 0, n)
+                        runs += (n, self._psid)
+                    for params, t in zip(parts[1::2], parts[2::2], strict=True):
+                        if not params or (params == "0" and not links[self._sid]):  # the reset
+                            if self._sid:
+                                self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
+                                self._sid = self._psid = 0
+                        else:
+                            self._sgr(params)
+                        if t:
+                            k = len(t)
+                            n += k
+                            if n > size:
+                                size = quarter if n < quarter else half if n < half else cols
+                            psid = self._psid
+                            if runs and runs[-1] == psid:
+                                runs[-2] += k
+                            else:
+                                runs += (k, psid)
+                else:
+                    pieces: list[str] = []
+                    for i, t in enumerate(parts):
+                        if i & 1:
+                            if not t or (t == "0" and not links[self._sid]):
+                                if self._sid:
+                                    self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
+                                    self._sid = self._psid = 0
+                            else:
+                                self._sgr(t)
+                            continue
+                        if not t:
+                            continue
                         k = len(t)
+                        if not t.isascii():
+                            t = self._single_width_run(t, n, cols, size)
+                            if t is None:
+                                ok = False
+                                break
+                            t, size = t
+                            k = len(t)
+                        if n + k > cols:
+                            ok = False
+                            break
                         n += k
                         if n > size:
-                            size = quarter if n < quarter else half if n < half else cols
+                            size = grown_size(cols, size, n)
+                        pieces.append(t)
                         psid = self._psid
                         if runs and runs[-1] == psid:
                             runs[-2] += k
                         else:
                             runs += (k, psid)
-            else:
-                pieces: list[str] = []
-                for i, t in enumerate(parts):
-                    if i & 1:
-                        if not t or (t == "0" and not links[self._sid]):
-                            if self._sid:
-                                self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
-                                self._sid = self._psid = 0
-                        else:
-                            self._sgr(t)
-                        continue
-                    if not t:
-                        continue
-                    k = len(t)
-                    if not t.isascii():
-                        t = self._single_width_run(t, n, cols, size)
-                        if t is None:
-                            ok = False
-                            break
-                        t, size = t
-                        k = len(t)
-                    if n + k > cols:
-                        ok = False
-                        break
-                    n += k
-                    if n > size:
-                        size = grown_size(cols, size, n)
-                    pieces.append(t)
-                    psid = self._psid
-                    if runs and runs[-1] == psid:
-                        runs[-2] += k
-                    else:
-                        runs += (k, psid)
-                text = "".join(pieces)
-            if not ok or self._bg != 8:  # (a coloured background would colour the next row)
-                self._attr, self._fg, self._bg, self._us, self._sid, self._psid = saved
+                    text = "".join(pieces)
+                if not ok or self._bg != 8:  # (a coloured background would colour the next row)
+                    self._attr, self._fg, self._bg, self._us, self._sid, self._psid = saved
+                    break
+                taken.append((text, array("I", runs) if any(runs[1::2]) else None, n, size,
+                              False, None))
+                end += len(line) + 2
+            if end != m.end():  # a line it could not take
+                window = BATCH_WINDOW_MIN
                 break
-            taken.append((text, array("I", runs) if any(runs[1::2]) else None, n, size, False,
-                          None))
-            end += len(line) + 2
-        # Lines the batch cannot take are each written by the caller's path, which calls this
-        # again at their line feed: looking only so far ahead keeps a stream of such lines from
-        # costing a scan of the whole read per line. The window grows while whole ones are taken.
-        self._batch_window = min(window * 2, BATCH_WINDOW_MAX) if end == m.end() \
-            else BATCH_WINDOW_MIN
+            window = min(window * 2, BATCH_WINDOW_MAX)
+            m = _BATCH.match(s, end, end + window)
+        self._batch_window = window
         k = len(taken)
         if not k:
             self._batch_skip = self._batch_missed = min(self._batch_missed * 2 or 1,
@@ -884,8 +892,7 @@ class Screen:
             pushed.append(text_line(text, runs, n, size, now, wrapped, cellmap))
         last = rows[top]
         rows[:] = rows[k - j : top] + [
-            lazy_row(text_line(text, runs, n, size, 0, wrapped), cols) if cellmap is None
-            else inflate(text_line(text, runs, n, size, 0, wrapped, cellmap), cols)
+            lazy_row(text_line(text, runs, n, size, 0, wrapped, cellmap), cols)
             for text, runs, n, size, wrapped, cellmap in taken[j:]]
         rows.append(last)
         # What pushing them one at a time does (_scroll_up: collect, push), a stretch at a
