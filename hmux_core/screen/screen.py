@@ -151,13 +151,18 @@ _CTRL = re.compile(r"[\x00-\x1f]")
 BATCH_WINDOW_MIN = 1024
 BATCH_WINDOW_MAX = 1 << 20
 BATCH_SKIP_MAX = 32
-#: A run of whole lines of printable text and SGR sequences, each ending in CR LF: what
-#: ``cat``, ``ls`` and compilers send. :meth:`Screen._lines` takes it at once when it arrives
+#: A run of whole lines of printable text (tabs too) and SGR sequences, each ending in CR LF:
+#: what ``cat``, ``ls`` and compilers send. :meth:`Screen._lines` takes it at once when it arrives
 #: at the bottom of the screen (possessive, so a line that does not fit costs no backtracking).
 _BATCH = re.compile(r"(?:(?:[\t\x20-\x7e\x80-\xff]++|\x1b\[[0-;]*+m)*+\r\n)+")
 #: Such a line split at its SGR sequences (text, parameters, text, ...), and text split at
 #: its runs of non-ASCII bytes.
 _SGR_SPLIT = re.compile(r"\x1b\[([0-;]*)m")
+_HIGH_SPLIT = re.compile(r"([\x80-\xff]+)")
+#: _tab_line's cell maps of a tab cell of each width (head, padding).
+_TAB_CELLS = [b""] + [b"\1" + bytes(w - 1) for w in range(1, 33)]
+
+
 def _tab_row(text: list[str], cells: list[bytes], runs: list[int], size: int,
              wrapped: bool) -> tuple:
     """One row of :meth:`Screen._tab_line` from its pieces."""
@@ -174,13 +179,8 @@ def _tab_row(text: list[str], cells: list[bytes], runs: list[int], size: int,
                 else:
                     merged += (k, sid)
         style = array("I", merged)
-    text = "".join(text)
-    return (text, style, n, size, wrapped, cellmap if "\t" in text else None)
-
-
-#: _tab_line's cell maps of a tab cell of each width (head, padding).
-_TAB_CELLS = [b""] + [b"\1" + bytes(w - 1) for w in range(1, 33)]
-_HIGH_SPLIT = re.compile(r"([\x80-\xff]+)")
+    joined = "".join(text)
+    return (joined, style, n, size, wrapped, cellmap if "\t" in joined else None)
 
 
 _now: list[int] = [0]  # the second last asked for: every line of that second shares the int
