@@ -495,7 +495,8 @@ def _line_stream(rnd, cols: int) -> bytes:
         if kind < 0.5:
             lines.append(bytes(rnd.choice(b"abc -#") for _ in range(n)))
         elif kind < 0.75:
-            lines.append(b"".join(rnd.choice([b"\033[31m", b"\033[0m", b"\033[1;44m", b"\033[49m"])
+            lines.append(b"".join(rnd.choice([b"\033[31m", b"\033[0m", b"\033[1;44m", b"\033[49m",
+                                              b"\033[K", b"\033[01;31m\033[K", b"\033[m\033[0K"])
                                   + b"w" * rnd.randint(0, cols) for _ in range(rnd.randint(1, 5))))
         elif kind < 0.8:
             lines.append("\u00e9\u4e2d".encode() * rnd.randint(0, cols))

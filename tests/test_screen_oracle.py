@@ -325,6 +325,16 @@ CASES: dict[str, tuple[bytes, int, int, int]] = {
         6,
         2000,
     ),
+    # grep --color's lines (SGR and EL between the words) arriving at the bottom, and an EL
+    # in a coloured background, which colours the rest of its row
+    "el_in_lines": (
+        b"\r\n" * 6 + b"".join(b"f.c:%d:\033[01;31m\033[Kmatch\033[m\033[K rest %s\r\n"
+                               % (i, b"z" * (i % 9)) for i in range(20))
+        + b"\033[0Kplain\033[K\r\n\033[44mblue\033[K\033[0m\r\nlast\r\n",
+        30,
+        6,
+        2000,
+    ),
     "tab_overwrite": (
         b"a\tb\r\nc\t\rX\r\n\033[44m\033[K\033[0m\tdone\r\n\033[5G\t|\r\n" + b"\t" * 12 + b"!",
         80,

@@ -154,10 +154,10 @@ BATCH_SKIP_MAX = 32
 #: A run of whole lines of printable text (tabs too) and SGR sequences, each ending in CR LF:
 #: what ``cat``, ``ls`` and compilers send. :meth:`Screen._lines` takes it at once when it arrives
 #: at the bottom of the screen (possessive, so a line that does not fit costs no backtracking).
-_BATCH = re.compile(r"(?:(?:[\t\x20-\x7e\x80-\xff]++|\x1b\[[0-;]*+m)*+\r\n)+")
-#: Such a line split at its SGR sequences (text, parameters, text, ...), and text split at
-#: its runs of non-ASCII bytes.
-_SGR_SPLIT = re.compile(r"\x1b\[([0-;]*)m")
+_BATCH = re.compile(r"(?:(?:[\t\x20-\x7e\x80-\xff]++|\x1b\[(?:[0-;]*+m|0?K))*+\r\n)+")
+#: Such a line split at its SGR and EL sequences (text, parameters and final, text, ...), and
+#: text split at its runs of non-ASCII bytes.
+_SGR_SPLIT = re.compile(r"\x1b\[([0-;]*m|0?K)")
 _HIGH_SPLIT = re.compile(r"([\x80-\xff]+)")
 #: _tab_line's cell maps of a tab cell of each width (head, padding).
 _TAB_CELLS = [b""] + [b"\1" + bytes(w - 1) for w in range(1, 33)]
@@ -809,12 +809,16 @@ class Screen:
                         size = grown_size(cols, 0, n)
                         runs += (n, self._psid)
                     for params, t in zip(parts[1::2], parts[2::2], strict=True):
-                        if not params or (params == "0" and not links[self._sid]):  # the reset
-                            if self._sid:
+                        if params[-1] == "K":  # EL: clears only blanks, unless coloured
+                            if self._bg != 8:
+                                ok = False
+                                break
+                        elif params == "m" or (params == "0m" and not links[self._sid]):
+                            if self._sid:  # (the reset)
                                 self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
                                 self._sid = self._psid = 0
                         else:
-                            self._sgr(params)
+                            self._sgr(params[:-1])
                         if t:
                             k = len(t)
                             n += k
@@ -829,12 +833,16 @@ class Screen:
                     pieces: list[str] = []
                     for i, t in enumerate(parts):
                         if i & 1:
-                            if not t or (t == "0" and not links[self._sid]):
+                            if t[-1] == "K":  # EL: clears only blanks, unless coloured
+                                if self._bg != 8:
+                                    ok = False
+                                    break
+                            elif t == "m" or (t == "0m" and not links[self._sid]):
                                 if self._sid:
                                     self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
                                     self._sid = self._psid = 0
                             else:
-                                self._sgr(t)
+                                self._sgr(t[:-1])
                             continue
                         if not t:
                             continue
