@@ -498,8 +498,10 @@ def _line_stream(rnd, cols: int) -> bytes:
             lines.append(b"".join(rnd.choice([b"\033[31m", b"\033[0m", b"\033[1;44m", b"\033[49m",
                                               b"\033[K", b"\033[01;31m\033[K", b"\033[m\033[0K"])
                                   + b"w" * rnd.randint(0, cols) for _ in range(rnd.randint(1, 5))))
-        elif kind < 0.8:
-            lines.append("\u00e9\u4e2d".encode() * rnd.randint(0, cols))
+        elif kind < 0.8:  # wide characters, alone or among text and colours
+            lines.append(b"".join(rnd.choice(["\u00e9\u4e2d".encode(), "\u6587\u5b57".encode(),
+                                              "\u2705".encode(), b"ab", b"\033[32m", b"\033[0m"])
+                                  for _ in range(rnd.randint(0, cols // 2 + 1))))
         elif kind < 0.9:  # tabs among words, or after a colour
             lines.append(rnd.choice([b"", b"\033[32m", b"\033[0m"]) + b"".join(
                 rnd.choice([b"\t", b"\t\t", b"ab", b"word ", b"x" * rnd.randint(0, cols)])

@@ -146,8 +146,9 @@ _TOKEN = re.compile(
 )
 _CTRL = re.compile(r"[\x00-\x1f]")
 #: How far ahead _lines looks for lines it can take: from MIN after a line it could not take,
-#: doubling while it takes every line it looked at. After a look that took nothing, the next
-#: BATCH_SKIP_MAX line feeds at most (doubling while it goes on) do not look at all.
+#: doubling while it takes every line it looked at. After a look that ended at a line it could
+#: not take, the next line feeds (1, 2, 4 ... BATCH_SKIP_MAX while looks keep ending so) do not
+#: look at all.
 BATCH_WINDOW_MIN = 1024
 BATCH_WINDOW_MAX = 1 << 20
 BATCH_SKIP_MAX = 32
@@ -159,8 +160,9 @@ _BATCH = re.compile(r"(?:(?:[\t\x20-\x7e\x80-\xff]++|\x1b\[(?:[0-;]*+m|0?K))*+\r
 #: text split at its runs of non-ASCII bytes.
 _SGR_SPLIT = re.compile(r"\x1b\[([0-;]*m|0?K)")
 _HIGH_SPLIT = re.compile(r"([\x80-\xff]+)")
-#: _tab_line's cell maps of a tab cell of each width (head, padding).
-_TAB_CELLS = [b""] + [b"\1" + bytes(w - 1) for w in range(1, 33)]
+#: _tab_line's cell maps of a tab cell of each width (head, padding); also the map of a
+#: character one or two cells wide.
+_TAB_CELLS = _CELL_MAPS = [b""] + [b"\1" + bytes(w - 1) for w in range(1, 33)]
 
 
 def _tab_row(text: list[str], cells: list[bytes], runs: list[int], size: int,
@@ -796,6 +798,7 @@ class Screen:
                     continue
                 saved = (self._attr, self._fg, self._bg, self._us, self._sid, self._psid)
                 parts = _SGR_SPLIT.split(line)  # text, SGR parameters, text, ...
+                cellmap = None
                 runs: list[int] = []
                 n = size = 0
                 ok = True
@@ -831,6 +834,7 @@ class Screen:
                                 runs += (k, psid)
                 else:
                     pieces: list[str] = []
+                    maps: list[bytes] | None = None
                     for i, t in enumerate(parts):
                         if i & 1:
                             if t[-1] == "K":  # EL: clears only blanks, unless coloured
@@ -847,13 +851,13 @@ class Screen:
                         if not t:
                             continue
                         k = len(t)
+                        cm = None
                         if not t.isascii():
-                            t = self._single_width_run(t, n, cols, size)
-                            if t is None:
+                            got = self._single_width_run(t, n, cols, size)
+                            if got is None:
                                 ok = False
                                 break
-                            t, size = t
-                            k = len(t)
+                            t, k, size, cm = got
                         if n + k > cols:
                             ok = False
                             break
@@ -862,29 +866,45 @@ class Screen:
                             size = grown_size(cols, size, n)
                         pieces.append(t)
                         psid = self._psid
+                        if cm is not None:  # wide characters: a map of the line's cells
+                            if maps is None:
+                                maps = [b"\1" * len(p) for p in pieces[:-1]]
+                            maps.append(cm)
+                            if psid:  # (a wide character's second cell keeps no style)
+                                for c in cm:
+                                    sid = psid if c else 0
+                                    if runs and runs[-1] == sid:
+                                        runs[-2] += 1
+                                    else:
+                                        runs += (1, sid)
+                                continue
+                        elif maps is not None:
+                            maps.append(b"\1" * k)
                         if runs and runs[-1] == psid:
                             runs[-2] += k
                         else:
                             runs += (k, psid)
                     text = "".join(pieces)
+                    if maps is not None:
+                        cellmap = b"".join(maps)
                 if not ok or self._bg != 8:  # (a coloured background would colour the next row)
                     self._attr, self._fg, self._bg, self._us, self._sid, self._psid = saved
                     break
                 taken.append((text, array("I", runs) if any(runs[1::2]) else None, n, size,
-                              False, None))
+                              False, cellmap))
                 end += len(line) + 2
             if end != m.end():  # a line it could not take
                 window = BATCH_WINDOW_MIN
+                self._batch_skip = self._batch_missed = min(self._batch_missed * 2 or 1,
+                                                            BATCH_SKIP_MAX)
                 break
             window = min(window * 2, BATCH_WINDOW_MAX)
+            self._batch_missed = 0
             m = _BATCH.match(s, end, end + window)
         self._batch_window = window
         k = len(taken)
         if not k:
-            self._batch_skip = self._batch_missed = min(self._batch_missed * 2 or 1,
-                                                        BATCH_SKIP_MAX)
             return pos
-        self._batch_missed = 0
         rows = self._rows
         top = len(rows) - 1  # the rows above the (empty) last one
         j = k - top if k > top else 0  # lines that scroll past the top at once
@@ -983,25 +1003,42 @@ class Screen:
         rows.append(_tab_row(text, cells, runs, size, False))
         return rows
 
-    def _single_width_run(self, t: str, n: int, cols: int, size: int) -> tuple[str, int] | None:
-        """Text with non-ASCII bytes written from cell ``n``: its characters and the line's
-        cellsize after it (printable ASCII runs grow the line once, as the collect path does,
-        other characters one cell at a time, as screen_write_cell does), or None when it is not
-        all single-width characters that join nothing or does not fit."""
+    def _single_width_run(self, t: str, n: int, cols: int,
+                          size: int) -> tuple[str, int, int, bytes | None] | None:
+        """Text with non-ASCII bytes written from cell ``n``: its characters, the cells they
+        take, the line's cellsize after them (printable ASCII runs grow the line once, as the
+        collect path does, other characters one at a time, as screen_write_cell does: a wide
+        one's second cell first), and a map of those cells when a character is wide (else
+        None); None when a character joins another or is invalid, or the text does not fit."""
         out = []
+        maps: list[bytes] = []
+        wide = False
+        start = n
         for i, run in enumerate(_HIGH_SPLIT.split(t)):
             if not run:
                 continue
             if i & 1:
-                u = self._single_width(run)
-                if u is None:
+                got = self._batch_chars(run)
+                if got is None:
                     return None
-                if n + len(u) > cols:
-                    return None
-                for _ in u:
-                    n += 1
-                    if n > size:
-                        size = grown_size(cols, size, n)
+                u, widths = got
+                if widths is None:
+                    if n + len(u) > cols:
+                        return None
+                    for _ in u:
+                        n += 1
+                        if n > size:
+                            size = grown_size(cols, size, n)
+                    maps.append(b"\1" * len(u))
+                else:
+                    wide = True
+                    for w in widths:
+                        n += w
+                        if n > cols:
+                            return None
+                        if n > size:
+                            size = grown_size(cols, size, n)
+                    maps.append(b"".join(_CELL_MAPS[w] for w in widths))
                 run = u
             else:
                 n += len(run)
@@ -1009,33 +1046,42 @@ class Screen:
                     return None
                 if n > size:
                     size = grown_size(cols, size, n)
+                maps.append(b"\1" * len(run))
             out.append(run)
-        return "".join(out), size
+        return "".join(out), n - start, size, b"".join(maps) if wide else None
 
     @staticmethod
-    def _single_width(raw: str) -> str | None:
+    def _batch_chars(raw: str) -> tuple[str, list[int] | None] | None:
         """Non-ASCII bytes (latin-1 characters) as characters when they are valid UTF-8 and
-        every character takes one cell and joins nothing, else None."""
+        every character takes one or two cells and joins nothing, with their widths when one
+        is wide (else None); None otherwise."""
         try:
             text = raw.encode("latin-1").decode("utf-8")
         except UnicodeDecodeError:
             return None
-        for ch in text:
+        widths: list[int] | None = None
+        for i, ch in enumerate(text):
             if ch.isascii():
                 if not " " <= ch <= "~":
                     return None
+                if widths is not None:
+                    widths.append(1)
                 continue
             w = WIDTHS.get(ch)
             if w is None:
                 w = char_width(ch)
-            if w != 1 or ch == HANGUL_FILLER:
+            if ch == HANGUL_FILLER or not 1 <= w <= 2:
                 return None
             j = JOINS.get(ch)
             if j is None:
                 j = joins(ch, w)
             if j:
                 return None
-        return text
+            if w == 2 and widths is None:
+                widths = [1] * i
+            if widths is not None:
+                widths.append(w)
+        return text, widths
 
     # -- the state machine (tmux input.c) ------------------------------------------------------
     def _f_clear(self) -> None:
