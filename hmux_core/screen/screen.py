@@ -804,8 +804,15 @@ class Screen:
                 ok = True
                 if line.isascii():
                     text = "".join(parts[0::2])
-                    if len(text) > cols:
-                        break
+                    if len(text) > cols:  # wraps
+                        rows_of = self._wrapped_sgr_line(parts, cols)
+                        if rows_of is None or self._bg != 8:
+                            self._attr, self._fg, self._bg, self._us, self._sid, \
+                                self._psid = saved
+                            break
+                        taken += rows_of
+                        end += len(line) + 2
+                        continue
                     t = parts[0]
                     if t:
                         n = len(t)
@@ -949,6 +956,56 @@ class Screen:
         self.history_added += k
         self._all_dirty = True
         return end
+
+    def _wrapped_sgr_line(self, parts: list[str], cols: int) -> list[tuple] | None:
+        """A line of ASCII text and SGR (or EL) sequences longer than the pane, split at them
+        (``parts``), as :meth:`_lines` takes it: its rows, full ones flagged wrapped, each
+        grown as its text arrives. The pen changes as the sequences say. None when a row would
+        wrap, or an EL clear, in a coloured background (the caller puts the pen back)."""
+        quarter, half = cols // 4, cols // 2
+        links = self._links
+        rows: list[tuple] = []
+        text: list[str] = []
+        runs: list[int] = []
+        n = size = 0
+        for i, t in enumerate(parts):
+            if i & 1:
+                if t[-1] == "K":
+                    if self._bg != 8:
+                        return None
+                elif t == "m" or (t == "0m" and not links[self._sid]):
+                    if self._sid:
+                        self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
+                        self._sid = self._psid = 0
+                else:
+                    self._sgr(t[:-1])
+                continue
+            while t:
+                if n == cols:  # a character to write past the last column: the row wraps
+                    if self._bg != 8:
+                        return None
+                    rows.append(("".join(text), array("I", runs) if any(runs[1::2]) else None,
+                                 n, size, True, None))
+                    text, runs, n, size = [], [], 0, 0
+                k = len(t)
+                if k > cols - n:
+                    k = cols - n
+                    text.append(t[:k])
+                    t = t[k:]
+                else:
+                    text.append(t)
+                    t = ""
+                n += k
+                if n > size:
+                    size = quarter if n < quarter else half if n < half else cols
+                psid = self._psid
+                if runs and runs[-1] == psid:
+                    runs[-2] += k
+                else:
+                    runs += (k, psid)
+        rows.append(("".join(text), array("I", runs) if any(runs[1::2]) else None, n, size,
+                     False, None))
+        return rows
 
     def _tab_line(self, line: str, cols: int) -> list[tuple] | None:
         """A line of ASCII with tabs as :meth:`_lines` takes it: its rows (text, style runs,
