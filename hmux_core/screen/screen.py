@@ -165,6 +165,11 @@ _HIGH_SPLIT = re.compile(r"([\x80-\xff]+)")
 _TAB_CELLS = _CELL_MAPS = [b""] + [b"\1" + bytes(w - 1) for w in range(1, 33)]
 
 
+def _fit(t: str, room: int) -> tuple[str, str]:
+    """Text split where a row with ``room`` cells left ends (one cell per character)."""
+    return (t, "") if len(t) <= room else (t[:room], t[room:])
+
+
 def _tab_row(text: list[str], cells: list[bytes], runs: list[int], size: int,
              wrapped: bool) -> tuple:
     """One row of :meth:`Screen._tab_line` from its pieces."""
@@ -761,7 +766,6 @@ class Screen:
         if m is None:
             return pos
         cols = self.cols
-        quarter, half = cols // 4, cols // 2  # grid_expand_line's steps (n <= cols here)
         links = self._links
         taken: list[tuple[str, array | None, int, int, bool, bytes | None]] = []
         end = pos
@@ -798,102 +802,66 @@ class Screen:
                     continue
                 saved = (self._attr, self._fg, self._bg, self._us, self._sid, self._psid)
                 parts = _SGR_SPLIT.split(line)  # text, SGR parameters, text, ...
+                if line.isascii():  # (wrapping, if it is longer than the pane)
+                    rows_of = self._sgr_line(parts, cols)
+                    if rows_of is None or self._bg != 8:
+                        self._attr, self._fg, self._bg, self._us, self._sid, \
+                            self._psid = saved
+                        break
+                    taken += rows_of
+                    end += len(line) + 2
+                    continue
                 cellmap = None
                 runs: list[int] = []
                 n = size = 0
                 ok = True
-                if line.isascii():
-                    text = "".join(parts[0::2])
-                    if len(text) > cols:  # wraps
-                        rows_of = self._wrapped_sgr_line(parts, cols)
-                        if rows_of is None or self._bg != 8:
-                            self._attr, self._fg, self._bg, self._us, self._sid, \
-                                self._psid = saved
-                            break
-                        taken += rows_of
-                        end += len(line) + 2
-                        continue
-                    t = parts[0]
-                    if t:
-                        n = len(t)
-                        size = grown_size(cols, 0, n)
-                        runs += (n, self._psid)
-                    for params, t in zip(parts[1::2], parts[2::2], strict=True):
-                        if params[-1] == "K":  # EL: clears only blanks, unless coloured
-                            if self._bg != 8:
-                                ok = False
-                                break
-                        elif params == "m" or (params == "0m" and not links[self._sid]):
-                            if self._sid:  # (the reset)
-                                self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
-                                self._sid = self._psid = 0
-                        else:
-                            self._sgr(params[:-1])
-                        if t:
-                            k = len(t)
-                            n += k
-                            if n > size:
-                                size = quarter if n < quarter else half if n < half else cols
-                            psid = self._psid
-                            if runs and runs[-1] == psid:
-                                runs[-2] += k
-                            else:
-                                runs += (k, psid)
-                else:
-                    pieces: list[str] = []
-                    maps: list[bytes] | None = None
-                    for i, t in enumerate(parts):
-                        if i & 1:
-                            if t[-1] == "K":  # EL: clears only blanks, unless coloured
-                                if self._bg != 8:
-                                    ok = False
-                                    break
-                            elif t == "m" or (t == "0m" and not links[self._sid]):
-                                if self._sid:
-                                    self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
-                                    self._sid = self._psid = 0
-                            else:
-                                self._sgr(t[:-1])
-                            continue
-                        if not t:
-                            continue
-                        k = len(t)
-                        cm = None
-                        if not t.isascii():
-                            got = self._single_width_run(t, n, cols, size)
-                            if got is None:
-                                ok = False
-                                break
-                            t, k, size, cm = got
-                        if n + k > cols:
+                pieces: list[str] = []
+                maps: list[bytes] | None = None
+                for i, t in enumerate(parts):
+                    if i & 1:
+                        if not self._batch_sequence(t, links):
                             ok = False
                             break
-                        n += k
-                        if n > size:
-                            size = grown_size(cols, size, n)
-                        pieces.append(t)
-                        psid = self._psid
-                        if cm is not None:  # wide characters: a map of the line's cells
-                            if maps is None:
-                                maps = [b"\1" * len(p) for p in pieces[:-1]]
-                            maps.append(cm)
-                            if psid:  # (a wide character's second cell keeps no style)
-                                for c in cm:
-                                    sid = psid if c else 0
-                                    if runs and runs[-1] == sid:
-                                        runs[-2] += 1
-                                    else:
-                                        runs += (1, sid)
-                                continue
-                        elif maps is not None:
-                            maps.append(b"\1" * k)
-                        if runs and runs[-1] == psid:
-                            runs[-2] += k
-                        else:
-                            runs += (k, psid)
-                    text = "".join(pieces)
-                    if maps is not None:
-                        cellmap = b"".join(maps)
+                        continue
+                    if not t:
+                        continue
+                    k = len(t)
+                    cm = None
+                    if not t.isascii():
+                        got = self._single_width_run(t, n, cols, size)
+                        if got is None:
+                            ok = False
+                            break
+                        t, k, size, cm = got
+                    if n + k > cols:
+                        ok = False
+                        break
+                    n += k
+                    if n > size:
+                        size = grown_size(cols, size, n)
+                    pieces.append(t)
+                    psid = self._psid
+                    if cm is not None:  # wide characters: a map of the line's cells
+                        if maps is None:
+                            maps = [b"\1" * len(p) for p in pieces[:-1]]
+                        maps.append(cm)
+                        if psid:  # (a wide character's second cell keeps no style)
+                            for c in cm:
+                                sid = psid if c else 0
+                                if runs and runs[-1] == sid:
+                                    runs[-2] += 1
+                                else:
+                                    runs += (1, sid)
+                            continue
+                    elif maps is not None:
+                        maps.append(b"\1" * k)
+                    if runs and runs[-1] == psid:
+                        runs[-2] += k
+                    else:
+                        runs += (k, psid)
+                text = "".join(pieces)
+                if maps is not None:
+                    cellmap = b"".join(maps)
                 if not ok or self._bg != 8:  # (a coloured background would colour the next row)
                     self._attr, self._fg, self._bg, self._us, self._sid, self._psid = saved
                     break
@@ -957,10 +925,24 @@ class Screen:
         self._all_dirty = True
         return end
 
-    def _wrapped_sgr_line(self, parts: list[str], cols: int) -> list[tuple] | None:
-        """A line of ASCII text and SGR (or EL) sequences longer than the pane, split at them
-        (``parts``), as :meth:`_lines` takes it: its rows, full ones flagged wrapped, each
-        grown as its text arrives. The pen changes as the sequences say. None when a row would
+    def _batch_sequence(self, seq: str, links: list[int]) -> bool:
+        """An SGR (parameters and ``m``) or EL (``K``, ``0K``) of a line :meth:`_lines` takes:
+        the pen changes; an EL clears only the fresh row's blanks, a no-op, unless the
+        background is coloured (False: the line is not one the batch can take)."""
+        if seq[-1] == "K":
+            return self._bg == 8
+        if seq == "m" or (seq == "0m" and not links[self._sid]):  # the reset
+            if self._sid:
+                self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
+                self._sid = self._psid = 0
+        else:
+            self._sgr(seq[:-1])
+        return True
+
+    def _sgr_line(self, parts: list[str], cols: int) -> list[tuple] | None:
+        """A line of ASCII text and SGR (or EL) sequences, split at them (``parts``), as
+        :meth:`_lines` takes it: its rows (one unless it is longer than the pane: full ones
+        flagged wrapped), each grown as its text arrives. The pen changes as the sequences say. None when a row would
         wrap, or an EL clear, in a coloured background (the caller puts the pen back)."""
         quarter, half = cols // 4, cols // 2
         links = self._links
@@ -970,15 +952,8 @@ class Screen:
         n = size = 0
         for i, t in enumerate(parts):
             if i & 1:
-                if t[-1] == "K":
-                    if self._bg != 8:
-                        return None
-                elif t == "m" or (t == "0m" and not links[self._sid]):
-                    if self._sid:
-                        self._attr, self._fg, self._bg, self._us = DEFAULT_STYLE
-                        self._sid = self._psid = 0
-                else:
-                    self._sgr(t[:-1])
+                if not self._batch_sequence(t, links):
+                    return None
                 continue
             while t:
                 if n == cols:  # a character to write past the last column: the row wraps
@@ -987,14 +962,9 @@ class Screen:
                     rows.append(("".join(text), array("I", runs) if any(runs[1::2]) else None,
                                  n, size, True, None))
                     text, runs, n, size = [], [], 0, 0
-                k = len(t)
-                if k > cols - n:
-                    k = cols - n
-                    text.append(t[:k])
-                    t = t[k:]
-                else:
-                    text.append(t)
-                    t = ""
+                piece, t = _fit(t, cols - n)
+                text.append(piece)
+                k = len(piece)
                 n += k
                 if n > size:
                     size = quarter if n < quarter else half if n < half else cols
@@ -1043,14 +1013,9 @@ class Screen:
                 if n == cols:  # a character to write past the last column: the row wraps
                     rows.append(_tab_row(text, cells, runs, size, True))
                     text, cells, runs, n, size = [], [], [], 0, 0
-                k = len(t)
-                if k > cols - n:
-                    k = cols - n
-                    text.append(t[:k])
-                    t = t[k:]
-                else:
-                    text.append(t)
-                    t = ""
+                piece, t = _fit(t, cols - n)
+                text.append(piece)
+                k = len(piece)
                 cells.append(b"\1" * k)
                 if psid:
                     runs += (k, psid)
