@@ -347,8 +347,9 @@ CASES: dict[str, tuple[bytes, int, int, int]] = {
     ),
     # coloured lines longer than the pane (a colour changing across the wrap, EL after it)
     "wrapped_sgr_lines": (
-        b"\r\n" * 6 + b"".join(b"%d \033[3%dmword\033[0m %s\033[1;32m%s\033[m\033[K end\r\n"
-                               % (i, i % 8, b"x" * (i % 11), b"y" * (i * 2 % 23)) for i in range(18))
+        b"\r\n" * 6
+        + b"".join(b"%d \033[3%dmword\033[0m %s\033[1;32m%s\033[m\033[K end\r\n"
+                   % (i, i % 8, b"x" * (i % 11), b"y" * (i * 2 % 23)) for i in range(18))
         + b"last",
         20,
         6,

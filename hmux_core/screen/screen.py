@@ -152,9 +152,10 @@ _CTRL = re.compile(r"[\x00-\x1f]")
 BATCH_WINDOW_MIN = 1024
 BATCH_WINDOW_MAX = 1 << 20
 BATCH_SKIP_MAX = 32
-#: A run of whole lines of printable text (tabs too) and SGR sequences, each ending in CR LF:
-#: what ``cat``, ``ls`` and compilers send. :meth:`Screen._lines` takes it at once when it arrives
-#: at the bottom of the screen (possessive, so a line that does not fit costs no backtracking).
+#: A run of whole lines of printable text (tabs too), SGR and EL sequences, each ending in
+#: CR LF: what ``cat``, ``ls``, ``grep`` and compilers send. :meth:`Screen._lines` takes it at
+#: once when it arrives at the bottom of the screen (possessive, so a line that does not fit
+#: costs no backtracking).
 _BATCH = re.compile(r"(?:(?:[\t\x20-\x7e\x80-\xff]++|\x1b\[(?:[0-;]*+m|0?K))*+\r\n)+")
 #: Such a line split at its SGR and EL sequences (text, parameters and final, text, ...), and
 #: text split at its runs of non-ASCII bytes.
@@ -942,8 +943,9 @@ class Screen:
     def _sgr_line(self, parts: list[str], cols: int) -> list[tuple] | None:
         """A line of ASCII text and SGR (or EL) sequences, split at them (``parts``), as
         :meth:`_lines` takes it: its rows (one unless it is longer than the pane: full ones
-        flagged wrapped), each grown as its text arrives. The pen changes as the sequences say. None when a row would
-        wrap, or an EL clear, in a coloured background (the caller puts the pen back)."""
+        flagged wrapped), each grown as its text arrives. The pen changes as the sequences
+        say. None when a row would wrap, or an EL clear, in a coloured background (the caller
+        puts the pen back)."""
         quarter, half = cols // 4, cols // 2
         links = self._links
         rows: list[tuple] = []
