@@ -338,8 +338,8 @@ CASES: dict[str, tuple[bytes, int, int, int]] = {
     # CJK and emoji lines arriving at the bottom (the python engine's batch path), coloured
     # ones, and one too wide for the pane
     "wide_lines": (
-        b"\r\n" * 6 + b"".join(("%d:\u4e2d\u6587 \u2705 \u00e9\u5b57%s\r\n"
-                                % (i, "\u5b57" * (i % 6))).encode() for i in range(16))
+        b"\r\n" * 6 + b"".join(b"%d:" % i + "\u4e2d\u6587 \u2705 \u00e9\u5b57".encode()
+                               + "\u5b57".encode() * (i % 6) + b"\r\n" for i in range(16))
         + "\033[31m\u7ea2\u8272\033[0m ok\r\n".encode() + "\u5b57".encode() * 12 + b"\r\nend",
         20,
         6,
