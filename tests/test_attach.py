@@ -457,7 +457,7 @@ def test_synchronized_update_holds_the_pane(outer, hmux, tmux):
     h = outer.run(HMUX + hmux.socket_args + argv, "h")
     t = outer.run([TMUX] + tmux.socket_args + argv, "t")
     wait_for(lambda: "[w]" in outer.screen(h)[-1] and "[w]" in outer.screen(t)[-1])
-    for _ in range(3):
+    for attempt in range(3):
         start = time.monotonic()
         for m in (hmux, tmux):
             m.ok("run-shell", "-t", "w", "printf '\\033[?2026hheld back' > #{pane_tty}")
@@ -466,9 +466,12 @@ def test_synchronized_update_holds_the_pane(outer, hmux, tmux):
                                       "#{synchronized_output_flag}") == "1\n", timeout=0.8)
         time.sleep(0.2)  # a frame's time
         held = [("held back" in outer.screen(h)[0], "held back" in outer.screen(t)[0])]
-        if time.monotonic() - start < 0.9:
+        if attempt == 2 or (held == [(False, False)] and time.monotonic() - start < 0.9):
             break
-        # a loaded machine: the second's timeout may have ended the hold; blank and again
+        # A loaded machine: the second's timeout may have ended the hold, or the terminal's
+        # answers to the attach's questions (DA, XTVERSION) came only now and drew everything
+        # again, which shows a held pane (tmux's whole redraw ends the hold too). Blank and
+        # again: a pane drawn in every attempt fails.
         for m in (hmux, tmux):
             m.ok("run-shell", "-t", "w", "printf '\\033[?2026l\\r\\033[K' > #{pane_tty}")
         wait_for(lambda: "held back" not in outer.screen(h)[0] + outer.screen(t)[0])

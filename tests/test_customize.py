@@ -35,14 +35,24 @@ def _prompt(outer, ht, *keys) -> None:
     before either has the last key, both still showing the mode, and a key sent before tmux
     has opened the prompt (its Enter queues the command that opens it) goes to the mode."""
     _keys(outer, ht, *keys)
+    _prompt_shown(outer, ht)
+    _keys(outer, ht, "C-u")
 
+
+def _confirm(outer, ht, *keys) -> None:
+    """``keys`` that open a confirmation prompt, then ``y`` once both show it (as _prompt)."""
+    _keys(outer, ht, *keys)
+    _prompt_shown(outer, ht)
+    _keys(outer, ht, "y")
+
+
+def _prompt_shown(outer, ht) -> None:
     def shown(target: str) -> bool:
         flag, y, height = outer.mux.ok(
             "display", "-p", "-t", target, "#{cursor_flag} #{cursor_y} #{pane_height}").split()
         return flag == "1" and int(y) in (0, int(height) - 1)
 
     wait_for(lambda: all(shown(x) for x in ht))
-    _keys(outer, ht, "C-u")
 
 
 def _enter(outer, hmux, tmux, muxdir, *setup: tuple[str, ...]):
@@ -129,7 +139,7 @@ def test_customize_flags_choices_and_strings(outer, hmux, tmux, muxdir):
         'status-right "<#{session_name}>"\n'
     _keys(outer, ht, "d")  # "Reset status-right to default? "
     _keys(outer, ht, "n")  # answered no: nothing changes
-    _keys(outer, ht, "d", "y")  # the session's value goes, the global one shows again
+    _confirm(outer, ht, "d")  # the session's value goes, the global one shows again
     assert _both(hmux, tmux, "show", "-t", "c", "status-right") == ""
     _find(outer, ht, "display-time")
     _keys(outer, ht, "w", "C-u")
@@ -139,7 +149,7 @@ def test_customize_flags_choices_and_strings(outer, hmux, tmux, muxdir):
     _type(outer, ht, "2000")
     _keys(outer, ht, "Enter")
     assert _both(hmux, tmux, "show", "-g", "display-time") == "display-time 2000\n"
-    _keys(outer, ht, "u", "y")  # a global value unset is its default again
+    _confirm(outer, ht, "u")  # a global value unset is its default again
     assert _both(hmux, tmux, "show", "-g", "display-time") == "display-time 750\n"
     _keys(outer, ht, "H", "g", "H")  # hide the global values, show them again
 
@@ -154,7 +164,7 @@ def test_customize_window_pane_arrays_and_tags(outer, hmux, tmux, muxdir):
     assert _both(hmux, tmux, "show", "-w", "-t", "c", "remain-on-exit") == "remain-on-exit on\n"
     _find(outer, ht, "mode-keys")
     _keys(outer, ht, "Enter", "k", "t", "t")  # a window choice; tag it and the line above
-    _keys(outer, ht, "U", "y")  # "Unset 2 tagged? ": the window's value goes
+    _confirm(outer, ht, "U")  # "Unset 2 tagged? ": the window's value goes
     assert _both(hmux, tmux, "show", "-w", "-t", "c", "mode-keys") == ""
     _find(outer, ht, "@win")
     _prompt(outer, ht, "Enter")
@@ -171,7 +181,7 @@ def test_customize_window_pane_arrays_and_tags(outer, hmux, tmux, muxdir):
     assert _both(hmux, tmux, "show", "-s", "command-alias[6]") == \
         'command-alias[6] ll=list-keys\n'
     _find(outer, ht, "command-alias[6]")
-    _keys(outer, ht, "u", "y")  # "Unset command-alias[6]? ": the current line moves up
+    _confirm(outer, ht, "u")  # "Unset command-alias[6]? ": the current line moves up
     # (the screens may match before either has the "y": wait for both to have unset it)
     wait_for(lambda: all("ll=" not in m.ok("show", "-s", "command-alias") for m in (hmux, tmux)))
     assert "ll=" not in _both(hmux, tmux, "show", "-s", "command-alias")
@@ -206,17 +216,17 @@ def test_customize_key_bindings(outer, hmux, tmux, muxdir):
     # current item rebuilds the tree under the prompt callback, which then reads the freed item
     # (it crashes, or unbinds more, now and then; from a child line every time). The line above
     # becomes current.
-    _keys(outer, ht, "k", "h", "u", "y")
+    _confirm(outer, ht, "k", "h", "u")
     assert _binding(hmux, tmux, "F12") == ""
     _find(outer, ht, "C-z")  # a default key changed, then reset
     _prompt(outer, ht, "l", "j", "Enter")
     _type(outer, ht, "display-message zz")
     _keys(outer, ht, "Enter", "k")
     assert _binding(hmux, tmux, "C-z") == "bind-key -T prefix C-z display-message zz\n"
-    _keys(outer, ht, "d", "y")
+    _confirm(outer, ht, "d")
     assert _binding(hmux, tmux, "C-z") == "bind-key -T prefix C-z suspend-client\n"
     _find(outer, ht, "F11")
-    _keys(outer, ht, "t", "k", "D", "y")  # reset the tagged F11: no default, so unbound
+    _confirm(outer, ht, "t", "k", "D")  # reset the tagged F11: no default, so unbound
     assert _binding(hmux, tmux, "F11") == ""
 
 
