@@ -317,8 +317,8 @@ def unlazy(row: Row, chars: list[str], styles: list[int]) -> None:
 
 
 def lazy_row(line: HistLine, cols: int) -> Row:
-    """A :class:`LazyRow` for a line of the batch path (one-column cells, or tab cells: a
-    ``cellmap`` makes the row ``wide``, as writing a tab does)."""
+    """A :class:`LazyRow` for a line of the batch path (one-column cells, or tab or wide
+    cells: a ``cellmap`` makes the row ``wide``, as writing them does)."""
     r = LazyRow.__new__(LazyRow)
     _ROW_STYLES.__set__(r, (line, cols))
     r.used = line.used
