@@ -701,9 +701,7 @@ class Screen:
                     if cy == self.scroll_region_lower:
                         self._scroll_up(self._bg)
                         self._last = None
-                        if self._bg == 8 and cy == self.rows - 1 and self._simple \
-                                and self.scroll_region_upper == 0 and self._alt is None \
-                                and self.history_limit > 0:
+                        if self._batch_mode():
                             if self._batch_skip:
                                 self._batch_skip -= 1
                             else:
@@ -735,15 +733,21 @@ class Screen:
                 log.exception("screen error handling %r", m.group(0)[:40])
         return len(s)
 
+    def _batch_mode(self) -> bool:
+        """Whether lines at the bottom of the screen may be taken by :meth:`_lines`: a
+        full-screen scroll region, the default background, simple modes, the main screen
+        and history on."""
+        return (self._bg == 8 and self._simple and self.scroll_region_upper == 0
+                and self.scroll_region_lower == self.rows - 1 and self._alt is None
+                and self.history_limit > 0)
+
     def _at_fresh_bottom(self) -> bool:
         """Whether a read may start on the batch path (:meth:`_lines`): the cursor at the
         start of an untouched last row, as a line feed at the bottom of the screen leaves it
         (a read that starts with whole lines, as one the pane's reader cut at a line's end)."""
         cy = self.cursor_y
-        if self.cursor_x or cy != self.rows - 1 or cy != self.scroll_region_lower \
-                or self.scroll_region_upper or self._batch_skip or self._last is not None \
-                or self._u8 is not None or self._bg != 8 or not self._simple \
-                or self._alt is not None or self.history_limit <= 0:
+        if self.cursor_x or cy != self.rows - 1 or self._batch_skip or self._last is not None \
+                or self._u8 is not None or not self._batch_mode():
             return False
         row = self._rows[cy]
         return not (row.used or row.size or row.flags or row.styled or row.wide or row.wrapped
