@@ -175,20 +175,9 @@ def _tab_row(text: list[str], cells: list[bytes], runs: list[int], size: int,
              wrapped: bool) -> tuple:
     """One row of :meth:`Screen._tab_line` from its pieces."""
     cellmap = b"".join(cells)
-    n = len(cellmap)
-    style = None
-    if any(runs[1::2]):
-        merged: list[int] = []
-        for i in range(0, len(runs), 2):
-            k, sid = runs[i], runs[i + 1]
-            if k:
-                if merged and merged[-1] == sid:
-                    merged[-2] += k
-                else:
-                    merged += (k, sid)
-        style = array("I", merged)
     joined = "".join(text)
-    return (joined, style, n, size, wrapped, cellmap if "\t" in joined else None)
+    return (joined, array("I", runs) if any(runs[1::2]) else None, len(cellmap), size, wrapped,
+            cellmap if "\t" in joined else None)
 
 
 _now: list[int] = [0]  # the second last asked for: every line of that second shares the int
@@ -996,7 +985,7 @@ class Screen:
         rows: list[tuple] = []
         text: list[str] = []
         cells: list[bytes] = []
-        runs: list[int] = []  # (cells, style id) pairs, some empty; none in the default style
+        runs: list[int] = []  # (cells, style id) pairs; none in the default style
         n = size = 0
         for i, t in enumerate(line.split("\t")):
             if i and n < last:
@@ -1009,7 +998,10 @@ class Screen:
                 text.append("\t")
                 cells.append(_TAB_CELLS[w])
                 if psid:
-                    runs += (w, 0)
+                    if runs[-1:] == [0]:
+                        runs[-2] += w
+                    else:
+                        runs += (w, 0)
                 # The cells grow as _put_cell sets them: the padding one by one, then the head.
                 need = n + 2 if w > 1 else x
                 while size < x:
@@ -1024,7 +1016,10 @@ class Screen:
                 k = len(piece)
                 cells.append(b"\1" * k)
                 if psid:
-                    runs += (k, psid)
+                    if runs[-1:] == [psid]:
+                        runs[-2] += k
+                    else:
+                        runs += (k, psid)
                 n += k
                 if n > size:
                     size = grown_size(cols, size, n)
