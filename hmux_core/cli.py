@@ -84,6 +84,13 @@ def _getopt(argv: list[str]) -> tuple[list[tuple[str, str]], list[str]] | None:
 def main(argv: list[str] | None = None, *, tmux_shim: bool = False) -> int:
     """``tmux_shim``: run as ``tmux`` (tmux_shim.py), hmux's own subcommands passed to the server."""
     argv = sys.argv[1:] if argv is None else argv
+    native = os.environ.pop("HMUX_NATIVE_CLIENT", None)  # forkserver.NATIVE_ENV
+    if native is not None:
+        # The C client became this one; a fork server we start answers it directly. Out of
+        # the environment before anything sends it on (to a server, a pane, a job).
+        from . import forkserver
+
+        forkserver.native_alias = native
     if not tmux_shim and argv[:1] == ["--version"]:
         print(f"hmux {HMUX_VERSION} (tmux {TMUX_VERSION} compatible)")
         return 0

@@ -147,12 +147,14 @@ def _single_threaded() -> bool:
         return "threading" not in sys.modules
 
 
-def daemonize() -> None:
+def daemonize(fork: bool = True) -> None:
     """Fork once more so the server is not a child of the starting client, in a session of
-    its own with /dev/null for stdio (tmux's daemon()). The parent exits here."""
-    pid = os.fork()
-    if pid > 0:
-        os._exit(0)
+    its own with /dev/null for stdio (tmux's daemon()). The parent exits here. Without
+    ``fork`` (a child of the fork server, itself a daemon that reaps it), only the rest."""
+    if fork:
+        pid = os.fork()
+        if pid > 0:
+            os._exit(0)
     if os.getsid(0) != os.getpid():
         os.setsid()
     devnull = os.open(os.devnull, os.O_RDWR)
@@ -162,10 +164,10 @@ def daemonize() -> None:
         os.close(devnull)
 
 
-def become_daemon(keep: list[int]) -> None:
+def become_daemon(keep: list[int], fork: bool = True) -> None:
     """:func:`daemonize`, then close every fd but stdio and ``keep`` (a start lock held by a
     stray copy would outlive the server that should release it)."""
-    daemonize()
+    daemonize(fork)
     start = 3
     for fd in sorted(keep):
         os.closerange(start, fd)

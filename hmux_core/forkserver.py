@@ -19,6 +19,14 @@ socketpair, the start lock) come with it over SCM_RIGHTS. Process limits, nice v
 and the interpreter's own settings from ``PYTHON*`` variables other than the path are the
 fork server's: those of the client that started it.
 
+The C client (``hmux_core/native/client.c``) asks too, so a tool's ``new-session`` starts no
+Python at all: when the C client becomes the Python client it names itself in
+:data:`NATIVE_ENV` (its inode and mtime), and a fork server that client's Python starts also
+listens under that name, a symlink beside its socket. The C client cannot compute the socket's
+own name (it holds the interpreter's import path), so the fork server checks what could differ
+instead: a request marked ``native`` is refused unless its ``PYTHON*`` variables are those the
+fork server started with and ``server.py`` is the one it imported.
+
 The client's half (:func:`request`, :func:`note_start`) imports only what the client already
 has; :func:`serve` imports the server.
 """
@@ -38,8 +46,14 @@ IDLE = 10.0
 #: A server start this soon after the previous one in the same directory starts a fork server.
 START_WINDOW = 10.0
 ENV_VAR = "HMUX_FORKSERVER"
+#: Set by the C client when it execs the Python client (and taken out of the environment by
+#: ``cli.main``): the name under which a fork server started here also answers it.
+NATIVE_ENV = "HMUX_NATIVE_CLIENT"
+_NATIVE_PREFIX = ".hmux-native-"
 _MARKER = ".hmux-last-start"
 _LEN = struct.Struct("I")
+#: :data:`NATIVE_ENV`'s value in this client, set by ``cli.main``.
+native_alias: str | None = None
 
 
 def _idle() -> float:
@@ -146,7 +160,7 @@ def note_start(path: str) -> None:
             from .client import become_daemon
 
             become_daemon([])  # the start lock above all: it must not outlive a server
-            code = serve(path, _idle())
+            code = serve(path, _idle(), native_alias)
         except BaseException:
             pass
         finally:
@@ -186,55 +200,95 @@ def _warm() -> None:
     from .client import prepare_server_imports
 
     prepare_server_imports()
-    from . import commands, formats_vars, jobs, pane, server, spawn  # noqa: F401
+    from . import commands, control_notify, formats_vars, jobs, pane, server, spawn  # noqa: F401
     from .plugin import selection
 
     commands.load_all()
     selection.prefetch(None)
 
 
-def serve(path: str, idle: float = IDLE) -> int:
+def serve(path: str, idle: float = IDLE, native: str | None = None) -> int:
     """The fork server's life: bind, import, then fork a server per request until ``idle``
-    seconds pass without one."""
+    seconds pass without one. ``native``: the C client's name for it (:data:`NATIVE_ENV`)."""
     listener = _bind(path)
     if listener is None:
         return 0
     ino = os.stat(path).st_ino
-    _warm()
-    import signal
-
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    listener.settimeout(min(1.0, idle))
-    last = time.monotonic()
-    while time.monotonic() - last < idle:
-        try:
-            if os.stat(path).st_ino != ino:
-                return 0  # another took the name
-        except OSError:
-            return 0  # removed: the directory is being cleaned up
-        try:
-            fd, _ = listener._accept()
-        except TimeoutError:
-            continue
-        except OSError:
-            continue
-        conn = socket.socket(fileno=fd)
-        try:
-            _serve_one(conn)
-        except Exception:  # a broken request: that client falls back to starting its own
-            pass
-        finally:
-            conn.close()
-        last = time.monotonic()
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "server.py")
+    own = (_python_settings(os.environb), os.stat(here).st_mtime_ns)
+    alias = _alias(path, native)
     try:
-        if os.stat(path).st_ino == ino:
-            os.unlink(path)
+        _warm()
+        import signal
+
+        # The servers we fork are our children (one fork each, not a daemon's two: the
+        # second fork of a process this size is a millisecond or two of every start), and
+        # the kernel reaps them; each sets SIGCHLD back for its own children at once.
+        signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+        listener.settimeout(min(1.0, idle))
+        last = time.monotonic()
+        while time.monotonic() - last < idle:
+            try:
+                if os.stat(path).st_ino != ino:
+                    return 0  # another took the name
+            except OSError:
+                return 0  # removed: the directory is being cleaned up
+            try:
+                fd, _ = listener._accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                continue
+            conn = socket.socket(fileno=fd)
+            try:
+                _serve_one(conn, here, own)
+            except _Stale:
+                break
+            except Exception:  # a broken request: that client falls back to starting its own
+                pass
+            finally:
+                conn.close()
+            last = time.monotonic()
+        try:
+            if os.stat(path).st_ino == ino:
+                os.unlink(path)
+        except OSError:
+            pass
+        return 0
+    finally:
+        if alias is not None:
+            try:
+                if os.readlink(alias) == os.path.basename(path):
+                    os.unlink(alias)
+            except OSError:
+                pass
+
+
+def _alias(path: str, native: str | None) -> str | None:
+    """Make ``native`` (the C client's name for us) a symlink to our socket ``path``."""
+    if not native or not native.startswith(_NATIVE_PREFIX) or "/" in native or len(native) > 64:
+        return None
+    alias = os.path.join(os.path.dirname(path), native)
+    tmp = f"{alias}.{os.getpid()}"
+    try:
+        os.symlink(os.path.basename(path), tmp)
+        os.replace(tmp, alias)  # a fork server before us for that client: the newest answers
     except OSError:
-        pass
-    return 0
+        return None
+    return alias
 
 
-def _serve_one(conn: socket.socket) -> None:
+def _python_settings(env) -> dict[bytes, bytes]:
+    """The environment variables the interpreter reads at its start (PYTHONPATH, PYTHONHOME,
+    ...): a C client whose differ would have started another Python than ours."""
+    return {k: v for k, v in env.items() if k.startswith(b"PYTHON")}
+
+
+class _Stale(Exception):
+    """``server.py`` changed since the fork server imported it (an editable install)."""
+
+
+def _serve_one(conn: socket.socket, here: str, own: tuple[dict[bytes, bytes], int]) -> None:
     conn.settimeout(5.0)
     creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
     if struct.unpack("3i", creds)[1] != os.getuid():
@@ -251,19 +305,24 @@ def _serve_one(conn: socket.socket) -> None:
             if not more:
                 return
             payload += more
+        if os.stat(here).st_mtime_ns != own[1]:
+            raise _Stale
         fields = payload[:size].split(b"\0")
+        native = fields[0] == b"native"
+        if native:
+            del fields[0]
         cwd, mask, count = fields[0], int(fields[1]), int(fields[2])
         args = [os.fsdecode(a) for a in fields[3:3 + count]]
         env = dict(f.split(b"=", 1) for f in fields[3 + count:] if b"=" in f)
+        if native and _python_settings(env) != own[0]:
+            return  # that C client's Python would not be ours: it starts its server itself
         args += ["--client-fd", str(fds[0])]
         if len(fds) > 1:
             args += ["--lock-fd", str(fds[1])]
         if len(os.listdir("/proc/self/task")) != 1:
             return  # a thread appeared (nothing here starts one): a fork would be unsafe
-        pid = os.fork()
-        if pid == 0:
+        if os.fork() == 0:
             _become_server(cwd, mask, env, args, fds)
-        os.waitpid(pid, 0)  # the server daemonizes at once: this is its first fork
         conn.sendall(b"\1")
     finally:
         for fd in fds:
@@ -276,9 +335,12 @@ def _become_server(cwd: bytes, mask: int, env: dict[bytes, bytes], args: list[st
     the server's fds, and run the server. Never returns."""
     code = 1
     try:
+        import signal
+
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # ours is SIG_IGN: see serve
         from .client import become_daemon
 
-        become_daemon(fds)
+        become_daemon(fds, fork=False)
         os.environb.clear()
         os.environb.update(env)
         os.umask(mask)

@@ -154,6 +154,56 @@ def test_everything_else_is_the_python_client(pair, built, muxdir):
     other_native.kill()
 
 
+def _exec_environ(pid: int) -> dict[str, str]:
+    """The environment ``pid`` was exec'd with (/proc shows it as exec left it)."""
+    with open(f"/proc/{pid}/environ", "rb") as f:
+        items = f.read().split(b"\0")
+    return dict(i.decode(errors="replace").split("=", 1) for i in items if b"=" in i)
+
+
+def test_a_start_through_the_fork_server_is_the_c_clients(built, muxdir, tmp_path, request):
+    """Servers started close together leave a fork server (hmux_core/forkserver.py); one the
+    Python client started for this C client also answers it, so the third `new-session`
+    starts no Python at all, and its server has the third client's environment and
+    directory. A client whose interpreter settings differ is refused and starts its own."""
+    client, log = built
+    env = base_env(muxdir)
+    muxes = [Mux([client], ["-L", f"fs{i}"], {**env, "WHO": str(i)}, cwd=env["HOME"])
+             for i in range(4)]
+    for m in muxes:
+        request.addfinalizer(m.kill)
+    sockdir = os.path.dirname(socket_path(muxdir, "hmux", "fs0"))
+    log.write_text("")
+    for m in muxes[:2]:
+        m.ok("new-session", "-d", "-s", "s")
+    assert len(fallbacks(log)) == 2  # no fork server yet: the Python client started both
+    [alias] = wait_for(lambda: [n for n in os.listdir(sockdir)
+                                if n.startswith(".hmux-native-")])
+    assert os.readlink(os.path.join(sockdir, alias)).startswith(".hmux-forkserver-")
+
+    log.write_text("")
+    third = muxes[2]
+    third.cwd = str(tmp_path)
+    third.ok("new-session", "-d", "-s", "s")
+    assert fallbacks(log) == []
+    pid = int(third.ok("display", "-p", "#{pid}"))
+    assert _exec_environ(pid).get("WHO") == "1"  # a fork of the second client's fork server
+    assert third.ok("show-environment", "-g", "WHO") == "WHO=2\n"
+    assert os.readlink(f"/proc/{pid}/cwd") == str(tmp_path)
+    assert third.ok("list-sessions", "-F", "#{session_name}") == "s\n"
+    for m in muxes[:3]:  # the C client's note to its Python reaches no server
+        assert m.cmd("show-environment", "-g", "HMUX_NATIVE_CLIENT").rc == 1
+
+    # Another PYTHONPATH would import other code: refused, the Python client starts it.
+    other = muxes[3]
+    other.env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path),
+                                                             env.get("PYTHONPATH")]))
+    log.write_text("")
+    other.ok("new-session", "-d", "-s", "s")
+    assert len(fallbacks(log)) == 1
+    assert other.ok("show-environment", "-g", "WHO") == "WHO=3\n"
+
+
 def test_a_terminal_goes_to_the_python_client_for_what_may_attach(pair, built):
     """With stdin a terminal, `attach` must be the Python client (it draws); a command that
     cannot attach stays in C."""

@@ -189,17 +189,26 @@ def _client_tio(c: Any) -> Any:
 
 def update_environment(session_options: Any, src: Environ, dst: Environ) -> None:
     """environ_update: copy the ``update-environment`` variables from the client."""
-    import fnmatch
-
     patterns = session_options.get("update-environment") or []
     if isinstance(patterns, str):
         patterns = patterns.split()
+    items = None
     for pat in patterns:
         found = None
-        for name, value in src.sorted_items():
-            if fnmatch.fnmatchcase(name, pat):
-                found = (name, value)
-                break
+        if not any(c in pat for c in "*?["):
+            # A plain name (all of the default list): a lookup, not a match against every
+            # variable, which a new server's first session paid 5 ms for (fnmatch compiles).
+            if pat in src.values:
+                found = (pat, src.values[pat])
+        else:
+            import fnmatch
+
+            if items is None:
+                items = src.sorted_items()
+            for name, value in items:
+                if fnmatch.fnmatchcase(name, pat):
+                    found = (name, value)
+                    break
         if found is None:
             dst.clear(pat)
         else:

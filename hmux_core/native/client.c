@@ -13,6 +13,11 @@
  * any flag or socket problem it would have to explain. So this file keeps no second copy of
  * any message or decision a user could see, except the few a command's exchange makes.
  *
+ * One start is done here: `new-session` or `start-server` with no server, when a fork server
+ * (hmux_core/forkserver.py) that a Python client of this very program left in the socket's
+ * directory is there to fork the server. Tools that start a server per test (libtmux) then
+ * never start Python for a command; with no fork server, the Python client starts it as before.
+ *
  * Run as `tmux` (a symlink named tmux, written by `hmux doctor --install-shim`), it is the tmux
  * shim: tmux's socket directory, and hmux's own subcommands go to the server.
  */
@@ -26,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -87,6 +93,7 @@ enum {
 #define CLIENT_CONTROL 0x2000ULL
 #define CLIENT_UTF8 0x10000ULL
 #define CLIENT_DEFAULTSOCKET 0x8000000ULL
+#define CLIENT_STARTSERVER 0x10000000ULL
 #define FD_MARK 0x80000000U /* tmux 3.6+'s IMSG_FD_MARK: this frame's fd is in its sendmsg */
 
 static char **saved_argv;
@@ -135,9 +142,32 @@ static int installed_python(char *out, size_t size)
     return strstr(strrchr(out, '/'), "python") != NULL;
 }
 
+/* The name a fork server started by our Python client also listens on in its directory
+ * (forkserver.py's NATIVE_ENV): a hash of this program's inode and mtime, so another install
+ * or a rebuilt client finds none. As short as the fork server's own name: a socket's path
+ * has a limit. */
+static int native_name(char *out, size_t size)
+{
+    struct stat st;
+    if (stat("/proc/self/exe", &st) != 0)
+        return 0;
+    uint64_t parts[2] = {(uint64_t)st.st_ino,
+                         (uint64_t)st.st_mtim.tv_sec * 1000000000ULL + (uint64_t)st.st_mtim.tv_nsec};
+    const unsigned char *p = (const unsigned char *)parts;
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (size_t i = 0; i < sizeof parts; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return (size_t)snprintf(out, size, ".hmux-native-%016llx", (unsigned long long)h) < size;
+}
+
 /* exec the Python client with our own argv: never returns. */
 static void __attribute__((noreturn)) python_client(void)
 {
+    char name[64];
+    if (native_name(name, sizeof name)) /* taken out of the environment at once by cli.main */
+        setenv("HMUX_NATIVE_CLIENT", name, 1);
     static const char boot_hmux[] =
         "import sys; del sys.argv[0]; from hmux_core.cli import main; sys.exit(main())";
     static const char boot_tmux[] =
@@ -183,6 +213,8 @@ struct options {
     const char *socket_path; /* -S */
     const char *label;       /* -L */
     uint64_t flags;
+    const char *config[8]; /* -f: the files a server started here reads */
+    int nconfig;
     char **rest; /* the command and its arguments */
     int nrest;
 };
@@ -210,7 +242,10 @@ static void parse_options(int argc, char **argv, struct options *o)
                     o->socket_path = value;
                 else if (ch == 'L')
                     o->label = value;
-                /* -f matters only to a server being started: the Python client's work */
+                else if (o->nconfig < (int)(sizeof o->config / sizeof o->config[0]))
+                    o->config[o->nconfig++] = value; /* matters only to a server started */
+                else
+                    python_client();
                 break;
             }
             if (ch == 'u')
@@ -832,6 +867,215 @@ static int run(void)
     return c.exitval;
 }
 
+/* ---- starting a server through the fork server --------------------------------------------- */
+
+/* A command the Python client would start a server for, by its full name or alias (it also
+ * takes unique prefixes, and attach-session, list-commands and list-keys: those go to it).
+ * Commands are split as client.py's _needs_server_start splits them. */
+static int starts_server(char **rest, int n)
+{
+    static const char *const names[] = {"new-session", "new", "start-server", "start", NULL};
+    int expect_name = 1;
+    for (int i = 0; i < n; i++) {
+        if (expect_name) {
+            for (const char *const *p = names; *p != NULL; p++) {
+                if (strcmp(*p, rest[i]) == 0)
+                    return 1;
+            }
+            expect_name = 0;
+        }
+        size_t len = strlen(rest[i]);
+        if (strcmp(rest[i], ";") == 0 ||
+            (len >= 2 && strcmp(rest[i] + len - 2, "\\;") == 0 &&
+             !(len >= 3 && rest[i][len - 3] == '\\')))
+            expect_name = 1;
+    }
+    return 0;
+}
+
+static int connect_to(const char *path)
+{
+    struct sockaddr_un sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+    int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0)
+        return -1;
+    if (connect(s, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        int saved = errno;
+        close(s);
+        errno = saved;
+        return -1;
+    }
+    return s;
+}
+
+/* Ask the fork server at `alias` for a server on `path` whose first client is the socketpair
+ * end we keep: forkserver.py's request, marked as ours (it then checks the interpreter's
+ * settings in our environment are its own). Returns that end, or -1 (nothing was started). */
+static int fork_server_start(const char *alias, const struct options *o, const char *path,
+                             const char *lockpath, int lockfd)
+{
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+        return -1;
+    int fs = connect_to(alias);
+    if (fs < 0) {
+        close(pair[0]);
+        close(pair[1]);
+        return -1;
+    }
+    char cwd[PATH_MAX], mask[16], flags[32];
+    if (getcwd(cwd, sizeof cwd) == NULL)
+        strcpy(cwd, "/");
+    mode_t m = umask(0);
+    umask(m);
+    snprintf(mask, sizeof mask, "%u", (unsigned)m);
+    snprintf(flags, sizeof flags, "%llu", (unsigned long long)(o->flags | CLIENT_STARTSERVER));
+    /* client.py's _start_server: -f for each file given, else tmux's files as `tmux`. */
+    const char *args[6 + 2 * (sizeof o->config / sizeof o->config[0])] = {
+        "--socket", path, "--flags", flags, "--lock-file", lockpath};
+    int nargs = 6;
+    for (int i = 0; i < o->nconfig; i++) {
+        args[nargs++] = "-f";
+        args[nargs++] = o->config[i];
+    }
+    if (o->nconfig == 0 && tmux_mode)
+        args[nargs++] = "--tmux-config";
+    char count[8];
+    snprintf(count, sizeof count, "%d", nargs);
+
+    struct buf b = {0};
+    uint32_t size = 0;
+    buf_add(&b, &size, sizeof size);
+    buf_add(&b, "native", 7);
+    buf_add(&b, cwd, strlen(cwd) + 1);
+    buf_add(&b, mask, strlen(mask) + 1);
+    buf_add(&b, count, strlen(count) + 1);
+    for (int i = 0; i < nargs; i++)
+        buf_add(&b, args[i], strlen(args[i]) + 1);
+    for (char **e = environ; *e != NULL; e++) {
+        if (strchr(*e, '=') != NULL)
+            buf_add(&b, *e, strlen(*e) + 1);
+    }
+    size = (uint32_t)(b.len - sizeof size);
+    memcpy(b.data, &size, sizeof size);
+
+    int fds[2] = {pair[1], lockfd};
+    struct iovec iov = {b.data, b.len};
+    union {
+        struct cmsghdr align;
+        char space[CMSG_SPACE(sizeof fds)];
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr msg = {0};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.space;
+    msg.msg_controllen = sizeof control.space;
+    struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+    cm->cmsg_level = SOL_SOCKET;
+    cm->cmsg_type = SCM_RIGHTS;
+    cm->cmsg_len = CMSG_LEN(sizeof fds);
+    memcpy(CMSG_DATA(cm), fds, sizeof fds);
+
+    int ok = 0;
+    ssize_t sent;
+    do
+        sent = sendmsg(fs, &msg, MSG_NOSIGNAL);
+    while (sent < 0 && errno == EINTR);
+    size_t done = sent > 0 ? (size_t)sent : 0;
+    while (sent > 0 && done < b.len) {
+        ssize_t n = send(fs, b.data + done, b.len - done, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += (size_t)n;
+    }
+    if (done == b.len) {
+        /* As client.py: a fork server still importing answers when it is done; one silent
+         * for 10 s is broken, and the Python client starts the server instead. */
+        struct pollfd p = {fs, POLLIN, 0};
+        char answer = 0;
+        if (poll(&p, 1, 10000) == 1 && recv(fs, &answer, 1, 0) == 1 && answer == 1)
+            ok = 1;
+    }
+    free(b.data);
+    close(fs);
+    close(pair[1]);
+    if (!ok) {
+        close(pair[0]);
+        return -1;
+    }
+    return pair[0];
+}
+
+/* No server answers at `path` and the command would start one: have the fork server start it
+ * (as client.py's connect does, under the start lock, which travels with the request) and
+ * return the socket to it, already connected; or become the Python client, which starts it
+ * or says why not. */
+static int start_server(const struct options *o, const char *path)
+{
+    const char *setting = getenv("HMUX_FORKSERVER");
+    if (setting != NULL && setting[0] != '\0') { /* 0 is off; what is not a number, Python's */
+        char *end;
+        double idle = strtod(setting, &end);
+        if (end == setting || *end != '\0' || !(idle > 0))
+            python_client();
+    }
+    /* forkserver.socket_for: only in a private directory of ours. */
+    char dir[PATH_MAX], name[64], alias[sizeof ((struct sockaddr_un *)0)->sun_path];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL || slash == dir)
+        python_client();
+    *slash = '\0';
+    struct stat st;
+    if (stat(dir, &st) != 0 || st.st_uid != getuid() || (st.st_mode & 077) != 0 ||
+        !native_name(name, sizeof name) ||
+        (size_t)snprintf(alias, sizeof alias, "%s/%s", dir, name) >= sizeof alias ||
+        lstat(alias, &st) != 0)
+        python_client(); /* no fork server of ours (yet): the Python client starts one */
+
+    char lockpath[PATH_MAX];
+    if ((size_t)snprintf(lockpath, sizeof lockpath, "%s.lock", path) >= sizeof lockpath)
+        python_client();
+    for (;;) {
+        int lockfd = open(lockpath, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+        if (lockfd < 0)
+            python_client();
+        if (flock(lockfd, LOCK_EX | LOCK_NB) != 0) {
+            if (errno != EWOULDBLOCK)
+                python_client();
+            /* Another client is starting it: wait for it, then connect again. */
+            while (flock(lockfd, LOCK_EX) != 0 && errno == EINTR)
+                ;
+            close(lockfd);
+            int s = connect_to(path);
+            if (s >= 0)
+                return s;
+            if (errno != ENOENT && errno != ECONNREFUSED)
+                python_client();
+            continue;
+        }
+        int s = connect_to(path);
+        if (s >= 0) {
+            close(lockfd);
+            return s;
+        }
+        if (errno != ENOENT && errno != ECONNREFUSED)
+            python_client();
+        unlink(path);
+        s = fork_server_start(alias, o, path, lockpath, lockfd);
+        close(lockfd);
+        if (s < 0)
+            python_client();
+        return s;
+    }
+}
+
 int main(int argc, char **argv)
 {
     saved_argv = argv;
@@ -875,9 +1119,15 @@ int main(int argc, char **argv)
     memset(&sa, 0, sizeof sa);
     sa.sun_family = AF_UNIX;
     resolve_socket(&o, sa.sun_path, sizeof sa.sun_path);
-    c.sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (c.sock < 0 || connect(c.sock, (struct sockaddr *)&sa, sizeof sa) != 0)
-        python_client(); /* no server: starting one, or saying why not, is the Python client's */
+    c.sock = connect_to(sa.sun_path);
+    if (c.sock < 0) {
+        /* No server: starting one, or saying why not, is the Python client's, but for the one
+         * start a fork server makes for us. */
+        if ((errno != ENOENT && errno != ECONNREFUSED) ||
+            (o.flags & CLIENT_NOSTARTSERVER) || !starts_server(o.rest, o.nrest))
+            python_client();
+        c.sock = start_server(&o, sa.sun_path);
+    }
 
     size_t size = 0;
     for (int i = 0; i < o.nrest; i++)
