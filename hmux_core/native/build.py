@@ -15,6 +15,20 @@ import sysconfig
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "client.c")
 
 
+def tmux_version() -> str | None:
+    """version.py's TMUX_VERSION, read as text (this file imports nothing of hmux_core), for
+    the client's ``-V``; None if it cannot be read as a plain literal."""
+    import re
+
+    path = os.path.join(os.path.dirname(os.path.dirname(SOURCE)), "version.py")
+    try:
+        with open(path, encoding="utf-8") as f:
+            m = re.search(r'^TMUX_VERSION = "([0-9A-Za-z.\-]+)"$', f.read(), re.M)
+    except OSError:
+        return None
+    return m.group(1) if m else None
+
+
 def compile_client(target: str, python: str | None = None) -> None:
     """Compile the client into ``target``. ``python`` (default: this interpreter) is what it
     becomes for everything but a command to a running server, so it must be able to import
@@ -29,6 +43,9 @@ def compile_client(target: str, python: str | None = None) -> None:
     if python and os.path.isabs(python) and python.isprintable() \
             and not any(ch in python for ch in '"\\'):
         define = [f'-DHMUX_PYTHON="{python}"']
+    version = tmux_version()
+    if version:
+        define.append(f'-DHMUX_TMUX_VERSION="{version}"')
     tmp = f"{target}.{os.getpid()}.tmp"
     try:
         for i, cc in enumerate(compilers):

@@ -215,6 +215,7 @@ struct options {
     uint64_t flags;
     const char *config[8]; /* -f: the files a server started here reads */
     int nconfig;
+    int version; /* -V */
     char **rest; /* the command and its arguments */
     int nrest;
 };
@@ -250,6 +251,10 @@ static void parse_options(int argc, char **argv, struct options *o)
             }
             if (ch == 'u')
                 o->flags |= CLIENT_UTF8;
+#ifdef HMUX_TMUX_VERSION
+            else if (ch == 'V')
+                o->version = 1; /* after the other options, as getopt errs first */
+#endif
             else if (ch == 'N')
                 o->flags |= CLIENT_NOSTARTSERVER;
             else if (ch != '2' && ch != 'd' && ch != 'q' && ch != 'U')
@@ -1090,6 +1095,12 @@ int main(int argc, char **argv)
     if (argv[0][0] == '-')
         o.flags |= CLIENT_LOGIN;
     parse_options(argc, argv, &o);
+#ifdef HMUX_TMUX_VERSION
+    if (o.version) { /* cli.py's -V: tools ask it before anything else (libtmux, per test) */
+        puts("tmux " HMUX_TMUX_VERSION);
+        return 0;
+    }
+#endif
     if (o.nrest == 0)
         python_client(); /* new-session, attached */
     if (!tmux_mode && (strcmp(o.rest[0], "doctor") == 0 || strcmp(o.rest[0], "plugins") == 0 ||
@@ -1123,10 +1134,23 @@ int main(int argc, char **argv)
     if (c.sock < 0) {
         /* No server: starting one, or saying why not, is the Python client's, but for the one
          * start a fork server makes for us. */
-        if ((errno != ENOENT && errno != ECONNREFUSED) ||
-            (o.flags & CLIENT_NOSTARTSERVER) || !starts_server(o.rest, o.nrest))
+        int error = errno;
+        if (error != ENOENT && error != ECONNREFUSED)
             python_client();
-        c.sock = start_server(&o, sa.sun_path);
+        if (!(o.flags & CLIENT_NOSTARTSERVER) && starts_server(o.rest, o.nrest)) {
+            c.sock = start_server(&o, sa.sun_path);
+        } else {
+            /* client.py's answer when no server runs and none is to be started (libtmux asks
+             * has-session before each test's first command), for commands it cannot start
+             * one for: full names, none of them a start. */
+            if (!commands_terminal_safe(o.rest, o.nrest) || starts_server(o.rest, o.nrest))
+                python_client();
+            if (error == ECONNREFUSED)
+                fprintf(stderr, "no server running on %s\n", sa.sun_path);
+            else
+                fprintf(stderr, "error connecting to %s (%s)\n", sa.sun_path, strerror(error));
+            return 1;
+        }
     }
 
     size_t size = 0;
