@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from .model import Window
 
 READ_SIZE = 65536
+#: posix_spawn with setsid and file actions (Linux with glibc or musl, macOS): panes start
+#: without forking the server; elsewhere Popen forks it.
+_POSIX_SPAWN = hasattr(os, "posix_spawn") and hasattr(os, "POSIX_SPAWN_OPEN")
 #: Parsing one read should take about this long. A pane whose program prints faster than hmux
 #: parses reads less at a time and gives the loop back this often, so keys and other panes
 #: wait at most a slice behind it.
@@ -67,8 +70,52 @@ def _others_ready_probe() -> Callable[[], bool] | None:
     return lambda: bool(poll(0))
 
 
+#: What a pane's child starts with at their defaults (tmux's proc_clear_signals with defaults:
+#: SIGTTIN and SIGTTOU stay ignored, as tmux leaves them), and SIGXFSZ, which Python ignores.
+_CHILD_DEFAULT_SIGNALS = tuple(
+    getattr(signal, name) for name in (
+        "SIGPIPE", "SIGTSTP", "SIGINT", "SIGQUIT", "SIGHUP", "SIGCHLD", "SIGCONT", "SIGTERM",
+        "SIGUSR1", "SIGUSR2", "SIGWINCH", "SIGXFSZ") if hasattr(signal, name))
+
+
 def _set_ctty() -> None:  # runs in the child between fork and exec
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    for sig in _CHILD_DEFAULT_SIGNALS:
+        signal.signal(sig, signal.SIG_DFL)
+
+
+class _Child:
+    """A pane's process started by posix_spawn: what the pane's tasks read of a Popen."""
+
+    __slots__ = ("pid", "returncode")
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+
+
+def _spawn_shell(shell: str, argv: list[str], cwd: str, env: dict[str, str],
+                 tty: str) -> _Child:
+    """Start ``shell`` (an absolute path) on the PTY ``tty`` as a session leader, with the
+    PTY as its controlling terminal and ``cwd`` as its directory.
+
+    posix_spawn, not a fork: Popen with a preexec function forks the whole server (40 MB and
+    more) and waits for the child's exec, 2-3 ms of every new window or pane, most of a
+    new-window's time. The terminal becomes the controlling one by being opened after setsid
+    (what TIOCSCTTY does in a forked child); the directory is this process's for the moment
+    of the spawn, as tmux's spawn_pane does it (posix_spawn takes no directory here). Every fd
+    of ours is close-on-exec but stdio, which the file actions replace. Raises OSError."""
+    here = os.open(".", os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        os.chdir(cwd)
+        return _Child(os.posix_spawn(
+            shell, argv, env,
+            file_actions=[(os.POSIX_SPAWN_OPEN, 0, tty, os.O_RDWR, 0),
+                          (os.POSIX_SPAWN_DUP2, 0, 1), (os.POSIX_SPAWN_DUP2, 0, 2)],
+            setsid=True, setsigdef=_CHILD_DEFAULT_SIGNALS, setsigmask=()))
+    finally:
+        os.fchdir(here)
+        os.close(here)
 
 
 def window_name_from_command(text: str) -> str:
@@ -190,7 +237,7 @@ class Pane:
         self._sending = False  # the writer task holds bytes taken from _out
         self._row_gens: list[int] = []
         self._gen = 0
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen | _Child | None = None
         self._cancel = trio.CancelScope()
 
     @property
@@ -238,19 +285,21 @@ class Pane:
             else:
                 exec_argv, executable = ["-" + base], shell
             try:
-                self._proc = subprocess.Popen(
-                    exec_argv,
-                    executable=executable,
-                    stdin=slave,
-                    stdout=slave,
-                    stderr=slave,
-                    cwd=cwd,
-                    env=env,
-                    start_new_session=True,
-                    preexec_fn=_set_ctty,
-                    close_fds=True,
-                    restore_signals=True,
-                )
+                if executable is not None and _POSIX_SPAWN:
+                    self._proc = _spawn_shell(executable, exec_argv, cwd, env, self.tty)
+                else:  # execvp's search of the child's PATH: Popen does it as tmux does
+                    self._proc = subprocess.Popen(
+                        exec_argv,
+                        executable=executable,
+                        stdin=slave,
+                        stdout=slave,
+                        stderr=slave,
+                        cwd=cwd,
+                        env=env,
+                        start_new_session=True,
+                        preexec_fn=_set_ctty,
+                        close_fds=True,
+                    )
                 self.pid = self._proc.pid
             except OSError:
                 # tmux's child would _exit(1) after a failed exec: the pane exits at once.
@@ -275,7 +324,7 @@ class Pane:
         nursery.start_soon(self._run, self._cancel, self._stream, self._proc)
 
     async def _run(self, scope: trio.CancelScope, stream: trio.lowlevel.FdStream | None,
-                   proc: subprocess.Popen | None) -> None:
+                   proc: subprocess.Popen | _Child | None) -> None:
         with scope:
             async with trio.open_nursery() as nursery:
                 if proc is not None:
@@ -431,7 +480,7 @@ class Pane:
         if self._read_scope is not None:
             self._read_scope.cancel()
 
-    async def _wait_child(self, proc: subprocess.Popen) -> None:
+    async def _wait_child(self, proc: subprocess.Popen | _Child) -> None:
         try:
             pidfd = os.pidfd_open(proc.pid)
         except OSError:
@@ -655,10 +704,10 @@ class Pane:
         self._cancel.cancel()
 
 
-_zombies: list[subprocess.Popen] = []
+_zombies: list[subprocess.Popen | _Child] = []
 
 
-def _reap_later(proc: subprocess.Popen) -> None:
+def _reap_later(proc: subprocess.Popen | _Child) -> None:
     """Children of destroyed panes are reaped by the server's periodic sweep."""
     _zombies.append(proc)
 

@@ -119,6 +119,36 @@ def test_pane_environment(hmux):
     assert out == f"{path},{pid},0|%0|tmux-256color|tmux|3.7b|1"
 
 
+def _child_state(pid: int) -> tuple[str, ...]:
+    """What a pane's child starts with: its ignored signals (less glibc's own 32 and 33, which
+    a posix_spawn child keeps ignored), whether it leads its session, its controlling terminal
+    and its directory."""
+    fields = dict(line.split(":\t", 1) for line in open(f"/proc/{pid}/status").read().splitlines()
+                  if ":\t" in line)
+    ignored = int(fields["SigIgn"], 16) & ~(0b11 << 31)
+    stat_fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    session, tty_nr = int(stat_fields[3]), int(stat_fields[4])
+    return (f"{ignored:x}", str(session == pid), str(tty_nr != 0), os.readlink(f"/proc/{pid}/cwd"))
+
+
+def test_pane_children_start_as_tmux_starts_them(hmux, tmux, tmp_path):
+    """A pane's child, whether its command goes to the shell or is run directly (execvp),
+    starts as tmux 3.7b starts it: the same signals ignored (SIGTTIN and SIGTTOU only, not the
+    server's SIGQUIT or SIGTSTP), a session of its own with the PTY as its controlling
+    terminal, in the directory asked for."""
+    states = []
+    for mux in (hmux, tmux):
+        mux.ok("new-session", "-d", "-s", "s", "-c", str(tmp_path), "sleep 100")
+        mux.ok("new-window", "-d", "-c", "/", "sleep", "100")
+        pids = mux.ok("list-panes", "-a", "-F", "#{pane_pid}").split()
+        states.append([_child_state(int(pid)) for pid in pids])
+    assert states[0] == states[1]
+    assert [state[1:] for state in states[0]] == [("True", "True", str(tmp_path)),
+                                                 ("True", "True", "/")]
+    quit_tstp = 1 << (3 - 1) | 1 << (20 - 1)
+    assert not any(int(state[0], 16) & quit_tstp for state in states[0])
+
+
 def test_tmux_command_inside_pane_reaches_server(hmux):
     # A pane's $TMUX points at hmux's socket, so `tmux` run inside the pane drives hmux.
     hmux.ok("new-session", "-d", "-s", "inner",

@@ -11,7 +11,8 @@
  * Everything else is the Python client's, which this program becomes with the same arguments
  * (exec, never a child): starting a server, attaching, control mode, hmux's own subcommands,
  * any flag or socket problem it would have to explain. So this file keeps no second copy of
- * any message or decision a user could see, except the few a command's exchange makes.
+ * any message or decision a user could see, except the few a command's exchange makes, `-V`,
+ * and the answer to a command when no server runs (tools ask both before anything else).
  *
  * One start is done here: `new-session` or `start-server` with no server, when a fork server
  * (hmux_core/forkserver.py) that a Python client of this very program left in the socket's
