@@ -14,7 +14,12 @@
   start (``HMUX_FORKSERVER=0``) and with the fork server up (two starts just before left
   it, as in a test suite: ``hmux_core/forkserver.py``); ``screen -dmS``;
 - attach: from starting ``attach`` in an 80x24 terminal until its first full frame is on it
-  (the pane's marker text and, for tmux and hmux, the status line's session name).
+  (the pane's marker text and, for tmux and hmux, the status line's session name);
+- tests: what one test of libtmux's suite runs, server after server through the ``tmux`` shim
+  (the C client), each step's median: ``has-session`` and ``-V`` with no server yet,
+  ``new-session -d`` (the fork server up after the first two), ten ``list-panes -a``, a
+  ``new-window`` and a ``split-window``, ``kill-server``; hmux without plugins and with the
+  default set, against tmux 3.7b.
 
 Each figure prints the load average beside it: on a shared machine wall times move with it.
 """
@@ -211,10 +216,40 @@ def attach(base: str, n: int) -> None:
               f"(min {min(samples):.1f}, max {max(samples):.1f})")
 
 
+def tests(base: str, n: int) -> None:
+    """One libtmux test's commands per server, ``n`` servers; median ms of each step."""
+    steps = (["has-session", "-t", "=x"], ["-V"], ["new-session", "-d"]) \
+        + tuple(["list-panes", "-a", "-F", "#{pane_id} #{session_name}"] for _ in range(10)) \
+        + (["new-window", "-d"], ["split-window", "-d"], ["kill-server"])
+    names = ["has-session", "-V", "new-session"] + [f"list {i}" for i in range(1, 11)] \
+        + ["new-window", "split-window", "kill-server"]
+    runs = {"tmux 3.7b": ([TMUX], "none"), "hmux": ([shim(base)], "none"),
+            "hmux, default plugins": ([shim(base)], None)}
+    print(f"\n# one libtmux-like test per server (median of {n} servers, ms), load {load()}")
+    print(f"{'step':<14}" + "".join(f"{name:>24}" for name in runs))
+    results = {}
+    for name, (argv, plugins) in runs.items():
+        d = tmpdir()
+        env = dict(os.environ, TMUX_TMPDIR=d, HOME=d, LANG="C.UTF-8")
+        env.pop("TMUX", None)
+        env.pop("TMUX_C2RS_PLUGINS", None)
+        if plugins is not None:
+            env["TMUX_C2RS_PLUGINS"] = plugins
+        times: list[list[float]] = [[] for _ in steps]
+        for i in range(n):
+            for j, step in enumerate(steps):
+                label = [] if step == ["-V"] else ["-L", f"t{i}"]
+                times[j].append(timed(argv + label + step, env, check=False)[0])
+        results[name] = [statistics.median(t) for t in times]
+    for j, step_name in enumerate(names):
+        print(f"{step_name:<14}" + "".join(f"{results[r][j]:24.1f}" for r in runs))
+    print(f"{'total':<14}" + "".join(f"{sum(results[r]):24.1f}" for r in runs))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=20)
-    ap.add_argument("--only", choices=["commands", "new", "attach"])
+    ap.add_argument("--only", choices=["commands", "new", "attach", "tests"])
     ns = ap.parse_args()
     base = tmpdir()
     print(f"machine: {machine()}, hmux engine: {os.environ.get('HMUX_ENGINE') or 'default'}")
@@ -224,6 +259,8 @@ def main() -> None:
         new_detached(base, max(3, ns.n // 4))
     if ns.only in (None, "attach"):
         attach(base, max(3, ns.n // 4))
+    if ns.only in (None, "tests"):
+        tests(base, ns.n)
 
 
 if __name__ == "__main__":
