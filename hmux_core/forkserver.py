@@ -293,7 +293,10 @@ def _serve_one(conn: socket.socket, here: str, own: tuple[dict[bytes, bytes], in
     creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
     if struct.unpack("3i", creds)[1] != os.getuid():
         return
-    data, ancillary, _, _ = conn.recvmsg(65536, socket.CMSG_SPACE(2 * FD.size))
+    # Close-on-exec: the server keeps them (a fork, not an exec), and a pane it spawns must
+    # not inherit the first client's socket or the start lock.
+    data, ancillary, _, _ = conn.recvmsg(65536, socket.CMSG_SPACE(2 * FD.size),
+                                         getattr(socket, "MSG_CMSG_CLOEXEC", 0))
     fds = received_fds(ancillary)
     try:
         if not fds or len(data) < _LEN.size:

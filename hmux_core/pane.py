@@ -94,6 +94,23 @@ class _Child:
         self.returncode: int | None = None
 
 
+def _inheritable_fds() -> list[int]:
+    """Our fds above stdio that an exec would keep (normally none)."""
+    try:
+        names = os.listdir("/proc/self/fd")
+    except OSError:
+        return []
+    fds = []
+    for name in names:
+        fd = int(name)
+        try:
+            if fd > 2 and os.get_inheritable(fd):
+                fds.append(fd)
+        except OSError:  # the listing's own fd, closed by now
+            pass
+    return fds
+
+
 def _spawn_shell(shell: str, argv: list[str], cwd: str, env: dict[str, str],
                  tty: str) -> _Child:
     """Start ``shell`` (an absolute path) on the PTY ``tty`` as a session leader, with the
@@ -103,16 +120,17 @@ def _spawn_shell(shell: str, argv: list[str], cwd: str, env: dict[str, str],
     more) and waits for the child's exec, 2-3 ms of every new window or pane, most of a
     new-window's time. The terminal becomes the controlling one by being opened after setsid
     (what TIOCSCTTY does in a forked child); the directory is this process's for the moment
-    of the spawn, as tmux's spawn_pane does it (posix_spawn takes no directory here). Every fd
-    of ours is close-on-exec but stdio, which the file actions replace. Raises OSError."""
+    of the spawn, as tmux's spawn_pane does it (posix_spawn takes no directory here). Our fds
+    are close-on-exec (fds a client sends are received so); any that is not, a library's, is
+    closed in the child, as Popen's close_fds would. Raises OSError."""
+    actions: list[tuple[Any, ...]] = [(os.POSIX_SPAWN_OPEN, 0, tty, os.O_RDWR, 0),
+                                      (os.POSIX_SPAWN_DUP2, 0, 1), (os.POSIX_SPAWN_DUP2, 0, 2)]
+    actions += [(os.POSIX_SPAWN_CLOSE, fd) for fd in _inheritable_fds()]
     here = os.open(".", os.O_RDONLY | os.O_CLOEXEC)
     try:
         os.chdir(cwd)
-        return _Child(os.posix_spawn(
-            shell, argv, env,
-            file_actions=[(os.POSIX_SPAWN_OPEN, 0, tty, os.O_RDWR, 0),
-                          (os.POSIX_SPAWN_DUP2, 0, 1), (os.POSIX_SPAWN_DUP2, 0, 2)],
-            setsid=True, setsigdef=_CHILD_DEFAULT_SIGNALS, setsigmask=()))
+        return _Child(os.posix_spawn(shell, argv, env, file_actions=actions, setsid=True,
+                                     setsigdef=_CHILD_DEFAULT_SIGNALS, setsigmask=()))
     finally:
         os.fchdir(here)
         os.close(here)

@@ -39,6 +39,8 @@ from .model import Environ, Model, Session
 from .options import check_shell, new_global_options
 
 log = logging.getLogger("hmux.server")
+#: Received fds close on exec (Linux): nothing of a client's reaches a child we start.
+_CMSG_CLOEXEC = getattr(socket, "MSG_CMSG_CLOEXEC", 0)
 
 #: hmux's own configuration files, read in this order when ``-f`` is not given.
 HMUX_CONFIG_FILES = (
@@ -356,7 +358,9 @@ class ClientConn:
         while True:
             fds = array.array("i")
             with trio.move_on_at(identify_deadline) if not self.identified else nullcontext():
-                data, anc, _flags, _addr = await sock.recvmsg(65536, socket.CMSG_SPACE(4 * 8))
+                # Close-on-exec: a client's stdin and stdout must not reach a pane's child.
+                data, anc, _flags, _addr = await sock.recvmsg(65536, socket.CMSG_SPACE(4 * 8),
+                                                              _CMSG_CLOEXEC)
                 for level, ctype, cdata in anc:
                     if level == socket.SOL_SOCKET and ctype == socket.SCM_RIGHTS:
                         fds.frombytes(cdata[: len(cdata) - len(cdata) % fds.itemsize])
@@ -1637,6 +1641,12 @@ class _Args:
 
 def main(argv: list[str] | None = None) -> int:
     ns = _Args(sys.argv[1:] if argv is None else argv)
+    for fd in (ns.client_fd, ns.lock_fd):  # passed on to us, never to a pane's child
+        if fd is not None and fd >= 0:
+            try:
+                os.set_inheritable(fd, False)
+            except OSError:
+                pass
     if not ns.foreground:
         from .client import daemonize
 

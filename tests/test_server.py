@@ -128,7 +128,9 @@ def _child_state(pid: int) -> tuple[str, ...]:
     ignored = int(fields["SigIgn"], 16) & ~(0b11 << 31)
     stat_fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     session, tty_nr = int(stat_fields[3]), int(stat_fields[4])
-    return (f"{ignored:x}", str(session == pid), str(tty_nr != 0), os.readlink(f"/proc/{pid}/cwd"))
+    fds = ",".join(sorted(os.listdir(f"/proc/{pid}/fd"), key=int))
+    return (f"{ignored:x}", str(session == pid), str(tty_nr != 0), os.readlink(f"/proc/{pid}/cwd"),
+            fds)
 
 
 def test_pane_children_start_as_tmux_starts_them(hmux, tmux, tmp_path):
@@ -138,13 +140,17 @@ def test_pane_children_start_as_tmux_starts_them(hmux, tmux, tmp_path):
     terminal, in the directory asked for."""
     states = []
     for mux in (hmux, tmux):
-        mux.ok("new-session", "-d", "-s", "s", "-c", str(tmp_path), "sleep 100")
+        # Started by a control client: the server holds its stdin and stdout meanwhile.
+        with open(tmp_path / "out", "wb") as out:
+            subprocess.run([*mux.argv0, *mux.socket_args, "-C", "new-session", "-s", "s", "-c",
+                            str(tmp_path), "sleep 100"], input=b"", stdout=out,
+                           env=mux.env, cwd=mux.cwd, timeout=20, check=True)
         mux.ok("new-window", "-d", "-c", "/", "sleep", "100")
         pids = mux.ok("list-panes", "-a", "-F", "#{pane_pid}").split()
         states.append([_child_state(int(pid)) for pid in pids])
     assert states[0] == states[1]
-    assert [state[1:] for state in states[0]] == [("True", "True", str(tmp_path)),
-                                                 ("True", "True", "/")]
+    assert [state[1:] for state in states[0]] == [("True", "True", str(tmp_path), "0,1,2"),
+                                                 ("True", "True", "/", "0,1,2")]
     quit_tstp = 1 << (3 - 1) | 1 << (20 - 1)
     assert not any(int(state[0], 16) & quit_tstp for state in states[0])
 
