@@ -464,29 +464,38 @@ static void send_frame(struct buf *b)
     b->len = 0;
 }
 
-static void send_fd(uint32_t type, int fd)
+/* One sendmsg of `data` carrying `nfds` (at most 2) fds in SCM_RIGHTS, retried on EINTR:
+ * sendmsg's result. */
+static ssize_t send_with_fds(int sock, const void *data, size_t len, const int *fds, size_t nfds)
 {
-    uint32_t h[4] = {type, HEADER | FD_MARK, PROTOCOL_VERSION, 0xFFFFFFFFU};
-    struct iovec iov = {h, sizeof h};
+    struct iovec iov = {(void *)data, len};
     union {
         struct cmsghdr align;
-        char space[CMSG_SPACE(sizeof(int))];
+        char space[CMSG_SPACE(2 * sizeof(int))];
     } control;
     memset(&control, 0, sizeof control);
     struct msghdr msg = {0};
     msg.msg_iov = &iov;
     msg.msg_iovlen = 1;
     msg.msg_control = control.space;
-    msg.msg_controllen = sizeof control.space;
+    msg.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
     struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
     cm->cmsg_level = SOL_SOCKET;
     cm->cmsg_type = SCM_RIGHTS;
-    cm->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(cm), &fd, sizeof fd);
-    while (!c.refused && sendmsg(c.sock, &msg, MSG_NOSIGNAL) < 0) {
-        if (errno != EINTR)
-            c.refused = 1;
-    }
+    cm->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+    memcpy(CMSG_DATA(cm), fds, nfds * sizeof(int));
+    ssize_t sent;
+    do
+        sent = sendmsg(sock, &msg, MSG_NOSIGNAL);
+    while (sent < 0 && errno == EINTR);
+    return sent;
+}
+
+static void send_fd(uint32_t type, int fd)
+{
+    uint32_t h[4] = {type, HEADER | FD_MARK, PROTOCOL_VERSION, 0xFFFFFFFFU};
+    if (!c.refused && send_with_fds(c.sock, h, sizeof h, &fd, 1) < 0)
+        c.refused = 1;
 }
 
 static void identify(uint64_t flags, char **argv, int argc)
@@ -969,28 +978,8 @@ static int fork_server_start(const char *alias, const struct options *o, const c
     memcpy(b.data, &size, sizeof size);
 
     int fds[2] = {pair[1], lockfd};
-    struct iovec iov = {b.data, b.len};
-    union {
-        struct cmsghdr align;
-        char space[CMSG_SPACE(sizeof fds)];
-    } control;
-    memset(&control, 0, sizeof control);
-    struct msghdr msg = {0};
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.space;
-    msg.msg_controllen = sizeof control.space;
-    struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
-    cm->cmsg_level = SOL_SOCKET;
-    cm->cmsg_type = SCM_RIGHTS;
-    cm->cmsg_len = CMSG_LEN(sizeof fds);
-    memcpy(CMSG_DATA(cm), fds, sizeof fds);
-
     int ok = 0;
-    ssize_t sent;
-    do
-        sent = sendmsg(fs, &msg, MSG_NOSIGNAL);
-    while (sent < 0 && errno == EINTR);
+    ssize_t sent = send_with_fds(fs, b.data, b.len, fds, 2);
     size_t done = sent > 0 ? (size_t)sent : 0;
     while (sent > 0 && done < b.len) {
         ssize_t n = send(fs, b.data + done, b.len - done, MSG_NOSIGNAL);
